@@ -1,0 +1,175 @@
+// model.cpp: building a model for a technique, and running its steps.
+#include <cmath>
+#include <sstream>
+#include "guard.hpp"
+#include "model.hpp"
+
+static bool is_lora(pf_technique t) { return t == PF_TECH_LORA || t == PF_TECH_LORA_CKPT; }
+static bool is_training(pf_technique t) { return t != PF_TECH_LOAD && t != PF_TECH_INFERENCE; }
+
+static std::string config_problem(const pf_model_config &c, const pf_train_options &t)
+{
+    std::ostringstream why;
+    if (c.hidden_size <= 0 || c.num_layers <= 0 || c.num_heads <= 0 || c.num_kv_heads <= 0 ||
+        c.intermediate_size <= 0 || c.vocab_size <= 0)
+        why << "every size in the model config must be positive";
+    else if (c.hidden_size % c.num_heads != 0)
+        why << "hidden_size " << c.hidden_size << " is not a multiple of num_attention_heads " << c.num_heads;
+    else if (c.num_heads % c.num_kv_heads != 0)
+        why << "num_attention_heads " << c.num_heads << " is not a multiple of num_key_value_heads " << c.num_kv_heads;
+    else if ((c.hidden_size / c.num_heads) % 2 != 0)
+        why << "head dimension " << c.hidden_size / c.num_heads << " must be even for rotary embeddings";
+    else if (t.technique < 0 || t.technique >= PF_TECH_COUNT)
+        why << "unknown technique " << (int)t.technique;
+    else if (is_lora(t.technique) && (t.lora_rank <= 0 || t.lora_targets == 0))
+        why << "LoRA needs a positive rank and at least one target module";
+    return why.str();
+}
+
+static void choose_trainable(pf_model &m)
+{
+    bool lora = is_lora(m.options.technique);
+    for (auto &named : m.net->named_parameters()) {
+        bool adapter = named.key().find("lora_") != std::string::npos;
+        bool train = is_training(m.options.technique) && (!lora || adapter);
+        named.value().set_requires_grad(train);
+        if (train)
+            m.trainable.push_back(named.value());
+    }
+}
+
+extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_options *options,
+                                  uint64_t seed, const char *device, pf_model **out)
+{
+    PF_GUARD_BEGIN
+    *out = nullptr;
+    pf_train_options opts = *options;
+    if (!is_lora(opts.technique))
+        opts.lora_rank = 0;
+    std::string problem = config_problem(*config, opts);
+    if (!problem.empty()) {
+        pf_set_last_error(problem);
+        return PF_ERR_ARG;
+    }
+    torch::manual_seed(seed);
+    auto m = std::make_unique<pf_model>();
+    m->options = opts;
+    m->device = torch::Device(device);
+    m->net = Llama(*config, opts);
+    if (opts.technique == PF_TECH_BF16)
+        m->net->to(torch::kBFloat16);
+    m->net->to(m->device);
+    choose_trainable(*m);
+    if (is_training(opts.technique)) {
+        m->net->train();
+        m->optimizer = std::make_unique<torch::optim::AdamW>(
+            m->trainable, torch::optim::AdamWOptions(opts.learning_rate));
+    } else {
+        m->net->eval();
+    }
+    *out = m.release();
+    PF_GUARD_END
+}
+
+static std::pair<torch::Tensor, torch::Tensor> random_tokens(const pf_model &m, int64_t b, int64_t s)
+{
+    auto opts = torch::TensorOptions().dtype(torch::kLong).device(m.device);
+    int64_t vocab = m.net->config.vocab_size;
+    return {torch::randint(vocab, {b, s}, opts), torch::randint(vocab, {b, s}, opts)};
+}
+
+// Forward and backward; the logits die here, before the optimizer runs.
+static double forward_backward(pf_model &m, int64_t b, int64_t s)
+{
+    auto [ids, targets] = random_tokens(m, b, s);
+    torch::Tensor logits = m.net->forward(ids);
+    torch::Tensor loss = torch::nn::functional::cross_entropy(
+        logits.view({b * s, -1}), targets.view({b * s}));
+    loss.backward();
+    m.last_grad_bytes = 0;
+    for (auto &p : m.trainable)
+        if (p.grad().defined())
+            m.last_grad_bytes += p.grad().nbytes();
+    return loss.item<double>();
+}
+
+// zero_grad with set_to_none, PyTorch 2's default: libtorch 1.13's
+// Optimizer::zero_grad keeps the gradient tensors and would hold their
+// memory through the next forward pass.
+static void free_grads(pf_model &m)
+{
+    for (auto &p : m.trainable)
+        p.mutable_grad() = torch::Tensor();
+}
+
+extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, double *loss_out)
+{
+    PF_GUARD_BEGIN
+    *loss_out = NAN;
+    if (batch <= 0 || seq_len <= 0) {
+        pf_set_last_error("batch and seq_len must be positive");
+        return PF_ERR_ARG;
+    }
+    pf_technique t = m->options.technique;
+    if (t == PF_TECH_INFERENCE) {
+        torch::NoGradGuard no_grad;
+        auto tokens = random_tokens(*m, batch, seq_len);
+        (void)m->net->forward(tokens.first);
+    } else if (is_training(t)) {
+        *loss_out = forward_backward(*m, batch, seq_len);
+        m->optimizer->step();
+        free_grads(*m);
+    }
+    PF_GUARD_END
+}
+
+extern "C" pf_status pf_model_loss_and_grad_norm(pf_model *m, int64_t batch, int64_t seq_len,
+                                                 uint64_t data_seed, double *loss_out,
+                                                 double *grad_norm_out)
+{
+    PF_GUARD_BEGIN
+    if (!is_training(m->options.technique)) {
+        pf_set_last_error("gradients need a training technique");
+        return PF_ERR_ARG;
+    }
+    torch::manual_seed(data_seed);
+    *loss_out = forward_backward(*m, batch, seq_len);
+    double squares = 0;
+    for (auto &p : m->trainable)
+        if (p.grad().defined())
+            squares += p.grad().to(torch::kDouble).pow(2).sum().item<double>();
+    *grad_norm_out = std::sqrt(squares);
+    free_grads(*m);
+    PF_GUARD_END
+}
+
+static int64_t optimizer_state_bytes(const pf_model &m)
+{
+    int64_t bytes = 0;
+    if (!m.optimizer)
+        return 0;
+    for (auto &entry : m.optimizer->state()) {
+        auto &s = static_cast<torch::optim::AdamWParamState &>(*entry.second);
+        for (const torch::Tensor *t : {&s.exp_avg(), &s.exp_avg_sq(), &s.max_exp_avg_sq()})
+            if (t->defined())
+                bytes += t->nbytes();
+    }
+    return bytes;
+}
+
+extern "C" pf_status pf_model_stats_get(const pf_model *m, pf_model_stats *out)
+{
+    PF_GUARD_BEGIN
+    *out = pf_model_stats{};
+    for (auto &p : m->net->parameters()) {
+        out->params += p.numel();
+        out->weight_bytes += p.nbytes();
+        if (p.requires_grad())
+            out->trainable_params += p.numel();
+    }
+    out->grad_bytes = m->last_grad_bytes;
+    out->optimizer_bytes = optimizer_state_bytes(*m);
+    PF_GUARD_END
+}
+
+extern "C" void pf_model_free(pf_model *m) { delete m; }

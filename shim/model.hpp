@@ -1,0 +1,13 @@
+// model.hpp: what a pf_model handle holds.
+#pragma once
+#include <memory>
+#include "llama.hpp"
+
+struct pf_model {
+    Llama net{nullptr};
+    pf_train_options options;
+    torch::Device device{torch::kCPU};
+    std::vector<torch::Tensor> trainable;
+    std::unique_ptr<torch::optim::AdamW> optimizer; // null for inference
+    int64_t last_grad_bytes = 0;
+};

@@ -1,0 +1,105 @@
+/* peakfit_torch.h: the C API over libtorch. Nothing C++ crosses this line:
+ * handles are opaque, every call returns a pf_status, and the message of a
+ * failed call is read with pf_last_error(). */
+#ifndef PEAKFIT_TORCH_H
+#define PEAKFIT_TORCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    PF_OK = 0,
+    PF_ERR = 1,          /* any other failure; see pf_last_error() */
+    PF_ERR_OOM = 2,      /* an allocation failed */
+    PF_ERR_ARG = 3       /* the caller passed something invalid */
+} pf_status;
+
+typedef enum {
+    PF_TECH_LOAD = 0,    /* build the model, run nothing */
+    PF_TECH_INFERENCE,   /* eval mode, no grad, forward only */
+    PF_TECH_FULL,        /* fp32, AdamW over every weight */
+    PF_TECH_FULL_CKPT,   /* as full, each decoder layer recomputed in backward */
+    PF_TECH_BF16,        /* weights, activations, grads and AdamW state in bf16 */
+    PF_TECH_LORA,        /* frozen fp32 base, AdamW over rank-r adapters */
+    PF_TECH_LORA_CKPT,   /* as lora, with per-layer checkpointing */
+    PF_TECH_COUNT
+} pf_technique;
+
+/* Bits of pf_train_options.lora_targets: which projections get adapters. */
+enum {
+    PF_LORA_Q = 1 << 0, PF_LORA_K = 1 << 1, PF_LORA_V = 1 << 2,
+    PF_LORA_O = 1 << 3, PF_LORA_GATE = 1 << 4, PF_LORA_UP = 1 << 5,
+    PF_LORA_DOWN = 1 << 6
+};
+
+/* A Llama-family decoder, in Hugging Face config.json terms. */
+typedef struct {
+    int64_t hidden_size;
+    int64_t num_layers;
+    int64_t num_heads;
+    int64_t num_kv_heads;
+    int64_t intermediate_size;
+    int64_t vocab_size;
+    int tie_embeddings;
+    double rope_theta;
+    double rms_norm_eps;
+} pf_model_config;
+
+typedef struct {
+    pf_technique technique;
+    int lora_rank;
+    unsigned lora_targets;
+    double learning_rate;
+} pf_train_options;
+
+/* Byte counts of what a model holds, read off its tensors. */
+typedef struct {
+    int64_t params;
+    int64_t trainable_params;
+    int64_t weight_bytes;
+    int64_t grad_bytes;       /* grads alive after the last backward */
+    int64_t optimizer_bytes;  /* AdamW state tensors */
+} pf_model_stats;
+
+typedef struct pf_model pf_model;
+
+const char *pf_last_error(void);
+
+/* Installs the counting CPU allocator, sets the intra-op thread count
+ * (0 keeps libtorch's default) and runs one small matmul so that the
+ * thread pools exist before a baseline is taken. Call once, first. */
+pf_status pf_init(int threads);
+const char *pf_torch_version(void);
+int pf_num_threads(void);
+/* 1 when this build of libtorch can run on device ("cpu", "cuda", "mps"). */
+int pf_device_available(const char *device);
+
+/* Live and peak bytes of CPU tensor storage, counted by the allocator. */
+int64_t pf_tensor_bytes_live(void);
+int64_t pf_tensor_bytes_peak(void);
+
+/* Random, seeded weights: memory does not depend on their values. */
+pf_status pf_model_new(const pf_model_config *config,
+                       const pf_train_options *options, uint64_t seed,
+                       const char *device, pf_model **out);
+/* Copies weights from a safetensors file; names are Hugging Face's. */
+pf_status pf_model_load_safetensors(pf_model *model, const char *path);
+/* One step of the model's technique on random token ids: forward, and for
+ * training techniques cross-entropy, backward, AdamW step, zero_grad. */
+pf_status pf_model_step(pf_model *model, int64_t batch, int64_t seq_len,
+                        double *loss_out);
+/* Forward and backward only, for checking techniques against each other:
+ * the loss and the L2 norm of all gradients; the gradients are then freed. */
+pf_status pf_model_loss_and_grad_norm(pf_model *model, int64_t batch,
+                                      int64_t seq_len, uint64_t data_seed,
+                                      double *loss_out, double *grad_norm_out);
+pf_status pf_model_stats_get(const pf_model *model, pf_model_stats *out);
+void pf_model_free(pf_model *model);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
