@@ -22,7 +22,7 @@ ALL_CXXFLAGS := -std=c++17 $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
 LDLIBS := $(TORCH_LIB) -lgsl -lgslcblas -lcsv -lm -ldl
 
 SHIM_SRC := $(wildcard shim/*.cpp)
-C_SRC    := $(wildcard sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
+C_SRC    := $(wildcard util/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
 C_OBJ    := $(C_SRC:%.c=build/%.o)
 TEST_C   := $(wildcard tests/*_test.c)

@@ -2,6 +2,8 @@
 // bytes of live tensor storage, so a worker can report the exact peak that
 // the OS-level RSS blurs with allocator caching and library overhead.
 #include <atomic>
+#include <mutex>
+#include <unordered_map>
 #include <c10/core/CPUAllocator.h>
 #include "guard.hpp"
 
@@ -17,33 +19,48 @@ void raise_peak(int64_t now)
     }
 }
 
-// What a counted allocation carries to its deleter: the inner allocator's
-// DataPtr (which frees the memory) and the size to subtract.
-struct counted_block {
-    c10::DataPtr inner;
-    int64_t nbytes;
-};
+// Sizes of live blocks, by address. The data pointer must stay its own
+// context: c10's raw_allocate (used by the bf16 kernels) asserts it.
+std::mutex sizes_lock;
+std::unordered_map<void *, int64_t> sizes;
+c10::DeleterFnPtr inner_delete = nullptr;
 
-void free_counted(void *context)
+void delete_counted(void *ptr)
 {
-    auto *block = static_cast<counted_block *>(context);
-    live_bytes -= block->nbytes;
-    delete block;
+    if (!ptr)
+        return;
+    {
+        std::lock_guard<std::mutex> hold(sizes_lock);
+        auto it = sizes.find(ptr);
+        if (it != sizes.end()) {
+            live_bytes -= it->second;
+            sizes.erase(it);
+        }
+    }
+    inner_delete(ptr);
 }
 
 struct counting_allocator final : c10::Allocator {
     c10::Allocator *inner;
-    explicit counting_allocator(c10::Allocator *wrapped) : inner(wrapped) {}
+    explicit counting_allocator(c10::Allocator *wrapped) : inner(wrapped)
+    {
+        inner_delete = wrapped->raw_deleter();
+    }
 
     c10::DataPtr allocate(size_t n) const override
     {
         c10::DataPtr data = inner->allocate(n);
-        void *raw = data.get();
         c10::Device device = data.device();
-        auto *block = new counted_block{std::move(data), (int64_t)n};
+        void *raw = data.release_context();
+        if (raw) {
+            std::lock_guard<std::mutex> hold(sizes_lock);
+            sizes[raw] = (int64_t)n;
+        }
         raise_peak(live_bytes += (int64_t)n);
-        return {raw, block, &free_counted, device};
+        return {raw, raw, &delete_counted, device};
     }
+
+    c10::DeleterFnPtr raw_deleter() const override { return &delete_counted; }
 };
 
 } // namespace

@@ -92,8 +92,15 @@ LlamaImpl::LlamaImpl(const pf_model_config &c, const pf_train_options &t)
       checkpoint_layers(t.technique == PF_TECH_FULL_CKPT || t.technique == PF_TECH_LORA_CKPT)
 {
     embed = register_module("embed_tokens", torch::nn::Embedding(c.vocab_size, c.hidden_size));
+    {
+        // Hugging Face's initializer_range: with N(0, 1) and a tied head the
+        // logits, and so the loss, would be absurdly large.
+        torch::NoGradGuard no_grad;
+        embed->weight.normal_(0.0, 0.02);
+    }
+    layers = register_module("layers", torch::nn::ModuleList());
     for (int64_t i = 0; i < c.num_layers; i++)
-        layers.push_back(register_module("layers." + std::to_string(i), DecoderLayer(c, t)));
+        layers->push_back(DecoderLayer(c, t));
     final_norm = register_module("norm", RMSNorm(c.hidden_size, c.rms_norm_eps));
     if (!c.tie_embeddings)
         lm_head = register_parameter("lm_head", torch::randn({c.vocab_size, c.hidden_size}) * 0.02);
@@ -121,8 +128,10 @@ torch::Tensor LlamaImpl::forward(const torch::Tensor &ids)
     // adapter's gradient; Hugging Face's enable_input_require_grads does this.
     if (recompute && !x.requires_grad())
         x.requires_grad_(true);
-    for (auto &layer : layers)
+    for (size_t i = 0; i < layers->size(); i++) {
+        DecoderLayer layer = layers->ptr<DecoderLayerImpl>(i);
         x = recompute ? checkpointed_layer(layer, x, cos, sin) : layer(x, cos, sin);
+    }
     x = final_norm(x);
     const torch::Tensor &head = lm_head.defined() ? lm_head : embed->weight;
     return torch::nn::functional::linear(x, head);

@@ -40,7 +40,7 @@ struct LlamaImpl : torch::nn::Module {
     pf_model_config config;
     bool checkpoint_layers;
     torch::nn::Embedding embed{nullptr};
-    std::vector<DecoderLayer> layers;
+    torch::nn::ModuleList layers{nullptr};
     RMSNorm final_norm{nullptr};
     torch::Tensor lm_head; // empty when tied to the embedding
     LlamaImpl(const pf_model_config &c, const pf_train_options &t);

@@ -1,0 +1,26 @@
+/* grid.h: a sweep expanded into the points that each run in one process. */
+#ifndef PEAKFIT_GRID_H
+#define PEAKFIT_GRID_H
+#include "sweeps/sweep.h"
+
+struct grid_point {
+    const struct sweep_job *job;
+    const char *model;
+    const char *device;
+    pf_technique technique;
+    int batch;    /* 0 for technique load */
+    int seq_len;  /* 0 for technique load */
+    int repeat;   /* 0 .. job->repeats - 1 */
+    char id[SWEEP_PATH_MAX + 160]; /* stable key, for resuming */
+};
+
+struct grid {
+    struct grid_point *points;
+    int n;
+};
+
+/* Order: job, model, device, technique, seq_len, batch, repeat. Returns 0,
+ * or -1 when out of memory. */
+int grid_expand(const struct sweep *sweep, struct grid *out);
+void grid_free(struct grid *grid);
+#endif

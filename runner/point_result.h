@@ -1,0 +1,38 @@
+/* point_result.h: what is known about one grid point after its worker ends:
+ * the worker's own report (sent over a pipe as key=value lines) and what
+ * the parent saw (exit status, rusage, wall time). */
+#ifndef PEAKFIT_POINT_RESULT_H
+#define PEAKFIT_POINT_RESULT_H
+#include <stdint.h>
+
+enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
+
+struct point_result {
+    char status[16];       /* ok, oom, killed, timeout, crashed, error */
+    int exit_code;         /* -1 when killed by a signal */
+    int signal;            /* 0 unless killed by a signal */
+    double wall_s;
+    double rusage_maxrss_mib;
+    /* from the worker's report; -1 where it never said */
+    double baseline_rss_mib;
+    double peak_rss_mib;
+    double baseline_tensor_mib;
+    double tensor_peak_mib;
+    long long params, trainable_params;
+    long long weight_bytes, grad_bytes, optimizer_bytes;
+    double build_s;
+    int n_steps;
+    double step_s[64];
+    double loss;
+    char torch_version[32];
+    int threads;
+    char blas[256];
+    int blas_threads;
+    char cpu_model[128];
+    char error[512];
+};
+
+void point_result_init(struct point_result *r);
+/* Applies one "key=value" line of a worker's report. */
+void point_result_take_line(struct point_result *r, char *line);
+#endif

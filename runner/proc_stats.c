@@ -1,0 +1,67 @@
+/* proc_stats.c: /proc readers. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "runner/proc_stats.h"
+
+long proc_status_kib(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, field, n) == 0 && line[n] == ':')
+            kib = strtol(line + n + 1, NULL, 10);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+void host_cpu_model(char *out, size_t size)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    struct utsname u;
+    snprintf(out, size, "%s", uname(&u) == 0 ? u.machine : "unknown");
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (colon && strncmp(line, "model name", 10) == 0) {
+            colon += 1 + (colon[1] == ' ');
+            colon[strcspn(colon, "\n")] = '\0';
+            snprintf(out, size, "%s", colon);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+void blas_library(char *out, size_t size)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[1024];
+    snprintf(out, size, "none");
+    while (f && fgets(line, sizeof line, f)) {
+        char *path = strchr(line, '/');
+        if (!path || !strstr(path, "blas"))
+            continue;
+        path[strcspn(path, "\n")] = '\0';
+        char *real = realpath(path, NULL);
+        snprintf(out, size, "%s", real ? real : path);
+        free(real);
+        break;
+    }
+    if (f)
+        fclose(f);
+}
+
+int blas_threads(void)
+{
+    /* Looked up at run time: which BLAS libblas.so.3 points to is a system
+     * setting (update-alternatives), not something this binary links. */
+    int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    return get ? get() : -1;
+}

@@ -1,0 +1,10 @@
+/* run_sweep.h: `peakfit run SWEEP -o DIR`. */
+#ifndef PEAKFIT_RUN_SWEEP_H
+#define PEAKFIT_RUN_SWEEP_H
+
+/* Exit status: 0 when every point has a row, 2 for bad input, 1 when the
+ * results cannot be written, 130 when interrupted. */
+int run_sweep_main(int argc, char **argv);
+/* The same for a sweep path and output directory already known. */
+int run_sweep(const char *sweep_path, const char *out_dir);
+#endif

@@ -1,0 +1,31 @@
+/* main.c: peakfit's subcommands. */
+#include <stdio.h>
+#include <string.h>
+#include "runner/run_sweep.h"
+#include "runner/worker.h"
+#include "runner/params.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: peakfit COMMAND ...\n"
+            "  run SWEEP -o DIR     measure every grid point, each in a fresh process\n"
+            "  params MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]\n"
+            "                       build a model and print its parameter counts\n"
+            "  worker ...           measure one point (started by run)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return run_sweep_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "worker") == 0)
+        return worker_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "params") == 0)
+        return params_main(argc - 1, argv + 1);
+    return usage();
+}

@@ -1,0 +1,21 @@
+/* parse.h: strict conversions of user text to numbers. Each returns 0 on
+ * success and -1 when the whole string is not a valid value in range. */
+#ifndef PEAKFIT_PARSE_H
+#define PEAKFIT_PARSE_H
+#include <stddef.h>
+#include <stdint.h>
+
+int parse_long(const char *text, long min, long max, long *out);
+int parse_double(const char *text, double min, double max, double *out);
+/* "512MiB", "24GiB", "1.5GB", "4096" (bytes); binary and decimal units. */
+int parse_bytes(const char *text, int64_t *out);
+/* "90", "90s", "15m", "2h" -> seconds. */
+int parse_seconds(const char *text, double *out);
+
+/* Removes leading and trailing white space in place; returns text. */
+char *trim(char *text);
+/* Splits text at commas into at most max trimmed items (pointers into
+ * text); returns the count, or -1 when there are more than max or an item
+ * is empty. */
+int split_list(char *text, char **items, int max);
+#endif
