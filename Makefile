@@ -25,7 +25,7 @@ SHIM_SRC := $(wildcard shim/*.cpp)
 C_SRC    := $(wildcard util/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
 C_OBJ    := $(C_SRC:%.c=build/%.o)
-TEST_C   := $(wildcard tests/*_test.c)
+TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=build/tests/%)
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev gnuplot-nox libopenblas0-pthread

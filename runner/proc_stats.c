@@ -6,9 +6,16 @@
 #include <sys/utsname.h>
 #include "runner/proc_stats.h"
 
-long proc_status_kib(const char *field)
+long proc_status_kib(const char *field) { return proc_status_kib_of(0, field); }
+
+long proc_status_kib_of(int pid, const char *field)
 {
-    FILE *f = fopen("/proc/self/status", "r");
+    char path[64];
+    if (pid > 0)
+        snprintf(path, sizeof path, "/proc/%d/status", pid);
+    else
+        snprintf(path, sizeof path, "/proc/self/status");
+    FILE *f = fopen(path, "r");
     char line[256];
     long kib = -1;
     size_t n = strlen(field);

@@ -7,6 +7,8 @@
  * -1. VmHWM is this process's own peak RSS: unlike ru_maxrss it starts
  * afresh at exec. */
 long proc_status_kib(const char *field);
+/* The same for another process (pid > 0). */
+long proc_status_kib_of(int pid, const char *field);
 void host_cpu_model(char *out, size_t size);
 /* The BLAS library mapped into this process (resolved path), or "none". */
 void blas_library(char *out, size_t size);

@@ -130,8 +130,6 @@ static void build_command(struct worker_command *c, const char *self, const stru
     add_number(c, "--seed", j->seed);
     add_number(c, "--threads", j->threads);
     add_number(c, "--report-fd", 3);
-    if (j->mem_limit > 0)
-        add_number(c, "--mem-limit", j->mem_limit);
     if (j->weights[0])
         add_arg(c, "--weights", j->weights);
     if (p->technique == PF_TECH_LORA || p->technique == PF_TECH_LORA_CKPT) {
@@ -192,7 +190,7 @@ static int run_points(const struct grid *g, int fd, char **done, int n_done, con
         struct worker_command cmd;
         struct point_result r;
         build_command(&cmd, self, p);
-        int rc = spawn_worker(cmd.argv, p->job->timeout_s, &r);
+        int rc = spawn_worker(cmd.argv, p->job->timeout_s, p->job->mem_limit, &r);
         if (rc == SPAWN_INTERRUPTED) {
             fprintf(stderr, "peakfit: interrupted; the point in progress was stopped and not recorded. "
                     "%d points are in %s; run the same command again to resume.\n", n_done + pr.ran, csv_path);

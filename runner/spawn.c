@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "runner/proc_stats.h"
 #include "runner/spawn.h"
 
 volatile sig_atomic_t spawn_stop_requested = 0;
@@ -50,28 +51,52 @@ static void take_bytes(struct line_reader *lr, struct point_result *r, const cha
     }
 }
 
-/* Reads the report until the worker closes it, the deadline passes or a
- * stop is requested; returns 0, 1 (timed out) or 2 (stop requested). */
-static int read_report(int fd, double deadline, struct point_result *r)
+enum report_end { REPORT_EOF, REPORT_TIMEOUT, REPORT_STOP, REPORT_OVER_LIMIT };
+
+struct watch {
+    pid_t pid;
+    double deadline;
+    int64_t mem_limit;
+    double seen_rss_mib; /* the largest RSS the watchdog read */
+};
+
+/* The watchdog's sample: the worker's RSS over its baseline, past the limit?
+ * Sampled every 20 ms, so a fast-growing worker can overshoot by the
+ * memory it touches in that time. */
+static int over_limit(struct watch *w, const struct point_result *r)
+{
+    if (w->mem_limit <= 0 || r->baseline_rss_mib < 0)
+        return 0;
+    long kib = proc_status_kib_of(w->pid, "VmRSS");
+    if (kib > 0 && kib / 1024.0 > w->seen_rss_mib)
+        w->seen_rss_mib = kib / 1024.0;
+    return kib > 0 && (kib / 1024.0 - r->baseline_rss_mib) * 1048576.0 > (double)w->mem_limit;
+}
+
+/* Reads the report until the worker closes it, or the deadline passes, a
+ * stop is requested or the memory limit is crossed. */
+static enum report_end read_report(int fd, struct watch *w, struct point_result *r)
 {
     struct line_reader lr = {.used = 0};
     char chunk[4096];
     for (;;) {
         if (spawn_stop_requested)
-            return 2;
-        double left = deadline - now_s();
+            return REPORT_STOP;
+        if (over_limit(w, r))
+            return REPORT_OVER_LIMIT;
+        double left = w->deadline - now_s();
         if (left <= 0)
-            return 1;
+            return REPORT_TIMEOUT;
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        int timeout_ms = left > 0.2 ? 200 : (int)(left * 1000) + 1;
+        int timeout_ms = left > 0.02 ? 20 : (int)(left * 1000) + 1;
         int ready = poll(&p, 1, timeout_ms);
         if (ready < 0 && errno != EINTR)
-            return 0;
+            return REPORT_EOF;
         if (ready <= 0)
             continue;
         ssize_t n = read(fd, chunk, sizeof chunk);
         if (n <= 0)
-            return 0;
+            return REPORT_EOF;
         take_bytes(&lr, r, chunk, (size_t)n);
     }
 }
@@ -92,7 +117,7 @@ static int wait_until(pid_t pid, double deadline, int *wstatus, struct rusage *r
     }
 }
 
-static void classify(struct point_result *r, int wstatus, int timed_out)
+static void classify(struct point_result *r, int wstatus, enum report_end end, const struct watch *w)
 {
     const char *status;
     if (WIFEXITED(wstatus)) {
@@ -102,23 +127,32 @@ static void classify(struct point_result *r, int wstatus, int timed_out)
         r->signal = WTERMSIG(wstatus);
         /* An unrequested SIGKILL is, on Linux, almost always the kernel's
          * OOM killer (or a cgroup limit). */
-        status = timed_out ? "timeout" : r->signal == SIGKILL ? "killed" : "crashed";
-        if (!r->error[0] && !timed_out)
+        status = r->signal == SIGKILL ? "killed" : "crashed";
+        if (!r->error[0])
             snprintf(r->error, sizeof r->error, "worker killed by signal %d (%s)", r->signal,
                      strsignal(r->signal));
     }
-    if (timed_out)
+    if (end == REPORT_TIMEOUT) {
+        status = "timeout";
         snprintf(r->error, sizeof r->error, "no result within the timeout; worker killed");
+    } else if (end == REPORT_OVER_LIMIT) {
+        status = "oom";
+        /* The worker never wrote its peak: the watchdog's reading is it. */
+        r->peak_rss_mib = w->seen_rss_mib;
+        snprintf(r->error, sizeof r->error, "RSS passed the memory limit of %.1f MiB above baseline "
+                 "(read %.1f MiB); worker killed", (double)w->mem_limit / 1048576.0,
+                 w->seen_rss_mib - r->baseline_rss_mib);
+    }
     snprintf(r->status, sizeof r->status, "%s", status);
 }
 
-int spawn_worker(char *const argv[], double timeout_s, struct point_result *r)
+int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct point_result *r)
 {
     int fds[2];
     point_result_init(r);
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
-    double start = now_s(), deadline = start + timeout_s;
+    double start = now_s();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -128,12 +162,14 @@ int spawn_worker(char *const argv[], double timeout_s, struct point_result *r)
     if (pid == 0)
         exec_child(argv, fds[1]);
     close(fds[1]);
-    int why = read_report(fds[0], deadline, r);
+    struct watch w = {pid, start + timeout_s, mem_limit, 0};
+    enum report_end end = read_report(fds[0], &w, r);
     close(fds[0]);
     int wstatus = 0;
     struct rusage ru = {0};
-    int still_running = wait_until(pid, why ? now_s() : deadline, &wstatus, &ru);
-    if (still_running) {
+    if (wait_until(pid, end == REPORT_EOF ? w.deadline : now_s(), &wstatus, &ru)) {
+        if (end == REPORT_EOF)
+            end = REPORT_TIMEOUT;
         kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
         wait4(pid, &wstatus, 0, &ru);
@@ -144,6 +180,6 @@ int spawn_worker(char *const argv[], double timeout_s, struct point_result *r)
     r->rusage_maxrss_mib = (double)ru.ru_maxrss / 1024;
     if (spawn_stop_requested)
         return SPAWN_INTERRUPTED;
-    classify(r, wstatus, still_running);
+    classify(r, wstatus, end, &w);
     return SPAWN_DONE;
 }

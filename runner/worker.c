@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include "runner/model_spec.h"
@@ -23,7 +22,6 @@ struct worker_args {
     const char *weights;
     pf_train_options train;
     long batch, seq_len, steps, seed, threads;
-    int64_t mem_limit;
     int report_fd;
 };
 
@@ -59,7 +57,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "peakfit worker: %s\n"
             "usage: peakfit worker --model SPEC --technique T [--batch B --seq-len S] [--steps N]\n"
-            "       [--device cpu] [--seed N] [--threads N] [--mem-limit BYTES] [--weights FILE]\n"
+            "       [--device cpu] [--seed N] [--threads N] [--weights FILE]\n"
             "       [--lora-rank R] [--lora-targets q,v] [--report-fd FD]\n", why);
     return WORKER_EXIT_USAGE;
 }
@@ -80,7 +78,6 @@ static int parse_option(struct worker_args *a, int opt, const char *v)
     case 'n': return parse_long(v, 1, 1000, &a->steps);
     case 'S': return parse_long(v, 0, 2147483647L, &a->seed);
     case 'T': return parse_long(v, 0, 4096, &a->threads);
-    case 'L': return parse_bytes(v, &a->mem_limit);
     case 'r': { long r; int rc = parse_long(v, 1, 65536, &r); a->train.lora_rank = (int)r; return rc; }
     case 'g': return (a->train.lora_targets = lora_targets_from_list(v)) ? 0 : -1;
     case 'f': { long fd; int rc = parse_long(v, 0, 1 << 20, &fd); a->report_fd = (int)fd; return rc; }
@@ -94,7 +91,7 @@ static int parse_args(int argc, char **argv, struct worker_args *a)
         {"model", 1, 0, 'm'}, {"device", 1, 0, 'd'}, {"weights", 1, 0, 'w'},
         {"technique", 1, 0, 't'}, {"batch", 1, 0, 'b'}, {"seq-len", 1, 0, 's'},
         {"steps", 1, 0, 'n'}, {"seed", 1, 0, 'S'}, {"threads", 1, 0, 'T'},
-        {"mem-limit", 1, 0, 'L'}, {"lora-rank", 1, 0, 'r'}, {"lora-targets", 1, 0, 'g'},
+        {"lora-rank", 1, 0, 'r'}, {"lora-targets", 1, 0, 'g'},
         {"report-fd", 1, 0, 'f'}, {0, 0, 0, 0}};
     *a = (struct worker_args){.device = "cpu", .steps = 2, .report_fd = 1, .train = {
         .technique = PF_TECH_COUNT, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V,
@@ -121,17 +118,6 @@ static void report_environment(void)
     report("blas_threads", "%d", blas_threads());
     host_cpu_model(text, sizeof text);
     report("cpu_model", "%s", text);
-}
-
-/* A cap on address space above the baseline: an allocation past it fails
- * inside the allocator, and the step ends as out-of-memory, not as a
- * kernel OOM kill of whatever process is largest. */
-static void limit_memory(int64_t bytes)
-{
-    struct rlimit lim;
-    long size_kib = proc_status_kib("VmSize");
-    lim.rlim_cur = lim.rlim_max = (rlim_t)size_kib * 1024 + (rlim_t)bytes;
-    setrlimit(RLIMIT_AS, &lim);
 }
 
 /* Starts VmHWM afresh from the current RSS (Linux >= 4.0), so that the
@@ -228,8 +214,6 @@ int worker_main(int argc, char **argv)
     report("baseline_rss_kib", "%ld", proc_status_kib("VmRSS"));
     reset_peak_rss();
     report("baseline_tensor_bytes", "%lld", (long long)pf_tensor_bytes_live());
-    if (a.mem_limit > 0)
-        limit_memory(a.mem_limit);
     inject_fault();
     pf_model *model = NULL;
     rc = build_model(&a, &model);

@@ -26,7 +26,7 @@ static int fail(struct parser *p, const char *fmt, const char *what)
 {
     char msg[640];
     snprintf(msg, sizeof msg, fmt, what);
-    snprintf(p->err, p->errlen, "%s:%d: %s", p->path, p->line, msg);
+    snprintf(p->err, p->errlen, "%s:%d: %s", p->path, p->line > 0 ? p->line : 1, msg);
     return -1;
 }
 

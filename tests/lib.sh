@@ -1,0 +1,21 @@
+# lib.sh: helpers for the shell tests. PEAKFIT and CSVQ come from run-tests.sh.
+set -u
+: "${PEAKFIT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bin/peakfit}"
+: "${CSVQ:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/tests/tools/csvq}"
+TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
+
+# expect_gt WHAT A B: A > B, as numbers
+expect_gt() { awk -v a="$2" -v b="$3" 'BEGIN { exit !(a + 0 > b + 0) }' || fail "$1: $2 is not > $3"; }
+
+# worker_value KEY REPORT: a key's last value in a worker's report
+worker_value() { grep "^$1=" <<<"$2" | tail -n 1 | cut -d= -f2-; }
+
+# write_sweep FILE: the sweep text comes on stdin
+write_sweep() { cat >"$1"; }

@@ -1,0 +1,41 @@
+# Killing the runner midway (SIGKILL, then SIGINT) and running the same
+# command again: every point ends up in peaks.csv exactly once.
+source "$(dirname "$0")/lib.sh"
+write_sweep "$TMP/s.sweep" <<'SWEEP'
+[global]
+model = tiny
+threads = 1
+[j]
+technique = inference
+batch = 1, 2, 3
+seq_len = 8, 16
+SWEEP
+csv=$TMP/out/peaks.csv
+rows() { [ -f "$csv" ] && "$CSVQ" "$csv" point_id | wc -l || echo 0; }
+wait_for_rows() { # N: until peaks.csv has N rows (or 60 s)
+    for _ in $(seq 600); do [ "$(rows)" -ge "$1" ] && return 0; sleep 0.1; done
+    fail "peaks.csv never reached $1 rows"
+}
+
+"$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>"$TMP/log1" &
+pid=$!
+wait_for_rows 2
+kill -KILL $pid; wait $pid 2>/dev/null
+killed_at=$(rows)
+
+"$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>"$TMP/log2" &
+pid=$!
+wait_for_rows $((killed_at + 1))
+kill -INT $pid; wait $pid; rc=$?
+expect_eq "exit status after SIGINT" "$rc" 130
+grep -q "run the same command again to resume" "$TMP/log2" || fail "no resume hint after SIGINT: $(cat "$TMP/log2")"
+grep -q "resuming: $killed_at of 6 points already in" "$TMP/log2" || fail "no resume notice: $(cat "$TMP/log2")"
+
+"$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>"$TMP/log3" || fail "final run failed: $(cat "$TMP/log3")"
+expect_eq "rows after resuming" "$(rows)" 6
+expect_eq "distinct point ids" "$("$CSVQ" "$csv" point_id | sort -u | wc -l)" 6
+expect_eq "statuses" "$("$CSVQ" "$csv" status | sort -u)" ok
+# A finished sweep run again runs nothing and changes nothing.
+before=$(md5sum <"$csv")
+"$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>/dev/null || fail "rerun of a finished sweep failed"
+expect_eq "peaks.csv after rerunning a finished sweep" "$(md5sum <"$csv")" "$before"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every test: the C programs built as build/tests/*_test and the shell
+# scripts tests/*_test.sh. Each exits non-zero with a message saying what
+# differed. Prints "N passed, N failed" last.
+set -u
+cd "$(dirname "$0")/.."
+passed=0
+failed=0
+failures=()
+export PEAKFIT=$PWD/bin/peakfit CSVQ=$PWD/build/tests/tools/csvq
+for t in build/tests/*_test tests/*_test.sh; do
+    [ -e "$t" ] || continue
+    name=$(basename "$t")
+    start=$(date +%s)
+    if [ "${t##*.}" = sh ]; then out=$(bash "$t" 2>&1); else out=$("$t" 2>&1); fi
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1))
+        echo "PASS $name (${secs}s)"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "FAIL $name (${secs}s)"
+        printf '%s\n' "$out" | sed 's/^/    /' | tail -40
+    fi
+done
+[ $failed -eq 0 ] || echo "failed: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
