@@ -4,12 +4,14 @@
 #include "runner/run_sweep.h"
 #include "runner/worker.h"
 #include "runner/params.h"
+#include "fit/fit_cmd.h"
 
 static int usage(void)
 {
     fprintf(stderr,
             "usage: peakfit COMMAND ...\n"
             "  run SWEEP -o DIR     measure every grid point, each in a fresh process\n"
+            "  fit DIR              fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv\n"
             "  params MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]\n"
             "                       build a model and print its parameter counts\n"
             "  worker ...           measure one point (started by run)\n");
@@ -25,6 +27,8 @@ int main(int argc, char **argv)
         return run_sweep_main(argc - 1, argv + 1);
     if (strcmp(cmd, "worker") == 0)
         return worker_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "fit") == 0)
+        return fit_main(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
         return params_main(argc - 1, argv + 1);
     return usage();

@@ -1,0 +1,11 @@
+/* fit_cmd.h: `peakfit fit DIR`. */
+#ifndef PEAKFIT_FIT_CMD_H
+#define PEAKFIT_FIT_CMD_H
+#include "fit/fit_set.h"
+
+int fit_main(int argc, char **argv);
+/* Writes DIR/fit.csv and DIR/fit-residuals.csv; returns 0 or -1. */
+int fit_write_files(const struct fit_set *set);
+/* The human table, as `peakfit fit` prints it. */
+void fit_print_table(const struct fit_set *set, FILE *out);
+#endif

@@ -1,0 +1,21 @@
+/* fit_set.h: every group of a results directory, fitted. plot, report and
+ * calc all start from here, so they agree with `peakfit fit`. */
+#ifndef PEAKFIT_FIT_SET_H
+#define PEAKFIT_FIT_SET_H
+#include "fit/group_fit.h"
+
+struct fit_set {
+    char dir[512];
+    struct observations obs;
+    struct group_fit *groups; /* per (model, device, technique) x metric */
+    int n_groups;
+};
+
+/* Reads DIR/peaks.csv and fits every group but technique load. Returns 0,
+ * or -1 with err set. */
+int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long errlen);
+void fit_set_free(struct fit_set *set);
+/* The group for technique (and model, when not NULL) and metric, or NULL. */
+const struct group_fit *fit_set_find(const struct fit_set *set, const char *model,
+                                     const char *technique, enum metric metric);
+#endif

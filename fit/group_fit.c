@@ -1,0 +1,174 @@
+/* group_fit.c: both models, the choice between them, leave-one-out
+ * prediction error, and F against the measured fixed costs. */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "fit/group_fit.h"
+
+const char *metric_name(enum metric m) { return m == METRIC_RSS ? "rss" : "tensor"; }
+
+static double metric_value(const struct observation *o, enum metric m)
+{
+    return m == METRIC_RSS ? o->rss_mib : o->tensor_mib;
+}
+
+static void collect(const struct observations *o, struct group_fit *g)
+{
+    for (int i = 0; i < o->n_ok && g->n < GROUP_MAX_POINTS; i++) {
+        const struct observation *p = &o->ok[i];
+        if (strcmp(p->model, g->model) || strcmp(p->device, g->device) ||
+            strcmp(p->technique, g->technique) || metric_value(p, g->metric) < 0)
+            continue;
+        g->points[g->n] = p;
+        g->y[g->n++] = metric_value(p, g->metric);
+    }
+}
+
+static void distinct_seq_lens(struct group_fit *g)
+{
+    g->min_batch = g->n ? g->points[0]->batch : 0;
+    for (int i = 0; i < g->n; i++) {
+        const struct observation *p = g->points[i];
+        g->min_batch = p->batch < g->min_batch ? p->batch : g->min_batch;
+        g->max_batch = p->batch > g->max_batch ? p->batch : g->max_batch;
+        int j = 0;
+        while (j < g->n_seq && g->seq_lens[j] < p->seq_len)
+            j++;
+        if ((j < g->n_seq && g->seq_lens[j] == p->seq_len) || g->n_seq == GROUP_MAX_SEQ)
+            continue;
+        memmove(&g->seq_lens[j + 1], &g->seq_lens[j], (size_t)(g->n_seq - j) * sizeof(int));
+        g->seq_lens[j] = p->seq_len;
+        g->n_seq++;
+    }
+}
+
+/* x1 = T, x2 = b*s^2 for the points, leaving out index skip (or -1). */
+static int design(const struct group_fit *g, int skip, double *x1, double *x2, double *y)
+{
+    int n = 0;
+    for (int i = 0; i < g->n; i++) {
+        if (i == skip)
+            continue;
+        const struct observation *p = g->points[i];
+        x1[n] = p->tokens;
+        x2[n] = (double)p->batch * p->seq_len * p->seq_len;
+        y[n++] = g->y[i];
+    }
+    return n;
+}
+
+static double aic(const struct ols *f)
+{
+    if (!f->identifiable)
+        return NAN;
+    double rss = fmax(f->rss, 1e-12); /* an exact fit would be -infinity */
+    return f->n * log(rss / f->n) + 2.0 * (f->p + 1);
+}
+
+static void choose(struct group_fit *g)
+{
+    const struct ols *lin = &g->linear, *quad = &g->quadratic;
+    g->f_stat = g->f_p = NAN;
+    if (!lin->identifiable) {
+        g->chosen = NULL;
+        snprintf(g->reason, sizeof g->reason, "fewer than two distinct token counts: nothing can be fitted");
+        return;
+    }
+    g->chosen = lin;
+    if (g->n_seq < 2) {
+        snprintf(g->reason, sizeof g->reason, "seq_len does not vary (only s=%d): the b*s^2 term cannot be "
+                 "identified, so B is not estimated; linear", g->seq_lens[0]);
+        return;
+    }
+    if (!quad->identifiable || g->n <= 3) {
+        snprintf(g->reason, sizeof g->reason, "too few points (%d) to test a b*s^2 term; linear", g->n);
+        return;
+    }
+    int dof = g->n - 3;
+    g->f_stat = quad->rss > 0 ? (lin->rss - quad->rss) / (quad->rss / dof) : INFINITY;
+    g->f_p = isinf(g->f_stat) ? 0 : gsl_cdf_fdist_Q(fmax(g->f_stat, 0), 1, dof);
+    if (g->f_p < 0.05) {
+        g->chosen = quad;
+        snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g < 0.05; quadratic",
+                 g->f_stat, g->f_p);
+    } else {
+        snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g >= 0.05; linear",
+                 g->f_stat, g->f_p);
+    }
+}
+
+static void leave_one_out(struct group_fit *g)
+{
+    double x1[GROUP_MAX_POINTS], x2[GROUP_MAX_POINTS], y[GROUP_MAX_POINTS], sq = 0, res = 0;
+    int quadratic = g->chosen == &g->quadratic;
+    g->loo_n = 0;
+    g->loo_max_abs = 0;
+    for (int i = 0; i < g->n; i++) {
+        const struct observation *p = g->points[i];
+        g->predicted[i] = ols_predict(g->chosen, p->tokens, (double)p->batch * p->seq_len * p->seq_len);
+        res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
+        struct ols without;
+        int n = design(g, i, x1, x2, y);
+        ols_fit(x1, quadratic ? x2 : NULL, y, n, &without);
+        g->loo_error[i] = NAN;
+        if (!without.identifiable)
+            continue; /* that point alone pinned a coefficient down */
+        g->loo_error[i] = g->y[i] - ols_predict(&without, p->tokens, (double)p->batch * p->seq_len * p->seq_len);
+        sq += g->loo_error[i] * g->loo_error[i];
+        g->loo_max_abs = fmax(g->loo_max_abs, fabs(g->loo_error[i]));
+        g->loo_n++;
+    }
+    g->rmse = sqrt(res / g->n);
+    g->loo_rmse = g->loo_n ? sqrt(sq / g->loo_n) : NAN;
+}
+
+static void fixed_costs(struct group_fit *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        const struct observation *p = g->points[i];
+        g->weight_mib = fmax(g->weight_mib, p->weight_mib);
+        g->grad_mib = fmax(g->grad_mib, p->grad_mib);
+        g->optimizer_mib = fmax(g->optimizer_mib, p->optimizer_mib);
+        g->baseline_mib += p->baseline_mib / g->n;
+    }
+    g->overhead_mib = g->chosen ? g->chosen->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
+}
+
+int group_fit_run(const struct observations *o, const char *model, const char *device,
+                  const char *technique, enum metric metric, struct group_fit *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->model, sizeof g->model, "%s", model);
+    snprintf(g->device, sizeof g->device, "%s", device);
+    snprintf(g->technique, sizeof g->technique, "%s", technique);
+    g->metric = metric;
+    collect(o, g);
+    if (g->n == 0)
+        return -1;
+    distinct_seq_lens(g);
+    double x1[GROUP_MAX_POINTS], x2[GROUP_MAX_POINTS], y[GROUP_MAX_POINTS];
+    int n = design(g, -1, x1, x2, y);
+    ols_fit(x1, NULL, y, n, &g->linear);
+    ols_fit(x1, x2, y, n, &g->quadratic);
+    g->aic_linear = aic(&g->linear);
+    g->aic_quadratic = aic(&g->quadratic);
+    choose(g);
+    if (g->chosen)
+        leave_one_out(g);
+    fixed_costs(g);
+    return 0;
+}
+
+double group_predict(const struct group_fit *g, double b, double s, double *ci95)
+{
+    double x1 = b * s, x2 = b * s * s;
+    if (ci95)
+        *ci95 = g->chosen->t975 * ols_predict_se(g->chosen, x1, x2);
+    return ols_predict(g->chosen, x1, x2);
+}
+
+double group_per_sample(const struct group_fit *g, double s)
+{
+    return g->chosen->c[1] * s + (g->chosen->p == 3 ? g->chosen->c[2] * s * s : 0);
+}

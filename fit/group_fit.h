@@ -1,0 +1,43 @@
+/* group_fit.h: the fits of one (model, device, technique) and one metric:
+ * peak = F + A*T (T = batch * seq_len tokens), and where seq_len varies
+ * also peak = F + A*T + B*b*s^2, the attention-score term of Korthikanti
+ * et al. (2022). The quadratic model is chosen when an F-test of the b*s^2
+ * term gives p < 0.05; else the line. */
+#ifndef PEAKFIT_GROUP_FIT_H
+#define PEAKFIT_GROUP_FIT_H
+#include "fit/observations.h"
+#include "fit/ols.h"
+
+enum { GROUP_MAX_POINTS = 512, GROUP_MAX_SEQ = 32 };
+enum metric { METRIC_RSS, METRIC_TENSOR };
+
+struct group_fit {
+    char model[256], device[16], technique[16];
+    enum metric metric;
+    int n;
+    const struct observation *points[GROUP_MAX_POINTS];
+    double y[GROUP_MAX_POINTS];
+    int seq_lens[GROUP_MAX_SEQ], n_seq;   /* distinct, ascending */
+    int min_batch, max_batch;
+    struct ols linear, quadratic;
+    double f_stat, f_p;                   /* NAN when not testable */
+    double aic_linear, aic_quadratic;
+    const struct ols *chosen;             /* &linear or &quadratic, NULL if neither fits */
+    char reason[256];
+    double predicted[GROUP_MAX_POINTS], loo_error[GROUP_MAX_POINTS];
+    int loo_n;
+    double loo_rmse, loo_max_abs, rmse;
+    /* the fixed costs the worker measured, and what of F they leave */
+    double weight_mib, grad_mib, optimizer_mib, baseline_mib, overhead_mib;
+};
+
+const char *metric_name(enum metric m);
+/* Fits one group: the observations in o->ok matching (model, device,
+ * technique). Returns 0, or -1 when the group has no points. */
+int group_fit_run(const struct observations *o, const char *model, const char *device,
+                  const char *technique, enum metric metric, struct group_fit *g);
+/* Predicted peak (MiB) at batch b and seq_len s, with its 95% half-width. */
+double group_predict(const struct group_fit *g, double b, double s, double *ci95);
+/* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */
+double group_per_sample(const struct group_fit *g, double s);
+#endif

@@ -1,0 +1,32 @@
+/* observations.h: the measured points of DIR/peaks.csv, as the fit uses
+ * them. Only rows with status ok are observations; the others are kept as
+ * failures (out of memory, timeout, ...) for the report. */
+#ifndef PEAKFIT_OBSERVATIONS_H
+#define PEAKFIT_OBSERVATIONS_H
+
+struct observation {
+    int line;              /* in peaks.csv */
+    char model[256], device[16], technique[16], status[16];
+    int batch, seq_len;
+    double tokens;
+    double rss_mib;        /* peak RSS above baseline */
+    double tensor_mib;     /* allocator-level peak of live tensor bytes */
+    double baseline_mib;
+    double weight_mib, grad_mib, optimizer_mib;
+    double step_mean_s;
+    double params, trainable_params;
+};
+
+struct observations {
+    struct observation *ok;
+    int n_ok;
+    struct observation *failed; /* status other than ok */
+    int n_failed;
+    int n_bad;                  /* rows skipped as broken, already reported */
+};
+
+/* Reads path; broken rows are reported on stderr as "FILE:LINE: ..." and
+ * skipped. Returns 0, or -1 with err set when the file cannot be used. */
+int observations_load(const char *path, struct observations *out, char *err, unsigned long errlen);
+void observations_free(struct observations *o);
+#endif

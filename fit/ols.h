@@ -1,0 +1,24 @@
+/* ols.h: ordinary least squares y = c0 + c1 x1 [+ c2 x2] with GSL. */
+#ifndef PEAKFIT_OLS_H
+#define PEAKFIT_OLS_H
+
+enum { OLS_MAX_P = 3 };
+
+struct ols {
+    int n, p;              /* observations, coefficients */
+    int identifiable;      /* the design has full column rank */
+    double c[OLS_MAX_P];
+    double cov[OLS_MAX_P][OLS_MAX_P]; /* sigma^2 (X'X)^-1 */
+    double rss, r2;
+    double t975;           /* Student t quantile for 95% intervals, n - p dof */
+};
+
+/* x2 may be NULL for the straight line. Equal weights: repeats of a point
+ * enter as separate observations. */
+void ols_fit(const double *x1, const double *x2, const double *y, int n, struct ols *out);
+double ols_predict(const struct ols *f, double x1, double x2);
+/* Standard error of the predicted mean at (x1, x2): sqrt(x' Cov x). */
+double ols_predict_se(const struct ols *f, double x1, double x2);
+/* Half-width of the 95% confidence interval of coefficient i. */
+double ols_ci95(const struct ols *f, int i);
+#endif
