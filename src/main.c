@@ -5,6 +5,7 @@
 #include "runner/worker.h"
 #include "runner/params.h"
 #include "fit/fit_cmd.h"
+#include "reports/calc.h"
 
 static int usage(void)
 {
@@ -12,6 +13,9 @@ static int usage(void)
             "usage: peakfit COMMAND ...\n"
             "  run SWEEP -o DIR     measure every grid point, each in a fresh process\n"
             "  fit DIR              fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv\n"
+            "  calc DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
+            "       [--margin F] [--micro-batch B --accum A] [--json]\n"
+            "                       the largest micro-batch that fits, and the accumulation steps\n"
             "  params MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]\n"
             "                       build a model and print its parameter counts\n"
             "  worker ...           measure one point (started by run)\n");
@@ -29,6 +33,8 @@ int main(int argc, char **argv)
         return worker_main(argc - 1, argv + 1);
     if (strcmp(cmd, "fit") == 0)
         return fit_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "calc") == 0)
+        return calc_main(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
         return params_main(argc - 1, argv + 1);
     return usage();
