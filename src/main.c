@@ -6,6 +6,7 @@
 #include "runner/params.h"
 #include "fit/fit_cmd.h"
 #include "reports/calc.h"
+#include "plots/plot.h"
 
 static int usage(void)
 {
@@ -13,6 +14,7 @@ static int usage(void)
             "usage: peakfit COMMAND ...\n"
             "  run SWEEP -o DIR     measure every grid point, each in a fresh process\n"
             "  fit DIR              fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv\n"
+            "  plot DIR             charts (gnuplot) in DIR/plots, PNG and SVG\n"
             "  calc DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
             "       [--margin F] [--micro-batch B --accum A] [--json]\n"
             "                       the largest micro-batch that fits, and the accumulation steps\n"
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
         return worker_main(argc - 1, argv + 1);
     if (strcmp(cmd, "fit") == 0)
         return fit_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return plot_main(argc - 1, argv + 1);
     if (strcmp(cmd, "calc") == 0)
         return calc_main(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
