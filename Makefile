@@ -68,7 +68,8 @@ test: all
 	@tests/run-tests.sh
 
 demo: deps all
-	bin/peakfit run sweeps/tiny-cpu.sweep -o results/tiny-cpu
+	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu
+	@echo "report: results/tiny-cpu/report.md"
 
 clean:
 	rm -rf build bin

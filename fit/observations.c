@@ -54,6 +54,20 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     return 0;
 }
 
+/* The optional columns that say where a point was measured. */
+static void read_environment(const struct csv_table *t, const struct csv_row *row, struct observation *o)
+{
+    int c;
+    if ((c = csv_table_column(t, "torch_version")) >= 0)
+        snprintf(o->torch_version, sizeof o->torch_version, "%s", row->fields[c]);
+    if ((c = csv_table_column(t, "blas")) >= 0)
+        snprintf(o->blas, sizeof o->blas, "%s", row->fields[c]);
+    if ((c = csv_table_column(t, "cpu_model")) >= 0)
+        snprintf(o->cpu_model, sizeof o->cpu_model, "%s", row->fields[c]);
+    o->threads = (c = csv_table_column(t, "threads")) >= 0 ? atoi(row->fields[c]) : 0;
+    o->blas_threads = (c = csv_table_column(t, "blas_threads")) >= 0 ? atoi(row->fields[c]) : 0;
+}
+
 static void add(struct observation **list, int *n, const struct observation *o)
 {
     *list = realloc(*list, (size_t)(*n + 1) * sizeof **list);
@@ -83,7 +97,10 @@ int observations_load(const char *path, struct observations *out, char *err, uns
         if (read_row(&t.rows[r], col, &o, &bad) != 0) {
             fprintf(stderr, "peakfit: %s:%d: skipped: bad value in %s\n", path, t.rows[r].line, bad);
             out->n_bad++;
-        } else if (strcmp(o.status, "ok") == 0) {
+            continue;
+        }
+        read_environment(&t, &t.rows[r], &o);
+        if (strcmp(o.status, "ok") == 0) {
             add(&out->ok, &out->n_ok, &o);
         } else {
             add(&out->failed, &out->n_failed, &o);

@@ -15,6 +15,9 @@ struct observation {
     double weight_mib, grad_mib, optimizer_mib;
     double step_mean_s;
     double params, trainable_params;
+    /* where it was measured (empty in files from before these columns) */
+    char torch_version[32], blas[256], cpu_model[128];
+    int threads, blas_threads;
 };
 
 struct observations {

@@ -7,12 +7,15 @@
 #include "fit/fit_cmd.h"
 #include "reports/calc.h"
 #include "plots/plot.h"
+#include "reports/report.h"
 
 static int usage(void)
 {
     fprintf(stderr,
             "usage: peakfit COMMAND ...\n"
             "  run SWEEP -o DIR     measure every grid point, each in a fresh process\n"
+            "  all SWEEP -o DIR     run, fit, plot and report\n"
+            "  report DIR           DIR/report.md: environment, grid, fits, charts, calculator\n"
             "  fit DIR              fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv\n"
             "  plot DIR             charts (gnuplot) in DIR/plots, PNG and SVG\n"
             "  calc DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
@@ -35,6 +38,10 @@ int main(int argc, char **argv)
         return worker_main(argc - 1, argv + 1);
     if (strcmp(cmd, "fit") == 0)
         return fit_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return report_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "all") == 0)
+        return all_main(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
         return plot_main(argc - 1, argv + 1);
     if (strcmp(cmd, "calc") == 0)

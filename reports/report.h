@@ -1,0 +1,11 @@
+/* report.h: `peakfit report DIR` writes DIR/report.md, and `peakfit all
+ * SWEEP -o DIR` runs the whole pipeline: run, fit, plot, report. */
+#ifndef PEAKFIT_REPORT_H
+#define PEAKFIT_REPORT_H
+#include "fit/fit_set.h"
+
+/* Returns 0, or -1 after saying why. */
+int report_write(const struct fit_set *set);
+int report_main(int argc, char **argv);
+int all_main(int argc, char **argv);
+#endif

@@ -1,0 +1,206 @@
+/* report_sections.c: Markdown, one function per section. */
+#include <math.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "plots/plot.h"
+#include "reports/calc.h"
+#include "reports/report_sections.h"
+
+static const struct observation *first_row(const struct fit_set *set)
+{
+    return set->obs.n_ok ? &set->obs.ok[0] : set->obs.n_failed ? &set->obs.failed[0] : NULL;
+}
+
+void section_environment(FILE *f, const struct fit_set *set)
+{
+    const struct observation *o = first_row(set);
+    struct utsname u;
+    char when[64];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(f, "## Environment\n\n| | |\n|---|---|\n");
+    fprintf(f, "| report written | %s |\n", when);
+    if (uname(&u) == 0)
+        fprintf(f, "| host | %s %s %s |\n", u.sysname, u.release, u.machine);
+    if (o) {
+        fprintf(f, "| CPU | %s |\n| libtorch | %s |\n| intra-op threads | %d |\n", o->cpu_model,
+                o->torch_version, o->threads);
+        fprintf(f, "| BLAS | `%s` (%d threads) |\n", o->blas, o->blas_threads);
+    }
+    fprintf(f, "| points | %d measured, %d failed, %d broken rows skipped |\n\n", set->obs.n_ok,
+            set->obs.n_failed, set->obs.n_bad);
+    fprintf(f, "Every point ran in a fresh process (fork + exec). *Peak above baseline* is the worker's "
+               "VmHWM minus its RSS after libtorch was loaded and before the model was built; "
+               "*tensor peak* is the counting allocator's peak of live CPU tensor bytes.\n\n");
+}
+
+void section_sweep(FILE *f, const struct fit_set *set)
+{
+    char path[700], line[1024];
+    snprintf(path, sizeof path, "%s/sweep.sweep", set->dir);
+    FILE *in = fopen(path, "r");
+    fprintf(f, "## Sweep\n\n");
+    if (!in) {
+        fprintf(f, "(no copy of the sweep file in the results directory)\n\n");
+        return;
+    }
+    fprintf(f, "```ini\n");
+    while (fgets(line, sizeof line, in))
+        fputs(line, f);
+    fprintf(f, "```\n\n");
+    fclose(in);
+}
+
+static void raw_row(FILE *f, const struct observation *o)
+{
+    fprintf(f, "| %s | %s | %d | %d | %s | %.1f | %.1f | %.1f | ", o->model, o->technique, o->batch,
+            o->seq_len, o->status, o->rss_mib, o->tensor_mib, o->baseline_mib);
+    if (o->step_mean_s > 0)
+        fprintf(f, "%.3f |\n", o->step_mean_s);
+    else
+        fprintf(f, "- |\n");
+}
+
+void section_raw_table(FILE *f, const struct fit_set *set)
+{
+    fprintf(f, "## Measurements\n\n| model | technique | batch | seq_len | status | peak above baseline "
+               "(MiB) | tensor peak (MiB) | baseline (MiB) | step (s) |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < set->obs.n_ok; i++)
+        raw_row(f, &set->obs.ok[i]);
+    for (int i = 0; i < set->obs.n_failed; i++)
+        raw_row(f, &set->obs.failed[i]);
+    fprintf(f, "\n");
+}
+
+static void coefficient(FILE *f, const struct ols *c, int i, const char *fmt)
+{
+    if (!c || i >= c->p) {
+        fprintf(f, " - |");
+        return;
+    }
+    fprintf(f, " ");
+    fprintf(f, fmt, c->c[i]);
+    fprintf(f, " ± ");
+    fprintf(f, fmt, ols_ci95(c, i));
+    fprintf(f, " |");
+}
+
+void section_fits(FILE *f, const struct fit_set *set)
+{
+    fprintf(f, "## Fits\n\npeak = F + A·T (+ B·b·s²), T = b·s tokens, by least squares (GSL); ± is the 95%% "
+               "confidence interval (Student t). The b·s² term (attention scores, Korthikanti et al. 2022) "
+               "is kept when an F-test gives p < 0.05. LOO is the leave-one-out prediction error (RMS).\n\n");
+    fprintf(f, "| technique | metric | n | model | F (MiB) | A (MiB/token) | B (MiB/(b·s²)) | A per sample "
+               "(MiB) | R² | LOO (MiB) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        const struct ols *c = g->chosen;
+        fprintf(f, "| %s | %s | %d | %s |", g->technique, metric_name(g->metric), g->n,
+                !c ? "none" : c->p == 3 ? "quadratic" : "linear");
+        coefficient(f, c, 0, "%.1f");
+        coefficient(f, c, 1, "%.4g");
+        coefficient(f, c, 2, "%.3g");
+        fprintf(f, " ");
+        for (int s = 0; c && s < g->n_seq; s++)
+            fprintf(f, "%ss=%d: %.2f", s ? ", " : "", g->seq_lens[s], group_per_sample(g, g->seq_lens[s]));
+        if (c)
+            fprintf(f, " | %.4f | %.2f |\n", c->r2, g->loo_rmse);
+        else
+            fprintf(f, "- | - | - |\n");
+    }
+    fprintf(f, "\nModel choice (rss metric):\n\n");
+    for (int i = 0; i < set->n_groups; i++)
+        if (set->groups[i].metric == METRIC_RSS)
+            fprintf(f, "- **%s**: %s\n", set->groups[i].technique, set->groups[i].reason);
+    fprintf(f, "\nFull numbers, with standard errors and AIC of both models: `fit.csv`; residuals: "
+               "`fit-residuals.csv`.\n\n");
+}
+
+void section_decomposition(FILE *f, const struct fit_set *set)
+{
+    fprintf(f, "## Fixed cost F against what the worker measured\n\nWeights, gradients and AdamW state are "
+               "the bytes of those tensors as the worker reported them; overhead is the rest of F "
+               "(allocator caching, autograd buffers, the logits of the first step ...).\n\n"
+               "| technique | metric | F (MiB) | weights | gradients | optimizer state | overhead |\n"
+               "|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        if (!g->chosen)
+            continue;
+        fprintf(f, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", g->technique, metric_name(g->metric),
+                g->chosen->c[0], g->weight_mib, g->grad_mib, g->optimizer_mib, g->overhead_mib);
+    }
+    fprintf(f, "\n");
+}
+
+void section_charts(FILE *f, const struct fit_set *set)
+{
+    char path[800];
+    fprintf(f, "## Charts\n\n");
+    int drawn = 0;
+    for (int c = 0; c < plot_chart_count; c++) {
+        snprintf(path, sizeof path, "%s/plots/%s.png", set->dir, plot_charts[c]);
+        if (access(path, R_OK) != 0)
+            continue;
+        fprintf(f, "![%s](plots/%s.png)\n\n", plot_charts[c], plot_charts[c]);
+        drawn++;
+    }
+    if (!drawn)
+        fprintf(f, "No charts: gnuplot was not available (`make deps` installs gnuplot-nox; then "
+                   "`peakfit plot DIR`).\n\n");
+    else
+        fprintf(f, "SVG versions and the gnuplot script (`peakfit.gp`) are in `plots/`.\n\n");
+}
+
+void section_failures(FILE *f, const struct fit_set *set)
+{
+    fprintf(f, "## Points that did not finish\n\n");
+    if (!set->obs.n_failed) {
+        fprintf(f, "None: every point finished.\n\n");
+        return;
+    }
+    fprintf(f, "Out-of-memory and timed-out points are results: the grid's edge.\n\n"
+               "| technique | batch | seq_len | status | peak above baseline (MiB) |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < set->obs.n_failed; i++) {
+        const struct observation *o = &set->obs.failed[i];
+        fprintf(f, "| %s | %d | %d | %s | %s |\n", o->technique, o->batch, o->seq_len, o->status,
+                o->rss_mib >= 0 ? "measured" : "-");
+    }
+    fprintf(f, "\n");
+}
+
+static void calculator_row(FILE *f, const struct fit_set *set, const struct group_fit *g, double budget_gib)
+{
+    struct calc_request req = {.technique = g->technique, .model = g->model, .budget_mib = budget_gib * 1024,
+                               .replicas = 1, .target_batch = 256};
+    struct calc_plan p;
+    char err[300];
+    if (calc_plan_make(set, &req, &p, err, sizeof err) != 0)
+        return;
+    fprintf(f, "| %s | %g GiB | %d | %ld | %ld | %.1f | %.0f%s |\n", g->technique, budget_gib, p.seq_len,
+            p.max_micro_batch, p.max_micro_batch ? p.accum : 0, p.activation_mib, p.predicted_mib,
+            p.extrapolated ? " (extrapolated)" : "");
+}
+
+void section_calculator(FILE *f, const struct fit_set *set)
+{
+    static const double budgets_gib[] = {8, 16, 24, 80};
+    fprintf(f, "## Calculator\n\nFor a memory budget (the whole process, baseline included) and a target "
+               "effective batch E = b·a·g, the largest micro-batch b whose predicted peak fits and the "
+               "accumulation steps a = ⌈E / (b·g)⌉. Here E = 256 on one replica (g = 1), at the largest "
+               "measured seq_len; M = b·A_sample is the activation memory.\n\n"
+               "| technique | budget | seq_len | largest b | a | M (MiB) | predicted peak (MiB) |\n"
+               "|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        if (g->metric != METRIC_RSS || !g->chosen)
+            continue;
+        for (size_t b = 0; b < sizeof budgets_gib / sizeof budgets_gib[0]; b++)
+            calculator_row(f, set, g, budgets_gib[b]);
+    }
+    fprintf(f, "\nAny other plan: `peakfit calc %s --budget 24GiB --target-batch 512 --replicas 4 "
+               "--seq-len 256 --technique full` (`--json` for machines, `--micro-batch B --accum A` to "
+               "check a given plan).\n", set->dir);
+}
