@@ -1,0 +1,87 @@
+/* calc on a known fit: peaks.csv written by the runner's own writer with
+ * peak = 1000 + 0.5 T MiB exactly (baseline 200 MiB, s = 256), so a sample
+ * costs 128 MiB. In 2 GiB: room 2048 - 200 - 1000 = 848 MiB, b_max = 6.
+ * For E = 128 on g = 4 replicas: b = 4, a = 8 (the largest b <= 6 with
+ * b * a * g = 128 exactly), M = 512 MiB. */
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include "reports/calc.h"
+#include "runner/results_csv.h"
+#include "tests/check.h"
+
+static void write_peaks(const char *dir)
+{
+    char path[256], **done;
+    int n_done;
+    char err[512];
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    int fd = results_open(path, &done, &n_done, err, sizeof err);
+    CHECK(fd >= 0, "results_open: %s", err);
+    results_free_done(done, n_done);
+    static struct sweep_job job = {.name = "j", .steps = 2};
+    int batches[] = {1, 2, 4, 8};
+    for (int i = 0; i < 4; i++) {
+        struct grid_point p = {.job = &job, .model = "m", .device = "cpu", .technique = PF_TECH_FULL,
+                               .batch = batches[i], .seq_len = 256};
+        snprintf(p.id, sizeof p.id, "p%d", i);
+        struct point_result r;
+        point_result_init(&r);
+        strcpy(r.status, "ok");
+        r.exit_code = 0;
+        r.baseline_rss_mib = 200;
+        r.peak_rss_mib = 200 + 1000 + 0.5 * batches[i] * 256;
+        r.tensor_peak_mib = 900 + 0.4 * batches[i] * 256;
+        r.baseline_tensor_mib = 0;
+        CHECK(results_append(fd, &p, &r) == 0, "append");
+    }
+    close(fd);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/peakfit-calc-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    write_peaks(dir);
+    struct fit_set set;
+    char err[700];
+    CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
+    struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    struct calc_plan p;
+    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+    CHECK(p.seq_len == 256, "seq_len %d", p.seq_len);
+    CHECK(fabs(p.per_sample_mib - 128) < 1e-6, "A_sample %g", p.per_sample_mib);
+    CHECK(p.max_micro_batch == 6, "b_max %ld", p.max_micro_batch);
+    CHECK(p.micro_batch == 4 && p.accum == 8 && p.effective_batch == 128, "b %ld a %ld E %ld", p.micro_batch,
+          p.accum, p.effective_batch);
+    CHECK(fabs(p.activation_mib - 512) < 1e-6, "M %g", p.activation_mib);
+    CHECK(fabs(p.predicted_mib - (200 + 1000 + 512)) < 1e-6 && p.fits, "peak %g", p.predicted_mib);
+
+    /* A 10% margin: usable 1843.2, room 643.2, b_max 5; E = 100 on g = 4 -> b 5, a 5. */
+    req.margin = 0.1;
+    req.target_batch = 100;
+    calc_plan_make(&set, &req, &p, err, sizeof err);
+    CHECK(p.max_micro_batch == 5 && p.micro_batch == 5 && p.accum == 5 && p.effective_batch == 100,
+          "margin: b_max %ld b %ld a %ld E %ld", p.max_micro_batch, p.micro_batch, p.accum, p.effective_batch);
+
+    /* A given plan: b = 16 needs 1200 + 2048 MiB and does not fit 2 GiB. */
+    req = (struct calc_request){.technique = "full", .budget_mib = 2048, .replicas = 2, .micro_batch = 16, .accum = 3};
+    calc_plan_make(&set, &req, &p, err, sizeof err);
+    CHECK(!p.fits && p.effective_batch == 96 && p.extrapolated, "plan: fits %d E %ld", p.fits, p.effective_batch);
+
+    /* Nothing fits below F + baseline. */
+    req = (struct calc_request){.technique = "full", .budget_mib = 1100, .replicas = 1};
+    calc_plan_make(&set, &req, &p, err, sizeof err);
+    CHECK(p.max_micro_batch == 0 && !p.fits, "tiny budget: b_max %ld", p.max_micro_batch);
+
+    req.technique = "lora";
+    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) != 0 && strstr(err, "no fit for technique lora"),
+          "unknown technique: %s", err);
+    fit_set_free(&set);
+    char path[300];
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    unlink(path);
+    rmdir(dir);
+    CHECK_DONE();
+}

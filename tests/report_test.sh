@@ -1,0 +1,50 @@
+# fit, plot and report on real measurements (tests/fixtures): a broken row
+# is reported with its line and skipped, fit.csv has a row per group, the
+# report has every section and its charts exist as non-empty PNGs.
+source "$(dirname "$0")/lib.sh"
+dir=$TMP/r
+mkdir -p "$dir"
+cp "$TESTS/fixtures/tiny-cpu.sweep" "$dir/sweep.sweep"
+# Line 4 loses its last fields; a truncated row ends the file.
+awk 'NR == 4 { print "full/tiny/cpu/full/b9,full,tiny"; next } { print }' "$TESTS/fixtures/tiny-cpu-peaks.csv" >"$dir/peaks.csv"
+printf 'full/tiny/cpu/full/b99/s9/st2/r0,full,tiny,cpu,fu' >>"$dir/peaks.csv"
+total=$(wc -l <"$dir/peaks.csv")
+
+"$PEAKFIT" fit "$dir" >"$TMP/fit.out" 2>"$TMP/fit.err" || fail "fit failed: $(cat "$TMP/fit.err")"
+grep -qx "peakfit: $dir/peaks.csv:4: skipped: has 3 fields, the header has 37" "$TMP/fit.err" ||
+    fail "broken row not reported with its line: $(cat "$TMP/fit.err")"
+grep -qx "peakfit: $dir/peaks.csv:$((total + 1)): skipped: truncated last row (the file ends inside it)" "$TMP/fit.err" ||
+    fail "truncated row not reported: $(cat "$TMP/fit.err")"
+# 6 techniques x 2 metrics, plus the header.
+expect_eq "fit.csv rows" "$(wc -l <"$dir/fit.csv")" 13
+expect_eq "full's model choice" "$("$CSVQ" "$dir/fit.csv" technique metric model_choice | awk '$1 == "full" && $2 == "rss" { print $3 }')" quadratic
+grep -q "^  inference: seq_len does not vary (only s=128): the b\*s^2 term cannot be identified" "$TMP/fit.out" ||
+    fail "no 'cannot be identified' for inference: $(cat "$TMP/fit.out")"
+
+"$PEAKFIT" plot "$dir" 2>"$TMP/plot.err" || fail "plot failed: $(cat "$TMP/plot.err")"
+for chart in peak_vs_tokens residuals breakdown throughput; do
+    [ -s "$dir/plots/$chart.png" ] && [ -s "$dir/plots/$chart.svg" ] || fail "$chart not drawn"
+    [ "$(head -c 4 "$dir/plots/$chart.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "$chart.png is not a PNG"
+done
+
+"$PEAKFIT" report "$dir" 2>/dev/null || fail "report failed"
+report=$dir/report.md
+for section in "## Environment" "## Sweep" "## Fits" "## Fixed cost F" "## Charts" "## Calculator" \
+               "## Points that did not finish" "## Measurements"; do
+    grep -q "^$section" "$report" || fail "report has no section '$section'"
+done
+grep -q "openblas" "$report" || fail "report does not name the BLAS library"
+grep -o '](plots/[^)]*)' "$report" | tr -d '()]' | while read -r chart; do
+    [ -s "$dir/$chart" ] || fail "report references missing chart $chart"
+done
+expect_eq "charts referenced" "$(grep -c '](plots/' "$report")" 4
+
+# Without gnuplot: a clear message, the data and script still written.
+PATH=/nonexistent "$PEAKFIT" plot "$dir" 2>"$TMP/nognuplot.err"; rc=$?
+expect_eq "plot without gnuplot: exit status" "$rc" 1
+grep -q "gnuplot is not on PATH" "$TMP/nognuplot.err" || fail "no gnuplot message: $(cat "$TMP/nognuplot.err")"
+[ -s "$dir/plots/peakfit.gp" ] || fail "no script without gnuplot"
+
+# calc on the fixture, as JSON.
+json=$("$PEAKFIT" calc "$dir" --budget 2GiB --target-batch 512 --replicas 4 --seq-len 256 --json) || fail "calc failed"
+grep -q '"effective_batch": 512' <<<"$json" || fail "calc: $json"
