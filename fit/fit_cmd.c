@@ -125,6 +125,15 @@ int fit_write_files(const struct fit_set *set)
                      "residual_mib,loo_error_mib", write_residual_rows);
 }
 
+/* "value +- ci", or "value (exact)" when no residual dof is left. */
+static void with_interval(char *out, size_t size, const char *fmt, const struct ols *c, int i)
+{
+    if (isfinite(ols_ci95(c, i)))
+        snprintf(out, size, fmt, c->c[i], ols_ci95(c, i));
+    else
+        snprintf(out, size, "%.4g (n = p)", c->c[i]);
+}
+
 void fit_print_table(const struct fit_set *set, FILE *out)
 {
     fprintf(out, "%-12s %-7s %-10s %-6s %3s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
@@ -134,10 +143,10 @@ void fit_print_table(const struct fit_set *set, FILE *out)
         const struct ols *c = g->chosen;
         char F[48] = "-", A[48] = "-", B[48] = "-";
         if (c) {
-            snprintf(F, sizeof F, "%.1f +- %.1f", c->c[0], ols_ci95(c, 0));
-            snprintf(A, sizeof A, "%.4g +- %.2g", c->c[1], ols_ci95(c, 1));
+            with_interval(F, sizeof F, "%.1f +- %.1f", c, 0);
+            with_interval(A, sizeof A, "%.4g +- %.2g", c, 1);
             if (c->p == 3)
-                snprintf(B, sizeof B, "%.3g +- %.2g", c->c[2], ols_ci95(c, 2));
+                with_interval(B, sizeof B, "%.3g +- %.2g", c, 2);
         }
         const char *model = strrchr(g->model, '/') ? strrchr(g->model, '/') + 1 : g->model;
         fprintf(out, "%-12.12s %-7s %-10s %-6s %3d %-9s %20s %24s %22s %7.4f %9.2f\n", model, g->device,

@@ -9,7 +9,8 @@
 static const char *const needed[] = {
     "model", "device", "technique", "status", "batch", "seq_len", "tokens",
     "peak_above_baseline_mib", "tensor_peak_mib", "baseline_rss_mib", "weight_mib",
-    "grad_mib", "optimizer_mib", "step_mean_s", "params", "trainable_params"};
+    "grad_mib", "optimizer_mib", "step_mean_s", "params", "trainable_params", "step1_s", "build_s",
+    "worker_wall_s", "steps"};
 enum { N_NEEDED = sizeof needed / sizeof needed[0] };
 
 /* A number field: empty means unknown (-1); anything else must parse. */
@@ -33,7 +34,8 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     snprintf(o->status, sizeof o->status, "%s", f[col[3]]);
     double *targets[] = {NULL, NULL, NULL, NULL, NULL, NULL, &o->tokens, &o->rss_mib,
                          &o->tensor_mib, &o->baseline_mib, &o->weight_mib, &o->grad_mib,
-                         &o->optimizer_mib, &o->step_mean_s, &o->params, &o->trainable_params};
+                         &o->optimizer_mib, &o->step_mean_s, &o->params, &o->trainable_params,
+                         &o->step1_s, &o->build_s, &o->wall_s, NULL};
     long batch, seq;
     if (parse_long(f[col[4]], 0, 1000000, &batch) || parse_long(f[col[5]], 0, 1000000, &seq)) {
         *bad = "batch or seq_len is not a whole number";
@@ -41,12 +43,15 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     }
     o->batch = (int)batch;
     o->seq_len = (int)seq;
+    double steps;
+    targets[N_NEEDED - 1] = &steps;
     for (int i = 6; i < N_NEEDED; i++) {
         if (number(f[col[i]], targets[i]) != 0) {
             *bad = needed[i];
             return -1;
         }
     }
+    o->steps = (int)steps;
     if (strcmp(o->status, "ok") == 0 && (o->rss_mib < 0 || o->tokens != (double)batch * seq)) {
         *bad = "an ok row without a peak, or tokens != batch x seq_len";
         return -1;

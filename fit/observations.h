@@ -13,7 +13,8 @@ struct observation {
     double tensor_mib;     /* allocator-level peak of live tensor bytes */
     double baseline_mib;
     double weight_mib, grad_mib, optimizer_mib;
-    double step_mean_s;
+    double step_mean_s, step1_s, build_s, wall_s;
+    int steps;
     double params, trainable_params;
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];

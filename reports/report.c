@@ -7,7 +7,7 @@
 #include "reports/report_sections.h"
 #include "runner/run_sweep.h"
 
-int report_write(const struct fit_set *set)
+int report_write(const struct fit_set *set, const char *reference_csv)
 {
     char path[700];
     snprintf(path, sizeof path, "%s/report.md", set->dir);
@@ -22,10 +22,12 @@ int report_write(const struct fit_set *set)
     section_fits(f, set);
     section_decomposition(f, set);
     section_charts(f, set);
+    int rc = reference_csv ? section_reference(f, set, reference_csv) : 0;
     section_calculator(f, set);
     section_failures(f, set);
+    section_time(f, set);
     section_raw_table(f, set);
-    if (fclose(f) != 0) {
+    if (fclose(f) != 0 || rc != 0) {
         fprintf(stderr, "peakfit: %s: cannot write\n", path);
         return -1;
     }
@@ -35,8 +37,9 @@ int report_write(const struct fit_set *set)
 
 int report_main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: peakfit report DIR\n");
+    const char *reference = argc == 4 && strcmp(argv[2], "--reference") == 0 ? argv[3] : NULL;
+    if (argc != 2 && !reference) {
+        fprintf(stderr, "usage: peakfit report DIR [--reference PUBLISHED.csv]\n");
         return 2;
     }
     struct fit_set set;
@@ -45,7 +48,7 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "peakfit: %s\n", err);
         return 2;
     }
-    int rc = report_write(&set) == 0 ? 0 : 1;
+    int rc = report_write(&set, reference) == 0 ? 0 : 1;
     fit_set_free(&set);
     return rc;
 }
@@ -70,7 +73,7 @@ int all_main(int argc, char **argv)
     fit_print_table(&set, stdout);
     rc = fit_write_files(&set) == 0 ? 0 : 1;
     plot_write(&set);
-    if (report_write(&set) != 0)
+    if (report_write(&set, NULL) != 0)
         rc = 1;
     fit_set_free(&set);
     return rc;

@@ -5,7 +5,8 @@
 #include "fit/fit_set.h"
 
 /* Returns 0, or -1 after saying why. */
-int report_write(const struct fit_set *set);
+/* reference_csv: a published table to set beside ours, or NULL. */
+int report_write(const struct fit_set *set, const char *reference_csv);
 int report_main(int argc, char **argv);
 int all_main(int argc, char **argv);
 #endif

@@ -82,8 +82,12 @@ static void coefficient(FILE *f, const struct ols *c, int i, const char *fmt)
     }
     fprintf(f, " ");
     fprintf(f, fmt, c->c[i]);
-    fprintf(f, " ± ");
-    fprintf(f, fmt, ols_ci95(c, i));
+    if (isfinite(ols_ci95(c, i))) {
+        fprintf(f, " ± ");
+        fprintf(f, fmt, ols_ci95(c, i));
+    } else {
+        fprintf(f, " (exact: as many points as coefficients)");
+    }
     fprintf(f, " |");
 }
 

@@ -12,4 +12,8 @@ void section_decomposition(FILE *f, const struct fit_set *set);
 void section_charts(FILE *f, const struct fit_set *set);
 void section_failures(FILE *f, const struct fit_set *set);
 void section_calculator(FILE *f, const struct fit_set *set);
+void section_time(FILE *f, const struct fit_set *set);
+/* The published table side by side with ours; returns -1 when the
+ * reference file cannot be read. */
+int section_reference(FILE *f, const struct fit_set *set, const char *reference_csv);
 #endif
