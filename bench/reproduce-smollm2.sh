@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Reproduces the grid of the published SmolLM2-135M CPU table with peakfit
+# and writes bench/results/smollm2-135m-cpu/report.md: our peaks beside the
+# published ones, savings per technique, where the time went, and why the
+# numbers differ (bench/smollm2-notes.md). A benchmark, not a test: about 7
+# minutes and 9 GiB on 2 cores. Points already in peaks.csv are not rerun;
+# delete the directory for a fresh measurement.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/results/smollm2-135m-cpu
+reference=${REFERENCE:-../shared/reference/smollm2-135m-cpu.csv}
+make -s all
+start=$(date +%s)
+before=0
+[ -f "$out/peaks.csv" ] && before=$(( $(wc -l <"$out/peaks.csv") - 1 ))
+bin/peakfit run sweeps/smollm2-135m-cpu.sweep -o "$out"
+seconds=$(( $(date +%s) - start ))
+bin/peakfit fit "$out" >"$out/fit.txt"
+bin/peakfit plot "$out" || echo "charts not drawn" >&2
+bin/peakfit report "$out" --reference "$reference"
+{
+    echo
+    echo "## This run"
+    echo
+    echo "\`bench/reproduce-smollm2.sh\` ran for ${seconds} s in its last invocation" \
+         "(${before} points were already in peaks.csv and were not rerun)."
+    echo
+    cat bench/smollm2-notes.md
+} >>"$out/report.md"
+echo "wrote $out/report.md"
