@@ -12,7 +12,9 @@ ProjectionImpl::ProjectionImpl(int64_t in, int64_t out, int lora_rank)
     double bound = 1.0 / std::sqrt((double)in);
     weight = register_parameter("weight", torch::empty({out, in}).uniform_(-bound, bound));
     if (lora_rank > 0) {
-        lora_a = register_parameter("lora_a", torch::empty({lora_rank, in}).uniform_(-bound, bound));
+        // Drawn by init_adapters once the base exists, so one seed gives the
+        // same base weights with or without adapters.
+        lora_a = register_parameter("lora_a", torch::zeros({lora_rank, in}));
         lora_b = register_parameter("lora_b", torch::zeros({out, lora_rank}));
     }
 }
@@ -48,6 +50,15 @@ DecoderLayerImpl::DecoderLayerImpl(const pf_model_config &c, const pf_train_opti
     gate = register_module("gate_proj", Projection(h, m, lora_bit_rank(t, PF_LORA_GATE)));
     up = register_module("up_proj", Projection(h, m, lora_bit_rank(t, PF_LORA_UP)));
     down = register_module("down_proj", Projection(m, h, lora_bit_rank(t, PF_LORA_DOWN)));
+}
+
+void init_adapters(torch::nn::Module &model)
+{
+    torch::NoGradGuard no_grad;
+    for (auto &named : model.named_parameters())
+        if (named.key().size() >= 6 && named.key().compare(named.key().size() - 6, 6, "lora_a") == 0)
+            named.value().uniform_(-1.0 / std::sqrt((double)named.value().size(1)),
+                                   1.0 / std::sqrt((double)named.value().size(1)));
 }
 
 // Hugging Face's rotate_half: [x1, x2] -> [-x2, x1] on the last dimension.

@@ -56,6 +56,7 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     m->options = opts;
     m->device = torch::Device(device);
     m->net = Llama(*config, opts);
+    init_adapters(*m->net);
     if (opts.technique == PF_TECH_BF16)
         m->net->to(torch::kBFloat16);
     m->net->to(m->device);
