@@ -14,39 +14,46 @@ TORCH_INC := -isystem $(LIBTORCH)/include -isystem $(LIBTORCH)/include/torch/csr
 TORCH_LIB := -L$(LIBTORCH)/lib -Wl,-rpath,$(LIBTORCH)/lib -ltorch -ltorch_cpu -lc10
 endif
 
+# B: where objects and test programs go; BIN: where peakfit goes. test-asan
+# builds the C side again, with sanitizers, into build-asan.
+B   ?= build
+BIN ?= bin
+SANITIZE ?=
+
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
-ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS)
+ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
 ALL_CXXFLAGS := -std=c++17 $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
-LDLIBS := $(TORCH_LIB) -lgsl -lgslcblas -lcsv -lm -ldl
+LDLIBS := $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -lm -ldl
+SHIM_LIB := build/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
 C_SRC    := $(wildcard util/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
-C_OBJ    := $(C_SRC:%.c=build/%.o)
+C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
-TEST_BIN := $(TEST_C:tests/%.c=build/tests/%)
+TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev gnuplot-nox libopenblas0-pthread
 
-.PHONY: all deps test demo clean
+.PHONY: all deps test test-asan valgrind fuzz demo clean
 
-all: bin/peakfit $(TEST_BIN)
+all: $(BIN)/peakfit $(TEST_BIN)
 
-bin/peakfit: build/src/main.o $(C_OBJ) build/libpeakfit_torch.a
+$(BIN)/peakfit: $(B)/src/main.o $(C_OBJ) $(SHIM_LIB)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(LDLIBS)
 
-build/libpeakfit_torch.a: $(SHIM_OBJ)
+$(SHIM_LIB): $(SHIM_OBJ)
 	$(AR) rcs $@ $^
 
-build/tests/%: tests/%.c $(C_OBJ) build/libpeakfit_torch.a
+$(B)/tests/%: tests/%.c $(C_OBJ) $(SHIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@.o $<
-	$(CXX) -o $@ $@.o $(C_OBJ) build/libpeakfit_torch.a $(LDLIBS)
+	$(CXX) -o $@ $@.o $(C_OBJ) $(SHIM_LIB) $(LDLIBS)
 
-build/%.o: %.c $(wildcard */*.h)
+$(B)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -66,6 +73,25 @@ deps:
 
 test: all
 	@tests/run-tests.sh
+
+# The C side under AddressSanitizer and UBSan (the shim stays as it is:
+# libtorch is not instrumented). Leak checking is valgrind's job below;
+# the fault tests need the signals to reach the runner, not ASan.
+test-asan:
+	$(MAKE) B=build-asan BIN=build-asan/bin CFLAGS="-O1 -g" \
+	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+	@ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1 \
+	    PEAKFIT_BUILD=build-asan tests/run-tests.sh
+
+# fit, plot, report and calc under valgrind: no definite leak, no error.
+valgrind: all
+	@tests/valgrind.sh
+
+# libFuzzer on the sweep parser and the CSV reader, for FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz: $(SHIM_LIB)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 demo: deps all
 	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu

@@ -32,7 +32,7 @@ static void seq_list(const struct group_fit *g, char *out, size_t size, int per_
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; i < g->n_seq && used < size; i++) {
-        if (per_sample && g->chosen)
+        if (per_sample && group_chosen(g))
             used += (size_t)snprintf(out + used, size - used, "%ss=%d:%.6g", i ? ";" : "", g->seq_lens[i],
                                      group_per_sample(g, g->seq_lens[i]));
         else
@@ -42,7 +42,7 @@ static void seq_list(const struct group_fit *g, char *out, size_t size, int per_
 
 static void write_fit_row(FILE *f, const struct group_fit *g)
 {
-    const struct ols *c = g->chosen;
+    const struct ols *c = group_chosen(g);
     int quad = c && c->p == 3;
     char text[600];
     field(f, g->model, 1);
@@ -79,7 +79,7 @@ static void write_fit_row(FILE *f, const struct group_fit *g)
 
 static void write_residual_rows(FILE *f, const struct group_fit *g)
 {
-    for (int i = 0; g->chosen && i < g->n; i++) {
+    for (int i = 0; group_chosen(g) && i < g->n; i++) {
         const struct observation *p = g->points[i];
         field(f, g->model, 1);
         field(f, g->device, 0);
@@ -140,7 +140,7 @@ void fit_print_table(const struct fit_set *set, FILE *out)
             "metric", "n", "model", "F MiB (95% CI)", "A MiB/token (95% CI)", "B MiB/(b*s^2)", "R^2", "LOO MiB");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
-        const struct ols *c = g->chosen;
+        const struct ols *c = group_chosen(g);
         char F[48] = "-", A[48] = "-", B[48] = "-";
         if (c) {
             with_interval(F, sizeof F, "%.1f +- %.1f", c, 0);

@@ -6,6 +6,11 @@
 #include <string.h>
 #include "fit/group_fit.h"
 
+const struct ols *group_chosen(const struct group_fit *g)
+{
+    return g->choice == CHOICE_LINEAR ? &g->linear : g->choice == CHOICE_QUADRATIC ? &g->quadratic : NULL;
+}
+
 const char *metric_name(enum metric m) { return m == METRIC_RSS ? "rss" : "tensor"; }
 
 static double metric_value(const struct observation *o, enum metric m)
@@ -71,11 +76,11 @@ static void choose(struct group_fit *g)
     const struct ols *lin = &g->linear, *quad = &g->quadratic;
     g->f_stat = g->f_p = NAN;
     if (!lin->identifiable) {
-        g->chosen = NULL;
+        g->choice = CHOICE_NONE;
         snprintf(g->reason, sizeof g->reason, "fewer than two distinct token counts: nothing can be fitted");
         return;
     }
-    g->chosen = lin;
+    g->choice = CHOICE_LINEAR;
     if (g->n_seq < 2) {
         snprintf(g->reason, sizeof g->reason, "seq_len does not vary (only s=%d): the b*s^2 term cannot be "
                  "identified, so B is not estimated; linear", g->seq_lens[0]);
@@ -89,7 +94,7 @@ static void choose(struct group_fit *g)
     g->f_stat = quad->rss > 0 ? (lin->rss - quad->rss) / (quad->rss / dof) : INFINITY;
     g->f_p = isinf(g->f_stat) ? 0 : gsl_cdf_fdist_Q(fmax(g->f_stat, 0), 1, dof);
     if (g->f_p < 0.05) {
-        g->chosen = quad;
+        g->choice = CHOICE_QUADRATIC;
         snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g < 0.05; quadratic",
                  g->f_stat, g->f_p);
     } else {
@@ -101,12 +106,12 @@ static void choose(struct group_fit *g)
 static void leave_one_out(struct group_fit *g)
 {
     double x1[GROUP_MAX_POINTS], x2[GROUP_MAX_POINTS], y[GROUP_MAX_POINTS], sq = 0, res = 0;
-    int quadratic = g->chosen == &g->quadratic;
+    int quadratic = g->choice == CHOICE_QUADRATIC;
     g->loo_n = 0;
     g->loo_max_abs = 0;
     for (int i = 0; i < g->n; i++) {
         const struct observation *p = g->points[i];
-        g->predicted[i] = ols_predict(g->chosen, p->tokens, (double)p->batch * p->seq_len * p->seq_len);
+        g->predicted[i] = ols_predict(group_chosen(g), p->tokens, (double)p->batch * p->seq_len * p->seq_len);
         res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
         struct ols without;
         int n = design(g, i, x1, x2, y);
@@ -132,7 +137,7 @@ static void fixed_costs(struct group_fit *g)
         g->optimizer_mib = fmax(g->optimizer_mib, p->optimizer_mib);
         g->baseline_mib += p->baseline_mib / g->n;
     }
-    g->overhead_mib = g->chosen ? g->chosen->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
+    g->overhead_mib = group_chosen(g) ? group_chosen(g)->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
 }
 
 int group_fit_run(const struct observations *o, const char *model, const char *device,
@@ -154,7 +159,7 @@ int group_fit_run(const struct observations *o, const char *model, const char *d
     g->aic_linear = aic(&g->linear);
     g->aic_quadratic = aic(&g->quadratic);
     choose(g);
-    if (g->chosen)
+    if (group_chosen(g))
         leave_one_out(g);
     fixed_costs(g);
     return 0;
@@ -164,11 +169,11 @@ double group_predict(const struct group_fit *g, double b, double s, double *ci95
 {
     double x1 = b * s, x2 = b * s * s;
     if (ci95)
-        *ci95 = g->chosen->t975 * ols_predict_se(g->chosen, x1, x2);
-    return ols_predict(g->chosen, x1, x2);
+        *ci95 = group_chosen(g)->t975 * ols_predict_se(group_chosen(g), x1, x2);
+    return ols_predict(group_chosen(g), x1, x2);
 }
 
 double group_per_sample(const struct group_fit *g, double s)
 {
-    return g->chosen->c[1] * s + (g->chosen->p == 3 ? g->chosen->c[2] * s * s : 0);
+    return group_chosen(g)->c[1] * s + (group_chosen(g)->p == 3 ? group_chosen(g)->c[2] * s * s : 0);
 }

@@ -22,7 +22,7 @@ struct group_fit {
     struct ols linear, quadratic;
     double f_stat, f_p;                   /* NAN when not testable */
     double aic_linear, aic_quadratic;
-    const struct ols *chosen;             /* &linear or &quadratic, NULL if neither fits */
+    enum { CHOICE_NONE, CHOICE_LINEAR, CHOICE_QUADRATIC } choice;
     char reason[256];
     double predicted[GROUP_MAX_POINTS], loo_error[GROUP_MAX_POINTS];
     int loo_n;
@@ -32,6 +32,8 @@ struct group_fit {
 };
 
 const char *metric_name(enum metric m);
+/* The chosen model's fit: &g->linear, &g->quadratic, or NULL if neither fits. */
+const struct ols *group_chosen(const struct group_fit *g);
 /* Fits one group: the observations in o->ok matching (model, device,
  * technique). Returns 0, or -1 when the group has no points. */
 int group_fit_run(const struct observations *o, const char *model, const char *device,

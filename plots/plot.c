@@ -38,12 +38,12 @@ static void peak_chart(FILE *f, const struct group_fit *const *g, int n)
                "set key left top\nset style fill transparent solid 0.15 noborder\nplot ");
     for (int i = 0; i < n; i++) {
         series_title(title, sizeof title, g, n, i);
-        if (g[i]->chosen) /* a single batch size gives points but no line */
+        if (group_chosen(g[i])) /* a single batch size gives points but no line */
             fprintf(f, "%s\"fit-%d.dat\" using 1:3:4 with filledcurves lc %d notitle, "
                        "\"fit-%d.dat\" using 1:2 with lines lc %d lw 2 notitle", i ? ", \\\n     " : "",
                     i, i + 1, i, i + 1);
         fprintf(f, "%s\"points-%d.dat\" using 1:2 with points pt 7 ps 1.3 lc %d title \"%s\"",
-                i || g[i]->chosen ? ", \\\n     " : "", i, i + 1, title);
+                i || group_chosen(g[i]) ? ", \\\n     " : "", i, i + 1, title);
     }
     fprintf(f, "\n");
 }
@@ -54,7 +54,7 @@ static void residual_chart(FILE *f, const struct group_fit *const *g, int n)
     fprintf(f, "set title \"Residuals of the chosen fit\"\nset xlabel \"tokens per micro-batch, b x s\"\n"
                "set ylabel \"observed - predicted (MiB)\"\nset key left top\nplot 0 with lines lc rgb \"gray\" notitle");
     for (int i = 0; i < n; i++) {
-        if (!g[i]->chosen)
+        if (!group_chosen(g[i]))
             continue;
         series_title(title, sizeof title, g, n, i);
         fprintf(f, ", \\\n     \"residuals-%d.dat\" using 1:2 with points pt 7 ps 1.3 lc %d title \"%s\"", i,

@@ -35,11 +35,11 @@ static void write_points(FILE *f, const struct group_fit *g)
 static void write_fit(FILE *f, const struct group_fit *g)
 {
     fprintf(f, "# tokens predicted_mib ci_low ci_high seq_len\n");
-    if (!g->chosen)
+    if (!group_chosen(g))
         return;
-    int blocks = g->chosen->p == 3 ? g->n_seq : 1;
+    int blocks = group_chosen(g)->p == 3 ? g->n_seq : 1;
     for (int k = 0; k < blocks; k++) {
-        int s = g->seq_lens[g->chosen->p == 3 ? k : g->n_seq - 1];
+        int s = g->seq_lens[group_chosen(g)->p == 3 ? k : g->n_seq - 1];
         double max_tokens = 0;
         for (int i = 0; i < g->n; i++)
             max_tokens = fmax(max_tokens, g->points[i]->tokens);
@@ -56,7 +56,7 @@ static void write_fit(FILE *f, const struct group_fit *g)
 static void write_residuals(FILE *f, const struct group_fit *g)
 {
     fprintf(f, "# tokens residual_mib loo_error_mib\n");
-    for (int i = 0; g->chosen && i < g->n; i++)
+    for (int i = 0; group_chosen(g) && i < g->n; i++)
         fprintf(f, "%g %g %g\n", g->points[i]->tokens, g->y[i] - g->predicted[i],
                 isfinite(g->loo_error[i]) ? g->loo_error[i] : NAN);
 }
@@ -76,7 +76,7 @@ static void write_breakdown(FILE *f, const struct group_fit *const *groups, int 
     fprintf(f, "# label weights grads optimizer activations overhead\n");
     for (int i = 0; i < n; i++) {
         const struct group_fit *g = groups[i];
-        if (!g->chosen)
+        if (!group_chosen(g))
             continue;
         int s = g->seq_lens[g->n_seq - 1];
         fprintf(f, "\"%s\\nb=%d s=%d\" %g %g %g %g %g\n", g->technique, g->max_batch, s, g->weight_mib,

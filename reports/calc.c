@@ -21,7 +21,7 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
             snprintf(err, errlen, "%s holds more than one model: choose one with --model", set->dir);
             return NULL;
         }
-    if (!g->chosen) {
+    if (!group_chosen(g)) {
         snprintf(err, errlen, "%s: technique %s cannot be fitted (%s)", set->dir, req->technique, g->reason);
         return NULL;
     }
@@ -31,7 +31,7 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
 static long largest_fitting_batch(const struct group_fit *g, double usable, int s)
 {
     double per_sample = group_per_sample(g, s);
-    double room = usable - g->baseline_mib - g->chosen->c[0];
+    double room = usable - g->baseline_mib - group_chosen(g)->c[0];
     if (per_sample <= 0)
         return 0; /* a fit whose peak does not grow with batch cannot bound it */
     double b = floor(room / per_sample);
@@ -97,7 +97,7 @@ static void print_human(const struct calc_request *req, const struct calc_plan *
     printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
     printf("  fit: %s, F = %.1f MiB, activations %.4g MiB per sample at s=%d\n",
-           g->chosen->p == 3 ? "quadratic" : "linear", g->chosen->c[0], p->per_sample_mib, p->seq_len);
+           group_chosen(g)->p == 3 ? "quadratic" : "linear", group_chosen(g)->c[0], p->per_sample_mib, p->seq_len);
     if (p->max_micro_batch > 0)
         printf("  largest micro-batch that fits: b = %ld\n", p->max_micro_batch);
     else
@@ -126,7 +126,7 @@ static void print_json(const struct calc_request *req, const struct calc_plan *p
            "\"activation_mib\": %.3f, \"predicted_peak_mib\": %.3f, \"predicted_peak_ci95_mib\": %.3f, "
            "\"fits\": %s, \"extrapolated\": %s}\n",
            g->model, g->device, g->technique, p->seq_len, req->budget_mib, req->margin, p->usable_mib,
-           g->baseline_mib, g->chosen->p == 3 ? "quadratic" : "linear", p->per_sample_mib,
+           g->baseline_mib, group_chosen(g)->p == 3 ? "quadratic" : "linear", p->per_sample_mib,
            p->max_micro_batch, p->micro_batch, p->accum, req->replicas, p->effective_batch,
            p->activation_mib, p->predicted_mib, p->predicted_ci95_mib, p->fits ? "true" : "false",
            p->extrapolated ? "true" : "false");

@@ -100,7 +100,7 @@ void section_fits(FILE *f, const struct fit_set *set)
                "(MiB) | R² | LOO (MiB) |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
-        const struct ols *c = g->chosen;
+        const struct ols *c = group_chosen(g);
         fprintf(f, "| %s | %s | %d | %s |", g->technique, metric_name(g->metric), g->n,
                 !c ? "none" : c->p == 3 ? "quadratic" : "linear");
         coefficient(f, c, 0, "%.1f");
@@ -131,10 +131,10 @@ void section_decomposition(FILE *f, const struct fit_set *set)
                "|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
-        if (!g->chosen)
+        if (!group_chosen(g))
             continue;
         fprintf(f, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", g->technique, metric_name(g->metric),
-                g->chosen->c[0], g->weight_mib, g->grad_mib, g->optimizer_mib, g->overhead_mib);
+                group_chosen(g)->c[0], g->weight_mib, g->grad_mib, g->optimizer_mib, g->overhead_mib);
     }
     fprintf(f, "\n");
 }
@@ -199,7 +199,7 @@ void section_calculator(FILE *f, const struct fit_set *set)
                "|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
-        if (g->metric != METRIC_RSS || !g->chosen)
+        if (g->metric != METRIC_RSS || !group_chosen(g))
             continue;
         for (size_t b = 0; b < sizeof budgets_gib / sizeof budgets_gib[0]; b++)
             calculator_row(f, set, g, budgets_gib[b]);

@@ -51,15 +51,15 @@ static void quadratic_recovered(void)
     struct observations o = synthetic(500, 0.3, 0.0004, 3.0, seqs, 4, 1);
     struct group_fit g;
     CHECK(group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g) == 0, "fit ran");
-    CHECK(g.chosen == &g.quadratic, "quadratic chosen: %s", g.reason);
-    CHECK(within_ci(g.chosen, 0, 500), "F %.3f +- %.3f", g.chosen->c[0], ols_ci95(g.chosen, 0));
-    CHECK(within_ci(g.chosen, 1, 0.3), "A %.5f +- %.5f", g.chosen->c[1], ols_ci95(g.chosen, 1));
-    CHECK(within_ci(g.chosen, 2, 0.0004), "B %.3g +- %.3g", g.chosen->c[2], ols_ci95(g.chosen, 2));
-    CHECK(ols_ci95(g.chosen, 1) < 0.05, "A's interval is informative: %g", ols_ci95(g.chosen, 1));
+    CHECK(g.choice == CHOICE_QUADRATIC, "quadratic chosen: %s", g.reason);
+    CHECK(within_ci(group_chosen(&g), 0, 500), "F %.3f +- %.3f", group_chosen(&g)->c[0], ols_ci95(group_chosen(&g), 0));
+    CHECK(within_ci(group_chosen(&g), 1, 0.3), "A %.5f +- %.5f", group_chosen(&g)->c[1], ols_ci95(group_chosen(&g), 1));
+    CHECK(within_ci(group_chosen(&g), 2, 0.0004), "B %.3g +- %.3g", group_chosen(&g)->c[2], ols_ci95(group_chosen(&g), 2));
+    CHECK(ols_ci95(group_chosen(&g), 1) < 0.05, "A's interval is informative: %g", ols_ci95(group_chosen(&g), 1));
     CHECK(g.f_p < 1e-6, "F-test p %g", g.f_p);
     CHECK(g.loo_n == g.n && g.loo_rmse > 2 && g.loo_rmse < 6, "LOO RMSE %.2f near the noise (3)", g.loo_rmse);
-    CHECK(fabs(g.overhead_mib - (g.chosen->c[0] - 400)) < 1e-9, "overhead = F - fixed costs");
-    CHECK(fabs(group_per_sample(&g, 256) - (g.chosen->c[1] * 256 + g.chosen->c[2] * 65536)) < 1e-9, "A_sample");
+    CHECK(fabs(g.overhead_mib - (group_chosen(&g)->c[0] - 400)) < 1e-9, "overhead = F - fixed costs");
+    CHECK(fabs(group_per_sample(&g, 256) - (group_chosen(&g)->c[1] * 256 + group_chosen(&g)->c[2] * 65536)) < 1e-9, "A_sample");
 }
 
 static void linear_when_b_is_zero(void)
@@ -68,9 +68,9 @@ static void linear_when_b_is_zero(void)
     struct observations o = synthetic(500, 0.3, 0, 3.0, seqs, 4, 2);
     struct group_fit g;
     group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g);
-    CHECK(g.chosen == &g.linear, "linear chosen: %s", g.reason);
+    CHECK(g.choice == CHOICE_LINEAR, "linear chosen: %s", g.reason);
     CHECK(g.f_p >= 0.05, "F-test p %g", g.f_p);
-    CHECK(within_ci(g.chosen, 0, 500) && within_ci(g.chosen, 1, 0.3), "F %.2f A %.5f", g.chosen->c[0], g.chosen->c[1]);
+    CHECK(within_ci(group_chosen(&g), 0, 500) && within_ci(group_chosen(&g), 1, 0.3), "F %.2f A %.5f", group_chosen(&g)->c[0], group_chosen(&g)->c[1]);
 }
 
 static void b_unidentified_when_seq_len_is_fixed(void)
@@ -79,7 +79,7 @@ static void b_unidentified_when_seq_len_is_fixed(void)
     struct observations o = synthetic(500, 0.3, 0.0004, 3.0, seqs, 1, 3);
     struct group_fit g;
     group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g);
-    CHECK(g.chosen == &g.linear, "linear when s is fixed");
+    CHECK(g.choice == CHOICE_LINEAR, "linear when s is fixed");
     CHECK(strstr(g.reason, "cannot be identified") != NULL, "reason: %s", g.reason);
     CHECK(isnan(g.f_p), "no F-test without a second seq_len");
 }

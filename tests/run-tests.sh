@@ -7,8 +7,11 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 failures=()
-export PEAKFIT=$PWD/bin/peakfit CSVQ=$PWD/build/tests/tools/csvq
-for t in build/tests/*_test tests/*_test.sh; do
+# PEAKFIT_BUILD=build-asan runs the sanitizer build (make test-asan).
+build=${PEAKFIT_BUILD:-build}
+bin=$([ "$build" = build ] && echo bin || echo "$build/bin")
+export PEAKFIT=$PWD/$bin/peakfit CSVQ=$PWD/$build/tests/tools/csvq
+for t in "$build"/tests/*_test tests/*_test.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t")
     start=$(date +%s)
