@@ -170,11 +170,12 @@ int fit_main(int argc, char **argv)
         fprintf(stderr, "peakfit: %s\n", err);
         return 2;
     }
-    fit_print_table(&set, stdout);
-    int rc = fit_write_files(&set) == 0 ? 0 : 1;
+    int rc = 2;
     if (set.n_groups == 0) {
         fprintf(stderr, "peakfit: %s/peaks.csv: no successful points to fit\n", argv[1]);
-        rc = 2;
+    } else {
+        fit_print_table(&set, stdout);
+        rc = fit_write_files(&set) == 0 ? 0 : 1;
     }
     fit_set_free(&set);
     return rc;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/observations.h"
+#include <stddef.h>
 #include "util/csv_table.h"
 #include "util/parse.h"
 
@@ -23,7 +24,7 @@ static int number(const char *text, double *out)
     return parse_double(text, -1e18, 1e18, out);
 }
 
-static int read_row(const struct csv_row *row, const int *col, struct observation *o, const char **bad)
+static int read_row(const struct csv_row *row, const int *col, struct observation *o, char *bad, size_t badlen)
 {
     memset(o, 0, sizeof *o);
     o->line = row->line;
@@ -38,7 +39,8 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
                          &o->step1_s, &o->build_s, &o->wall_s, NULL};
     long batch, seq;
     if (parse_long(f[col[4]], 0, 1000000, &batch) || parse_long(f[col[5]], 0, 1000000, &seq)) {
-        *bad = "batch or seq_len is not a whole number";
+        snprintf(bad, badlen, "batch \"%.40s\" or seq_len \"%.40s\" is not a whole number from 0 to 1000000",
+                 f[col[4]], f[col[5]]);
         return -1;
     }
     o->batch = (int)batch;
@@ -47,13 +49,17 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     targets[N_NEEDED - 1] = &steps;
     for (int i = 6; i < N_NEEDED; i++) {
         if (number(f[col[i]], targets[i]) != 0) {
-            *bad = needed[i];
+            snprintf(bad, badlen, "%s \"%.40s\" is not a finite number", needed[i], f[col[i]]);
             return -1;
         }
     }
     o->steps = (int)steps;
-    if (strcmp(o->status, "ok") == 0 && (o->rss_mib < 0 || o->tokens != (double)batch * seq)) {
-        *bad = "an ok row without a peak, or tokens != batch x seq_len";
+    if (o->tokens != (double)batch * seq) {
+        snprintf(bad, badlen, "tokens %.0f is not batch x seq_len = %ld", o->tokens, batch * seq);
+        return -1;
+    }
+    if (strcmp(o->status, "ok") == 0 && o->rss_mib < 0) {
+        snprintf(bad, badlen, "status ok but no peak_above_baseline_mib");
         return -1;
     }
     return 0;
@@ -98,9 +104,9 @@ int observations_load(const char *path, struct observations *out, char *err, uns
     out->n_bad = t.n_bad;
     for (int r = 0; r < t.n_rows; r++) {
         struct observation o;
-        const char *bad = NULL;
-        if (read_row(&t.rows[r], col, &o, &bad) != 0) {
-            fprintf(stderr, "peakfit: %s:%d: skipped: bad value in %s\n", path, t.rows[r].line, bad);
+        char bad[200];
+        if (read_row(&t.rows[r], col, &o, bad, sizeof bad) != 0) {
+            fprintf(stderr, "peakfit: %s:%d: skipped: %s\n", path, t.rows[r].line, bad);
             out->n_bad++;
             continue;
         }

@@ -1,0 +1,26 @@
+/* libFuzzer target: any bytes as a sweep file. sweep_load must return a
+ * sweep or an error message, never crash or read out of bounds. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sweeps/sweep.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/peakfit-fuzz-%d.sweep", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    char err[1024] = "";
+    struct sweep *s = sweep_load(path, err, sizeof err);
+    if (!s && strncmp(err, path, strlen(path)) != 0)
+        abort(); /* every error names the file */
+    free(s);
+    unlink(path);
+    return 0;
+}
