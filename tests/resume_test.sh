@@ -39,3 +39,13 @@ expect_eq "statuses" "$("$CSVQ" "$csv" status | sort -u)" ok
 before=$(md5sum <"$csv")
 "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>/dev/null || fail "rerun of a finished sweep failed"
 expect_eq "peaks.csv after rerunning a finished sweep" "$(md5sum <"$csv")" "$before"
+# A row cut short (the disk filled mid-write, the machine died) is removed
+# on resume and its point run again.
+last=$(tail -n 1 "$csv")
+sed -i '$d' "$csv"
+printf '%s' "${last:0:30}" >>"$csv"
+"$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>"$TMP/log4" || fail "resume after a truncated row failed: $(cat "$TMP/log4")"
+grep -q "peaks.csv:7: truncated last row removed (an interrupted write); its point will run again" "$TMP/log4" ||
+    fail "no truncation notice: $(cat "$TMP/log4")"
+expect_eq "rows after the truncated one was rerun" "$(rows)" 6
+expect_eq "distinct point ids after rerun" "$("$CSVQ" "$csv" point_id | sort -u | wc -l)" 6
