@@ -165,11 +165,8 @@ int fit_main(int argc, char **argv)
         return 2;
     }
     struct fit_set set;
-    char err[700];
-    if (fit_set_load(argv[1], &set, err, sizeof err) != 0) {
-        fprintf(stderr, "peakfit: %s\n", err);
+    if (fit_set_open(argv[1], &set) != 0)
         return 2;
-    }
     int rc = 2;
     if (set.n_groups == 0) {
         fprintf(stderr, "peakfit: %s/peaks.csv: no successful points to fit\n", argv[1]);

@@ -37,6 +37,15 @@ int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long 
     return 0;
 }
 
+int fit_set_open(const char *dir, struct fit_set *set)
+{
+    char err[700];
+    if (fit_set_load(dir, set, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "peakfit: %s\n", err);
+    return -1;
+}
+
 void fit_set_free(struct fit_set *set)
 {
     observations_free(&set->obs);

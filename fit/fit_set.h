@@ -14,6 +14,8 @@ struct fit_set {
 /* Reads DIR/peaks.csv and fits every group but technique load. Returns 0,
  * or -1 with err set. */
 int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long errlen);
+/* fit_set_load for a command: says what is wrong on stderr itself. */
+int fit_set_open(const char *dir, struct fit_set *set);
 void fit_set_free(struct fit_set *set);
 /* The group for technique (and model, when not NULL) and metric, or NULL. */
 const struct group_fit *fit_set_find(const struct fit_set *set, const char *model,

@@ -169,11 +169,8 @@ int plot_main(int argc, char **argv)
         return 2;
     }
     struct fit_set set;
-    char err[700];
-    if (fit_set_load(argv[1], &set, err, sizeof err) != 0) {
-        fprintf(stderr, "peakfit: %s\n", err);
+    if (fit_set_open(argv[1], &set) != 0)
         return 2;
-    }
     int rc = plot_write(&set) == 0 ? 0 : 1;
     if (rc == 0)
         fprintf(stderr, "peakfit: charts in %s/plots\n", argv[1]);

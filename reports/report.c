@@ -43,11 +43,8 @@ int report_main(int argc, char **argv)
         return 2;
     }
     struct fit_set set;
-    char err[700];
-    if (fit_set_load(argv[1], &set, err, sizeof err) != 0) {
-        fprintf(stderr, "peakfit: %s\n", err);
+    if (fit_set_open(argv[1], &set) != 0)
         return 2;
-    }
     int rc = report_write(&set, reference) == 0 ? 0 : 1;
     fit_set_free(&set);
     return rc;
@@ -65,11 +62,8 @@ int all_main(int argc, char **argv)
         if (strcmp(argv[i], "-o") == 0)
             dir = argv[i + 1];
     struct fit_set set;
-    char err[700];
-    if (fit_set_load(dir, &set, err, sizeof err) != 0) {
-        fprintf(stderr, "peakfit: %s\n", err);
+    if (fit_set_open(dir, &set) != 0)
         return 1;
-    }
     fit_print_table(&set, stdout);
     rc = fit_write_files(&set) == 0 ? 0 : 1;
     plot_write(&set);

@@ -3,19 +3,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
-#include <sys/stat.h>
+#include "tests/fuzz/fuzz_file.h"
 #include "fit/observations.h"
 #include "util/csv_table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[64];
-    snprintf(path, sizeof path, "/tmp/peakfit-fuzz-%d.csv", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    if (fuzz_write_file(path, sizeof path, "csv", data, size) != 0)
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     struct csv_table t;
     char err[700];
     if (csv_table_read(path, &t, err, sizeof err) == 0)

@@ -5,17 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tests/fuzz/fuzz_file.h"
 #include "sweeps/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[64];
-    snprintf(path, sizeof path, "/tmp/peakfit-fuzz-%d.sweep", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    if (fuzz_write_file(path, sizeof path, "sweep", data, size) != 0)
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     char err[1024] = "";
     struct sweep *s = sweep_load(path, err, sizeof err);
     if (!s && strncmp(err, path, strlen(path)) != 0)
