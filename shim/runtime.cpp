@@ -22,15 +22,27 @@ extern "C" pf_status pf_init(int threads)
 
 extern "C" const char *pf_torch_version(void) { return TORCH_VERSION; }
 
-extern "C" int pf_num_threads(void) { return torch::get_num_threads(); }
+// These two answer with a plain int; an exception means "cannot tell",
+// which is reported as 0 (threads unknown, device not available).
+extern "C" int pf_num_threads(void)
+{
+    try {
+        return torch::get_num_threads();
+    } catch (...) {
+        return 0;
+    }
+}
 
 extern "C" int pf_device_available(const char *device)
 {
-    if (strcmp(device, "cpu") == 0)
-        return 1;
-    if (strcmp(device, "cuda") == 0)
-        return torch::cuda::is_available() ? 1 : 0;
-    if (strcmp(device, "mps") == 0)
-        return at::hasMPS() ? 1 : 0;
+    try {
+        if (strcmp(device, "cpu") == 0)
+            return 1;
+        if (strcmp(device, "cuda") == 0)
+            return torch::cuda::is_available() ? 1 : 0;
+        if (strcmp(device, "mps") == 0)
+            return at::hasMPS() ? 1 : 0;
+    } catch (...) {
+    }
     return 0;
 }
