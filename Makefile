@@ -71,7 +71,7 @@ deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "deps: all installed"; fi
 
-test: all
+test: deps all
 	@tests/run-tests.sh
 
 # The C side under AddressSanitizer and UBSan (the shim stays as it is:

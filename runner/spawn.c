@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -22,9 +23,14 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void exec_child(char *const argv[], int pipe_write)
+static void exec_child(char *const argv[], int pipe_write, pid_t parent)
 {
     setpgid(0, 0); /* its own group, so a kill reaches any helper it starts */
+    /* A runner killed with SIGKILL takes its worker along, rather than
+     * leaving it to hold memory until its next report line. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
     if (dup2(pipe_write, REPORT_FD) < 0)
         _exit(127);
     execv(argv[0], argv);
@@ -153,14 +159,14 @@ int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
     double start = now_s();
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
         return SPAWN_FAILED;
     }
     if (pid == 0)
-        exec_child(argv, fds[1]);
+        exec_child(argv, fds[1], parent);
     close(fds[1]);
     struct watch w = {pid, start + timeout_s, mem_limit, 0};
     enum report_end end = read_report(fds[0], &w, r);

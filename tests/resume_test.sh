@@ -49,3 +49,22 @@ grep -q "peaks.csv:7: truncated last row removed (an interrupted write); its poi
     fail "no truncation notice: $(cat "$TMP/log4")"
 expect_eq "rows after the truncated one was rerun" "$(rows)" 6
 expect_eq "distinct point ids after rerun" "$("$CSVQ" "$csv" point_id | sort -u | wc -l)" 6
+# A runner killed with SIGKILL takes its worker with it.
+write_sweep "$TMP/hang.sweep" <<'SWEEP'
+[j]
+model = tiny
+technique = load
+timeout = 60
+SWEEP
+PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/hang.sweep" -o "$TMP/hang" 2>/dev/null &
+runner=$!
+worker=""
+for _ in $(seq 100); do worker=$(pgrep -P $runner); [ -n "$worker" ] && break; sleep 0.1; done
+[ -n "$worker" ] || fail "no worker started"
+# Past its last report line (so no SIGPIPE could end it): in pause().
+for _ in $(seq 200); do grep -q pause "/proc/$worker/wchan" 2>/dev/null && break; sleep 0.1; done
+grep -q pause "/proc/$worker/wchan" || fail "worker never reached its hang"
+kill -KILL $runner; wait $runner 2>/dev/null
+for _ in $(seq 50); do kill -0 "$worker" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$worker" 2>/dev/null && { kill -KILL "$worker"; fail "worker $worker outlived its runner"; }
+true
