@@ -184,7 +184,6 @@ int calc_main(int argc, char **argv)
         print_json(&req, &plan);
     else
         print_human(&req, &plan);
-    if (rc == 0 || set.dir[0])
-        fit_set_free(&set);
+    fit_set_free(&set); /* fit_set_load leaves it freeable even when it fails */
     return rc;
 }

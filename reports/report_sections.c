@@ -183,8 +183,13 @@ static void calculator_row(FILE *f, const struct fit_set *set, const struct grou
     char err[300];
     if (calc_plan_make(set, &req, &p, err, sizeof err) != 0)
         return;
-    fprintf(f, "| %s | %g GiB | %d | %ld | %ld | %.1f | %.0f%s |\n", g->technique, budget_gib, p.seq_len,
-            p.max_micro_batch, p.max_micro_batch ? p.accum : 0, p.activation_mib, p.predicted_mib,
+    if (!p.max_micro_batch) {
+        fprintf(f, "| %s | %g GiB | %d | none fits | - | - | - | %.0f at b = 1 |\n", g->technique, budget_gib,
+                p.seq_len, p.predicted_mib);
+        return;
+    }
+    fprintf(f, "| %s | %g GiB | %d | %ld | %ld | %ld | %.1f | %.0f%s |\n", g->technique, budget_gib, p.seq_len,
+            p.max_micro_batch, p.micro_batch, p.accum, p.activation_mib, p.predicted_mib,
             p.extrapolated ? " (extrapolated)" : "");
 }
 
@@ -194,9 +199,10 @@ void section_calculator(FILE *f, const struct fit_set *set)
     fprintf(f, "## Calculator\n\nFor a memory budget (the whole process, baseline included) and a target "
                "effective batch E = b·a·g, the largest micro-batch b whose predicted peak fits and the "
                "accumulation steps a = ⌈E / (b·g)⌉. Here E = 256 on one replica (g = 1), at the largest "
-               "measured seq_len; M = b·A_sample is the activation memory.\n\n"
-               "| technique | budget | seq_len | largest b | a | M (MiB) | predicted peak (MiB) |\n"
-               "|---|---|---|---|---|---|---|\n");
+               "measured seq_len. b is the largest micro-batch that fits unless a slightly smaller one makes "
+               "b·a·g = E exactly; M = b·A_sample is its activation memory.\n\n"
+               "| technique | budget | seq_len | largest b that fits | b | a | M (MiB) | predicted peak (MiB) |\n"
+               "|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         if (g->metric != METRIC_RSS || !group_chosen(g))
@@ -206,5 +212,5 @@ void section_calculator(FILE *f, const struct fit_set *set)
     }
     fprintf(f, "\nAny other plan: `peakfit calc %s --budget 24GiB --target-batch 512 --replicas 4 "
                "--seq-len 256 --technique full` (`--json` for machines, `--micro-batch B --accum A` to "
-               "check a given plan).\n", set->dir);
+               "check a given plan).\n\n", set->dir);
 }

@@ -9,10 +9,11 @@
 static int parse_params_args(int argc, char **argv, pf_train_options *t)
 {
     long rank;
-    for (int i = 2; i + 1 < argc + 1; i += 2) {
-        const char *flag = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    for (int i = 2; i < argc; i += 2) {
+        if (i + 1 == argc)
+            return -1; /* a flag without its value */
+        const char *flag = argv[i], *v = argv[i + 1];
         int tech;
-        if (!v) return -1;
         if (strcmp(flag, "--technique") == 0 && (tech = technique_from_name(v)) >= 0)
             t->technique = (pf_technique)tech;
         else if (strcmp(flag, "--lora-rank") == 0 && parse_long(v, 1, 65536, &rank) == 0)
