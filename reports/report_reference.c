@@ -7,7 +7,7 @@
 #include "reports/report_sections.h"
 #include "util/csv_table.h"
 
-enum { MIB_TO_MB_NUM = 1048576 };
+static const double MB_PER_MIB = 1.048576;
 
 /* Our mean peak above baseline (MB) at a point, over repeats; NAN if none. */
 static double ours_mb(const struct fit_set *set, const char *technique, int batch, int seq_len)
@@ -17,7 +17,7 @@ static double ours_mb(const struct fit_set *set, const char *technique, int batc
     for (int i = 0; i < set->obs.n_ok; i++) {
         const struct observation *o = &set->obs.ok[i];
         if (!strcmp(o->technique, technique) && o->batch == batch && o->seq_len == seq_len) {
-            sum += o->rss_mib * MIB_TO_MB_NUM / 1e6;
+            sum += o->rss_mib * MB_PER_MIB;
             n++;
         }
     }

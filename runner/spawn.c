@@ -9,19 +9,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
 #include "runner/proc_stats.h"
 #include "runner/spawn.h"
 
 volatile sig_atomic_t spawn_stop_requested = 0;
 
 enum { REPORT_FD = 3 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static void exec_child(char *const argv[], int pipe_write, pid_t parent)
 {
@@ -90,7 +84,7 @@ static enum report_end read_report(int fd, struct watch *w, struct point_result 
             return REPORT_STOP;
         if (over_limit(w, r))
             return REPORT_OVER_LIMIT;
-        double left = w->deadline - now_s();
+        double left = w->deadline - monotonic_seconds();
         if (left <= 0)
             return REPORT_TIMEOUT;
         struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -117,7 +111,7 @@ static int wait_until(pid_t pid, double deadline, int *wstatus, struct rusage *r
             return 0;
         if (got < 0 && errno != EINTR)
             return 0;
-        if (now_s() >= deadline || spawn_stop_requested)
+        if (monotonic_seconds() >= deadline || spawn_stop_requested)
             return 1;
         usleep(10000);
     }
@@ -158,7 +152,7 @@ int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct
     point_result_init(r);
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
-    double start = now_s();
+    double start = monotonic_seconds();
     pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -173,14 +167,14 @@ int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct
     close(fds[0]);
     int wstatus = 0;
     struct rusage ru = {0};
-    if (wait_until(pid, end == REPORT_EOF ? w.deadline : now_s(), &wstatus, &ru)) {
+    if (wait_until(pid, end == REPORT_EOF ? w.deadline : monotonic_seconds(), &wstatus, &ru)) {
         if (end == REPORT_EOF)
             end = REPORT_TIMEOUT;
         kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
         wait4(pid, &wstatus, 0, &ru);
     }
-    r->wall_s = now_s() - start;
+    r->wall_s = monotonic_seconds() - start;
     /* Kept for comparison only: ru_maxrss survives exec, so it can be the
      * parent's peak at fork time rather than the worker's. */
     r->rusage_maxrss_mib = (double)ru.ru_maxrss / 1024;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
 #include "runner/model_spec.h"
 #include "runner/point_result.h"
 #include "runner/proc_stats.h"
@@ -44,13 +45,6 @@ static void report(const char *key, const char *fmt, ...)
     line[n++] = '\n';
     if (write(report_fd, line, (size_t)n) < 0)
         _exit(WORKER_EXIT_ERROR);
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static int usage(const char *why)
@@ -173,13 +167,13 @@ static int build_model(const struct worker_args *a, pf_model **model)
         report("error", "%s", why);
         return WORKER_EXIT_ERROR;
     }
-    double t0 = now_s();
+    double t0 = monotonic_seconds();
     pf_status st = pf_model_new(&config, &a->train, (uint64_t)a->seed, a->device, model);
     if (st == PF_OK && a->weights)
         st = pf_model_load_safetensors(*model, a->weights);
     if (st != PF_OK)
         return fail_with(st);
-    report("build_s", "%.6f", now_s() - t0);
+    report("build_s", "%.6f", monotonic_seconds() - t0);
     report_stats(*model);
     return 0;
 }
@@ -189,11 +183,11 @@ static int run_steps(const struct worker_args *a, pf_model *model)
     if (a->train.technique == PF_TECH_LOAD)
         return 0;
     for (long i = 0; i < a->steps; i++) {
-        double loss, t0 = now_s();
+        double loss, t0 = monotonic_seconds();
         pf_status st = pf_model_step(model, a->batch, a->seq_len, &loss);
         if (st != PF_OK)
             return fail_with(st);
-        report("step_s", "%.6f", now_s() - t0);
+        report("step_s", "%.6f", monotonic_seconds() - t0);
         if (loss == loss)
             report("loss", "%.6f", loss);
     }
