@@ -70,6 +70,7 @@ deps:
 	    echo "installing:" $$missing; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "deps: all installed"; fi
+	@echo "deps: libblas.so.3 is $$(readlink -f /usr/lib/$$(gcc -print-multiarch)/libblas.so.3)"
 
 test: deps all
 	@tests/run-tests.sh

@@ -46,29 +46,29 @@ void host_cpu_model(char *out, size_t size)
         fclose(f);
 }
 
+/* The library whose sgemm_ the process calls: several BLAS libraries can
+ * be mapped at once (OpenBLAS's LAPACK pulls in OpenBLAS beside the
+ * reference libblas.so.3), and the first definition of the symbol wins. */
 void blas_library(char *out, size_t size)
 {
-    FILE *f = fopen("/proc/self/maps", "r");
-    char line[1024];
+    void *sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
+    Dl_info info;
     snprintf(out, size, "none");
-    while (f && fgets(line, sizeof line, f)) {
-        char *path = strchr(line, '/');
-        if (!path || !strstr(path, "blas"))
-            continue;
-        path[strcspn(path, "\n")] = '\0';
-        char *real = realpath(path, NULL);
-        snprintf(out, size, "%s", real ? real : path);
-        free(real);
-        break;
-    }
-    if (f)
-        fclose(f);
+    if (!sgemm || !dladdr(sgemm, &info) || !info.dli_fname)
+        return;
+    char *real = realpath(info.dli_fname, NULL);
+    snprintf(out, size, "%s", real ? real : info.dli_fname);
+    free(real);
 }
 
 int blas_threads(void)
 {
     /* Looked up at run time: which BLAS libblas.so.3 points to is a system
      * setting (update-alternatives), not something this binary links. */
+    char serving[512];
+    blas_library(serving, sizeof serving);
+    if (!strstr(serving, "openblas"))
+        return -1; /* OpenBLAS may be mapped (for LAPACK) without doing the BLAS */
     int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
     return get ? get() : -1;
 }

@@ -10,8 +10,8 @@ long proc_status_kib(const char *field);
 /* The same for another process (pid > 0). */
 long proc_status_kib_of(int pid, const char *field);
 void host_cpu_model(char *out, size_t size);
-/* The BLAS library mapped into this process (resolved path), or "none". */
+/* The library that serves sgemm_ in this process (resolved path), or "none". */
 void blas_library(char *out, size_t size);
-/* OpenBLAS's thread count, or -1 when the BLAS is not OpenBLAS. */
+/* OpenBLAS's thread count, or -1 when sgemm_ is not OpenBLAS's. */
 int blas_threads(void);
 #endif

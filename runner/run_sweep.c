@@ -141,6 +141,18 @@ static void build_command(struct worker_command *c, const char *self, const stru
     c->argv[c->argc] = NULL;
 }
 
+/* Debian's libtorch calls BLAS through libblas.so.3; when that is the
+ * reference (netlib) BLAS, every step is many times slower: say so once. */
+static void warn_about_blas(const struct point_result *r)
+{
+    static int warned;
+    if (warned || !strstr(r->blas, "/blas/libblas"))
+        return;
+    warned = 1;
+    fprintf(stderr, "peakfit: warning: workers use the reference BLAS (%s); steps will be very slow. "
+            "Install libopenblas0-pthread (make deps).\n", r->blas);
+}
+
 static void clock_text(char *out, size_t size, long s)
 {
     if (s >= 3600)
@@ -206,6 +218,7 @@ static int run_points(const struct grid *g, int fd, char **done, int n_done, con
         }
         pr.ran++;
         print_progress(&pr, i, p, &r);
+        warn_about_blas(&r);
     }
     fprintf(stderr, "peakfit: %d points in %s\n", g->n, csv_path);
     return 0;
