@@ -45,7 +45,7 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     }
     o->batch = (int)batch;
     o->seq_len = (int)seq;
-    double steps;
+    double steps = 0;
     targets[N_NEEDED - 1] = &steps;
     for (int i = 6; i < N_NEEDED; i++) {
         if (number(f[col[i]], targets[i]) != 0) {

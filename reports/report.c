@@ -54,13 +54,12 @@ int report_main(int argc, char **argv)
  * costs the charts only. */
 int all_main(int argc, char **argv)
 {
-    int rc = run_sweep_main(argc, argv);
+    const char *sweep, *dir;
+    if (run_sweep_args(argc, argv, &sweep, &dir) != 0)
+        return 2;
+    int rc = run_sweep(sweep, dir);
     if (rc != 0)
         return rc;
-    const char *dir = NULL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "-o") == 0)
-            dir = argv[i + 1];
     struct fit_set set;
     if (fit_set_open(dir, &set) != 0)
         return 1;

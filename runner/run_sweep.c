@@ -171,8 +171,9 @@ static void print_progress(struct progress *pr, int index, const struct grid_poi
     clock_text(et, sizeof et, eta);
     if (r->peak_rss_mib >= 0 && r->baseline_rss_mib >= 0)
         snprintf(peak, sizeof peak, " peak +%.1f MiB", r->peak_rss_mib - r->baseline_rss_mib);
-    fprintf(stderr, "[%d/%d] %s %s b=%d s=%d r%d: %s%s (%.1f s) | elapsed %s, ETA %s\n",
-            index + 1, pr->total, p->job->name, technique_name(p->technique), p->batch,
+    const char *model = strrchr(p->model, '/') ? strrchr(p->model, '/') + 1 : p->model;
+    fprintf(stderr, "[%d/%d] %s %s %s b=%d s=%d r%d: %s%s (%.1f s) | elapsed %s, ETA %s\n",
+            index + 1, pr->total, p->job->name, model, technique_name(p->technique), p->batch,
             p->seq_len, p->repeat, r->status, peak, r->wall_s, el, et);
 }
 
@@ -289,22 +290,52 @@ int run_sweep(const char *sweep_path, const char *out_dir)
     return rc;
 }
 
-int run_sweep_main(int argc, char **argv)
+int run_sweep_args(int argc, char **argv, const char **sweep, const char **dir)
 {
-    const char *sweep = NULL, *dir = NULL;
+    *sweep = *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (!sweep && argv[i][0] != '-')
-            sweep = argv[i];
+            *dir = argv[++i];
+        else if (!*sweep && argv[i][0] != '-')
+            *sweep = argv[i];
         else {
-            fprintf(stderr, "peakfit run: unexpected argument %s\n", argv[i]);
-            return 2;
+            fprintf(stderr, "peakfit: unexpected argument %s\n", argv[i]);
+            return -1;
         }
     }
-    if (!sweep || !dir) {
-        fprintf(stderr, "usage: peakfit run SWEEP -o DIR\n");
+    if (*sweep && *dir)
+        return 0;
+    fprintf(stderr, "usage: peakfit %s SWEEP -o DIR\n", argv[0]);
+    return -1;
+}
+
+int grid_main(int argc, char **argv)
+{
+    char err[1024];
+    if (argc != 2) {
+        fprintf(stderr, "usage: peakfit grid SWEEP\n");
         return 2;
     }
+    struct sweep *s = sweep_load(argv[1], err, sizeof err);
+    struct grid g;
+    if (!s) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return 2;
+    }
+    int rc = grid_expand(s, &g) == 0 ? 0 : 1;
+    for (int i = 0; rc == 0 && i < g.n; i++)
+        printf("%s\n", g.points[i].id);
+    if (rc == 0)
+        fprintf(stderr, "peakfit: %s: %d points\n", argv[1], g.n);
+    grid_free(&g);
+    free(s);
+    return rc;
+}
+
+int run_sweep_main(int argc, char **argv)
+{
+    const char *sweep, *dir;
+    if (run_sweep_args(argc, argv, &sweep, &dir) != 0)
+        return 2;
     return run_sweep(sweep, dir);
 }

@@ -5,6 +5,11 @@
 /* Exit status: 0 when every point has a row, 2 for bad input, 1 when the
  * results cannot be written, 130 when interrupted. */
 int run_sweep_main(int argc, char **argv);
+/* `peakfit grid SWEEP`: checks a sweep and lists its points, running none. */
+int grid_main(int argc, char **argv);
+/* Reads "SWEEP -o DIR" (argv[0] is the command's name); 0, or -1 after
+ * saying what is wrong. */
+int run_sweep_args(int argc, char **argv, const char **sweep, const char **dir);
 /* The same for a sweep path and output directory already known. */
 int run_sweep(const char *sweep_path, const char *out_dir);
 #endif

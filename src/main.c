@@ -15,7 +15,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"run", run_sweep_main}, {"all", all_main},   {"fit", fit_main},       {"plot", plot_main},
+    {"run", run_sweep_main}, {"grid", grid_main}, {"all", all_main},   {"fit", fit_main},       {"plot", plot_main},
     {"report", report_main}, {"calc", calc_main}, {"params", params_main}, {"worker", worker_main},
 };
 
@@ -24,6 +24,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: peakfit COMMAND ...\n"
             "  run SWEEP -o DIR     measure every grid point, each in a fresh process: DIR/peaks.csv\n"
+            "  grid SWEEP           check a sweep file and list its points without running them\n"
             "  all SWEEP -o DIR     run, fit, plot and report\n"
             "  fit DIR              fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv\n"
             "  plot DIR             charts (gnuplot) in DIR/plots, PNG and SVG\n"

@@ -1,0 +1,11 @@
+# The shipped sweeps parse, and cover what they promise: the demo's grid,
+# and exactly the 12 points of the published SmolLM2-135M table.
+source "$(dirname "$0")/lib.sh"
+root=$(cd "$TESTS/.." && pwd)
+tiny=$("$PEAKFIT" grid "$root/sweeps/tiny-cpu.sweep" 2>/dev/null) || fail "tiny-cpu.sweep does not parse"
+expect_eq "tiny-cpu points" "$(wc -l <<<"$tiny")" 27
+smol=$("$PEAKFIT" grid "$root/sweeps/smollm2-135m-cpu.sweep" 2>/dev/null) || fail "smollm2-135m-cpu.sweep does not parse"
+# technique/bBATCH/sSEQ of each point, against the reference table's rows
+ours=$(awk -F/ '{ print $4 "/" $5 "/" $6 }' <<<"$smol" | sort)
+theirs=$(tail -n +2 "$TESTS/fixtures/reference-smollm2.csv" | awk -F, '{ print $2 "/b" $3 "/s" $4 }' | sort)
+expect_eq "smollm2 grid vs the published table" "$ours" "$theirs"
