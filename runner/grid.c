@@ -14,8 +14,18 @@ static int add_point(struct grid *g, int *cap, struct grid_point point)
         g->points = p;
         *cap = bigger;
     }
-    snprintf(point.id, sizeof point.id, "%s/%s/%s/%s/b%d/s%d/st%d/r%d", point.job->name,
-             point.model, point.device, technique_name(point.technique), point.batch,
+    /* What changes the memory is in the id, so a resumed run never takes a
+     * row measured under other settings for its own. */
+    char lora[96] = "";
+    if (point.technique == PF_TECH_LORA || point.technique == PF_TECH_LORA_CKPT) {
+        char targets[64];
+        lora_targets_to_list(point.job->lora_targets, targets, sizeof targets);
+        for (char *c = targets; *c; c++)
+            *c = *c == ',' ? '+' : *c; /* ids stay free of CSV's separator */
+        snprintf(lora, sizeof lora, "/lora%d-%s", point.job->lora_rank, targets);
+    }
+    snprintf(point.id, sizeof point.id, "%s/%s/%s/%s%s/b%d/s%d/st%d/r%d", point.job->name,
+             point.model, point.device, technique_name(point.technique), lora, point.batch,
              point.seq_len, point.job->steps, point.repeat);
     g->points[g->n++] = point;
     return 0;

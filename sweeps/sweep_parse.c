@@ -102,6 +102,12 @@ static int set_counts(struct parser *p, const char *key, char **items, int n, in
             return fail(p, "%s", msg);
         }
         out[i] = (int)v;
+        for (int j = 0; j < i; j++)
+            if (out[j] == out[i]) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "%s lists %d twice", key, out[i]);
+                return fail(p, "%s", msg);
+            }
     }
     *n_out = n;
     return 0;
@@ -170,6 +176,14 @@ static int set_key(struct parser *p, const char *key, char *value)
         snprintf(msg, sizeof msg, "%s needs 1 to %d comma-separated values, none of them empty", key, max);
         return fail(p, "%s", msg);
     }
+    /* A value listed twice would be two points with one id. */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(items[i], items[j]) == 0) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "%s lists \"%s\" twice", key, items[i]);
+                return fail(p, "%s", msg);
+            }
     if (strcmp(key, "model") == 0) return set_models(p, items, n);
     if (strcmp(key, "device") == 0) return set_devices(p, items, n);
     if (strcmp(key, "technique") == 0) return set_techniques(p, items, n);

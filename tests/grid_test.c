@@ -53,6 +53,7 @@ int main(void)
     CHECK(p[2].batch == 4 && p[2].seq_len == 16, "then batch");
     CHECK(p[4].seq_len == 32, "then seq_len");
     CHECK(p[12].technique == PF_TECH_LORA, "then technique");
+    CHECK(strcmp(p[12].id, "train/tiny/cpu/lora/lora4-q+v/b1/s16/st3/r0") == 0, "LoRA settings in the id: %s", p[12].id);
     CHECK(strcmp(p[0].id, "train/tiny/cpu/full/b1/s16/st3/r0") == 0, "id: %s", p[0].id);
     CHECK(p[24].technique == PF_TECH_LOAD && p[24].batch == 0 && p[24].seq_len == 0, "load point");
     CHECK(strcmp(p[24].id, "load/tiny/cpu/load/b0/s0/st3/r0") == 0, "load id: %s", p[24].id);
