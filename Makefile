@@ -81,7 +81,7 @@ test: deps all
 test-asan:
 	$(MAKE) B=build-asan BIN=build-asan/bin CFLAGS="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
-	@ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
+	@ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    PEAKFIT_BUILD=build-asan tests/run-tests.sh
 
