@@ -33,10 +33,11 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     snprintf(o->device, sizeof o->device, "%s", f[col[1]]);
     snprintf(o->technique, sizeof o->technique, "%s", f[col[2]]);
     snprintf(o->status, sizeof o->status, "%s", f[col[3]]);
+    double steps = 0;
     double *targets[] = {NULL, NULL, NULL, NULL, NULL, NULL, &o->tokens, &o->rss_mib,
                          &o->tensor_mib, &o->baseline_mib, &o->weight_mib, &o->grad_mib,
                          &o->optimizer_mib, &o->step_mean_s, &o->params, &o->trainable_params,
-                         &o->step1_s, &o->build_s, &o->wall_s, NULL};
+                         &o->step1_s, &o->build_s, &o->wall_s, &steps};
     long batch, seq;
     if (parse_long(f[col[4]], 0, 1000000, &batch) || parse_long(f[col[5]], 0, 1000000, &seq)) {
         snprintf(bad, badlen, "batch \"%.40s\" or seq_len \"%.40s\" is not a whole number from 0 to 1000000",
@@ -45,8 +46,6 @@ static int read_row(const struct csv_row *row, const int *col, struct observatio
     }
     o->batch = (int)batch;
     o->seq_len = (int)seq;
-    double steps = 0;
-    targets[N_NEEDED - 1] = &steps;
     for (int i = 6; i < N_NEEDED; i++) {
         if (number(f[col[i]], targets[i]) != 0) {
             snprintf(bad, badlen, "%s \"%.40s\" is not a finite number", needed[i], f[col[i]]);

@@ -35,14 +35,15 @@ static void write_points(FILE *f, const struct group_fit *g)
 static void write_fit(FILE *f, const struct group_fit *g)
 {
     fprintf(f, "# tokens predicted_mib ci_low ci_high seq_len\n");
-    if (!group_chosen(g))
+    const struct ols *chosen = group_chosen(g);
+    if (!chosen)
         return;
-    int blocks = group_chosen(g)->p == 3 ? g->n_seq : 1;
+    double max_tokens = 0;
+    for (int i = 0; i < g->n; i++)
+        max_tokens = fmax(max_tokens, g->points[i]->tokens);
+    int blocks = chosen->p == 3 ? g->n_seq : 1;
     for (int k = 0; k < blocks; k++) {
-        int s = g->seq_lens[group_chosen(g)->p == 3 ? k : g->n_seq - 1];
-        double max_tokens = 0;
-        for (int i = 0; i < g->n; i++)
-            max_tokens = fmax(max_tokens, g->points[i]->tokens);
+        int s = g->seq_lens[chosen->p == 3 ? k : g->n_seq - 1];
         double b_max = max_tokens / s;
         for (int step = 0; step <= 40; step++) {
             double b = b_max * step / 40, ci;

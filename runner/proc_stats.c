@@ -61,12 +61,10 @@ void blas_library(char *out, size_t size)
     free(real);
 }
 
-int blas_threads(void)
+int blas_threads(const char *serving)
 {
     /* Looked up at run time: which BLAS libblas.so.3 points to is a system
      * setting (update-alternatives), not something this binary links. */
-    char serving[512];
-    blas_library(serving, sizeof serving);
     if (!strstr(serving, "openblas"))
         return -1; /* OpenBLAS may be mapped (for LAPACK) without doing the BLAS */
     int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");

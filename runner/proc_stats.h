@@ -12,6 +12,7 @@ long proc_status_kib_of(int pid, const char *field);
 void host_cpu_model(char *out, size_t size);
 /* The library that serves sgemm_ in this process (resolved path), or "none". */
 void blas_library(char *out, size_t size);
-/* OpenBLAS's thread count, or -1 when sgemm_ is not OpenBLAS's. */
-int blas_threads(void);
+/* OpenBLAS's thread count, or -1 when serving (what blas_library said)
+ * is not OpenBLAS. */
+int blas_threads(const char *serving);
 #endif

@@ -7,7 +7,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "util/clock.h"
 #include "runner/proc_stats.h"

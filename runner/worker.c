@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "util/clock.h"
 #include "runner/model_spec.h"
@@ -109,7 +108,7 @@ static void report_environment(void)
     report("threads", "%d", pf_num_threads());
     blas_library(text, sizeof text);
     report("blas", "%s", text);
-    report("blas_threads", "%d", blas_threads());
+    report("blas_threads", "%d", blas_threads(text));
     host_cpu_model(text, sizeof text);
     report("cpu_model", "%s", text);
 }
