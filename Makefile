@@ -25,17 +25,17 @@ CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
 ALL_CXXFLAGS := -std=c++17 $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
-LDLIBS := $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -lm -ldl
+LDLIBS := $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
 SHIM_LIB := build/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
-C_SRC    := $(wildcard util/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
+C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
-DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev gnuplot-nox libopenblas0-pthread
+DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
 .PHONY: all deps test test-asan valgrind fuzz demo clean
 

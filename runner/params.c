@@ -1,7 +1,7 @@
 /* params.c: builds a model as a worker would and prints what it holds. */
 #include <stdio.h>
 #include <string.h>
-#include "runner/model_spec.h"
+#include "models/model_spec.h"
 #include "sweeps/technique.h"
 #include "util/parse.h"
 #include "runner/params.h"

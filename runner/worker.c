@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/clock.h"
-#include "runner/model_spec.h"
+#include "models/model_spec.h"
 #include "runner/point_result.h"
 #include "runner/proc_stats.h"
 #include "sweeps/technique.h"

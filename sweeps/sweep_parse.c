@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runner/model_spec.h"
+#include "models/model_spec.h"
 #include "sweeps/sweep.h"
 #include "sweeps/technique.h"
 #include "util/parse.h"

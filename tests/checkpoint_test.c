@@ -2,7 +2,7 @@
  * tokens, full+ckpt gives full's loss and gradient norm, lora+ckpt gives
  * lora's; and LoRA's trainable parameters are exactly the adapters. */
 #include <math.h>
-#include "runner/model_spec.h"
+#include "models/model_spec.h"
 #include "tests/check.h"
 
 static void loss_and_norm(pf_technique t, double *loss, double *norm)

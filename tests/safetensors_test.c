@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
-#include "runner/model_spec.h"
+#include "models/model_spec.h"
 #include "tests/check.h"
 
 struct tensor_spec {

@@ -11,7 +11,7 @@ fi
 out=build-fuzz
 mkdir -p "$out"
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -I. -Ishim -fsanitize=fuzzer,address,undefined"
-sources="util/*.c sweeps/*.c runner/model_spec.c fit/*.c"
+sources="util/*.c sweeps/*.c models/model_spec.c fit/*.c"
 for target in sweep csv; do
     # shellcheck disable=SC2086
     clang $flags -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $sources build/libpeakfit_torch.a \

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runner/model_spec.h"
+#include "models/model_spec.h"
 #include "util/json_flat.h"
 #include "util/parse.h"
 

@@ -1,0 +1,13 @@
+/* exit_status.h: what peakfit's exit status means, for every command. The
+ * README's table is this one; tests/exit_status_test.sh checks each
+ * command against it. */
+#ifndef PEAKFIT_EXIT_STATUS_H
+#define PEAKFIT_EXIT_STATUS_H
+
+enum exit_status {
+    EXIT_DONE = 0,        /* the command did what it was asked */
+    EXIT_IO = 1,          /* a file could not be read or written, a process not started */
+    EXIT_BAD_INPUT = 2,   /* a sweep, config, CSV, safetensors or command-line value is wrong; nothing written */
+    EXIT_INTERRUPTED = 130 /* SIGINT, SIGTERM or SIGHUP: stopped cleanly, resumable */
+};
+#endif
