@@ -4,6 +4,7 @@
 #include <string.h>
 #include "models/model_spec.h"
 #include "util/json_flat.h"
+#include "util/hash.h"
 #include "util/parse.h"
 
 struct preset {
@@ -143,4 +144,54 @@ int model_spec_resolve(const char *spec, pf_model_config *out, char *err, size_t
     snprintf(err, errlen, "unknown model preset \"%s\" (presets: %s; or a path to a config.json)",
              spec, model_preset_names());
     return -1;
+}
+
+/* The folder that holds config.json is what people call the model
+ * (models/Llama-3.2-1B/config.json); any other file is named by its stem. */
+static void name_from_path(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    const char *file = slash ? slash + 1 : path;
+    if (strcmp(file, "config.json") == 0 && slash && slash > path) {
+        const char *start = slash - 1;
+        while (start > path && start[-1] != '/')
+            start--;
+        snprintf(out, size, "%.*s", (int)(slash - start), start);
+        return;
+    }
+    size_t n = strlen(file);
+    if (n > 5 && strcmp(file + n - 5, ".json") == 0)
+        n -= 5;
+    snprintf(out, size, "%.*s", (int)n, file);
+}
+
+static uint64_t file_hash(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    uint64_t h = hash_start();
+    char buf[8192];
+    size_t n;
+    while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        h = hash_bytes(buf, n, h);
+    if (in)
+        fclose(in);
+    return h;
+}
+
+int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (model_spec_resolve(spec, &out->config, err, errlen) != 0)
+        return -1;
+    if (!model_spec_is_path(spec)) {
+        snprintf(out->name, sizeof out->name, "%s", spec);
+        snprintf(out->source, sizeof out->source, "%s", spec);
+        return 0;
+    }
+    char *real = realpath(spec, NULL);
+    snprintf(out->source, sizeof out->source, "%s", real ? real : spec);
+    free(real);
+    name_from_path(out->source, out->name, sizeof out->name);
+    out->config_hash = file_hash(out->source);
+    return 0;
 }

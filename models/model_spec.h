@@ -3,7 +3,21 @@
 #ifndef PEAKFIT_MODEL_SPEC_H
 #define PEAKFIT_MODEL_SPEC_H
 #include <stddef.h>
+#include <stdint.h>
 #include "peakfit_torch.h"
+
+/* A model as a sweep names it, resolved. */
+struct model_spec {
+    char name[128];        /* what a person recognises: the preset's name, the last part of
+                            * config.json's _name_or_path, or the folder holding config.json */
+    char source[4096];     /* the preset's name, or the canonical path of the config file */
+    uint64_t config_hash;  /* FNV-1a of the config file's bytes (util/hash.h); 0 for a preset */
+    pf_model_config config;
+};
+
+/* Resolves a preset name or a config path (already relative to the right
+ * directory). Returns 0, or -1 with "what is wrong" in err. */
+int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t errlen);
 
 /* A spec is a path when it has a '/' or ends in ".json". */
 int model_spec_is_path(const char *spec);
