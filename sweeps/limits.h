@@ -1,0 +1,22 @@
+/* limits.h: the ranges and defaults that the sweep parser, the worker's
+ * options, `params` and `calc` share, written once. */
+#ifndef PEAKFIT_LIMITS_H
+#define PEAKFIT_LIMITS_H
+
+#define LIMIT_BATCH_MAX 1000000L        /* micro-batch, 1 .. this */
+#define LIMIT_SEQ_LEN_MAX 1000000L      /* sequence length, 1 .. this */
+#define LIMIT_STEPS_MAX 1000L
+#define LIMIT_REPEATS_MAX 1000L
+#define LIMIT_THREADS_MAX 4096L         /* 0: libtorch's default */
+#define LIMIT_SEED_MAX 2147483647L
+#define LIMIT_LORA_RANK_MAX 65536L
+#define LIMIT_REPLICAS_MAX 1000000L
+#define LIMIT_TARGET_BATCH_MAX 1000000000L
+
+#define DEFAULT_STEPS 2
+#define DEFAULT_REPEATS 1
+#define DEFAULT_TIMEOUT_S 600.0
+#define DEFAULT_LORA_RANK 8
+#define DEFAULT_LORA_TARGETS (PF_LORA_Q | PF_LORA_V)
+#define DEFAULT_LEARNING_RATE 1e-4
+#endif
