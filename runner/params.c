@@ -28,7 +28,7 @@ static int parse_params_args(int argc, char **argv, pf_train_options *t)
 
 int params_main(int argc, char **argv)
 {
-    pf_train_options t = {PF_TECH_FULL, 8, PF_LORA_Q | PF_LORA_V, 1e-4};
+    pf_train_options t = {.technique = PF_TECH_FULL, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V, .learning_rate = 1e-4};
     pf_model_config config;
     char err[600];
     if (argc < 2 || parse_params_args(argc, argv, &t) != 0) {

@@ -78,3 +78,4 @@ void pf_install_counting_allocator()
 
 extern "C" int64_t pf_tensor_bytes_live(void) { return live_bytes.load(); }
 extern "C" int64_t pf_tensor_bytes_peak(void) { return peak_bytes.load(); }
+extern "C" void pf_tensor_bytes_reset_peak(void) { peak_bytes.store(live_bytes.load()); }

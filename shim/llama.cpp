@@ -38,7 +38,8 @@ torch::Tensor RMSNormImpl::forward(const torch::Tensor &x)
 }
 
 DecoderLayerImpl::DecoderLayerImpl(const pf_model_config &c, const pf_train_options &t)
-    : heads(c.num_heads), kv_heads(c.num_kv_heads), head_dim(c.hidden_size / c.num_heads)
+    : heads(c.num_heads), kv_heads(c.num_kv_heads), head_dim(c.hidden_size / c.num_heads),
+      attention_kind(t.attention)
 {
     int64_t h = c.hidden_size, kv = kv_heads * head_dim, m = c.intermediate_size;
     input_norm = register_module("input_layernorm", RMSNorm(h, c.rms_norm_eps));
@@ -78,15 +79,11 @@ torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::T
     torch::Tensor vs = v(x).view({b, s, kv_heads, head_dim}).transpose(1, 2);
     qs = qs * cos + rotate_half(qs) * sin;
     ks = ks * cos + rotate_half(ks) * sin;
-    // Grouped-query attention: each key/value head serves heads/kv_heads queries.
+    // Grouped-query attention: each key/value head serves heads/kv_heads
+    // queries, repeated as transformers' repeat_kv does for both paths.
     ks = ks.repeat_interleave(heads / kv_heads, 1);
     vs = vs.repeat_interleave(heads / kv_heads, 1);
-    // libtorch 1.13 has no fused attention: the [b, heads, s, s] scores are
-    // materialised, which is the b*s^2 term the fit looks for.
-    torch::Tensor scores = torch::matmul(qs, ks.transpose(-2, -1)) / std::sqrt((double)head_dim);
-    torch::Tensor future = torch::ones({s, s}, torch::dtype(torch::kBool).device(x.device())).triu(1);
-    scores = scores.masked_fill(future, -std::numeric_limits<float>::infinity());
-    torch::Tensor out = torch::matmul(torch::softmax(scores, -1), vs);
+    torch::Tensor out = attention_kind == PF_ATTN_EAGER ? attention_eager(qs, ks, vs) : attention_sdpa(qs, ks, vs);
     return o(out.transpose(1, 2).reshape({b, s, heads * head_dim}));
 }
 

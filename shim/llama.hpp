@@ -22,8 +22,14 @@ struct RMSNormImpl : torch::nn::Module {
 };
 TORCH_MODULE(RMSNorm);
 
+// Causal attention over q, k, v: [b, heads, s, head_dim] -> [b, heads, s, head_dim]
+// (attention.cpp); key/value heads are already repeated to match the queries.
+torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v);
+torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v);
+
 struct DecoderLayerImpl : torch::nn::Module {
     int64_t heads, kv_heads, head_dim;
+    pf_attention attention_kind;
     RMSNorm input_norm{nullptr}, post_attention_norm{nullptr};
     Projection q{nullptr}, k{nullptr}, v{nullptr}, o{nullptr};
     Projection gate{nullptr}, up{nullptr}, down{nullptr};

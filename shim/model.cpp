@@ -1,6 +1,7 @@
 // model.cpp: building a model for a technique, and running its steps.
 #include <cmath>
 #include <sstream>
+#include "autocast.hpp"
 #include "guard.hpp"
 #include "model.hpp"
 
@@ -72,20 +73,39 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     PF_GUARD_END
 }
 
-static std::pair<torch::Tensor, torch::Tensor> random_tokens(const pf_model &m, int64_t b, int64_t s)
+// Random token ids, [b, s]: memory does not depend on their values.
+static torch::Tensor random_tokens(const pf_model &m, int64_t b, int64_t s)
 {
     auto opts = torch::TensorOptions().dtype(torch::kLong).device(m.device);
-    int64_t vocab = m.net->config.vocab_size;
-    return {torch::randint(vocab, {b, s}, opts), torch::randint(vocab, {b, s}, opts)};
+    return torch::randint(m.net->config.vocab_size, {b, s}, opts);
+}
+
+// transformers' causal-LM loss (labels = input ids): the logits upcast to
+// fp32 (a copy only when they are not fp32 already) and the labels, not the
+// logits, shifted left, the last position ignored; mean over the rest.
+static torch::Tensor causal_lm_loss(const torch::Tensor &logits, const torch::Tensor &ids)
+{
+    int64_t b = ids.size(0), s = ids.size(1);
+    torch::Tensor labels = torch::cat({ids.narrow(1, 1, s - 1), torch::full({b, 1}, -100, ids.options())}, 1);
+    return torch::nn::functional::cross_entropy(
+        logits.to(torch::kFloat).view({b * s, -1}), labels.view({b * s}),
+        torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100));
+}
+
+// Forward and the loss, under bf16 autocast for amp-bf16 (as a training
+// loop's `with torch.autocast(...)` block: backward runs outside it).
+static torch::Tensor forward_loss(pf_model &m, const torch::Tensor &ids)
+{
+    if (m.options.technique != PF_TECH_AMP_BF16)
+        return causal_lm_loss(m.net->forward(ids), ids);
+    AutocastBf16 autocast(m.device);
+    return causal_lm_loss(m.net->forward(ids), ids);
 }
 
 // Forward and backward; the logits die here, before the optimizer runs.
 static double forward_backward(pf_model &m, int64_t b, int64_t s)
 {
-    auto [ids, targets] = random_tokens(m, b, s);
-    torch::Tensor logits = m.net->forward(ids);
-    torch::Tensor loss = torch::nn::functional::cross_entropy(
-        logits.view({b * s, -1}), targets.view({b * s}));
+    torch::Tensor loss = forward_loss(m, random_tokens(m, b, s));
     loss.backward();
     m.last_grad_bytes = 0;
     for (auto &p : m.trainable)
@@ -114,8 +134,7 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
     pf_technique t = m->options.technique;
     if (t == PF_TECH_INFERENCE) {
         torch::NoGradGuard no_grad;
-        auto tokens = random_tokens(*m, batch, seq_len);
-        (void)m->net->forward(tokens.first);
+        (void)m->net->forward(random_tokens(*m, batch, seq_len));
     } else if (is_training(t)) {
         *loss_out = forward_backward(*m, batch, seq_len);
         m->optimizer->step();

@@ -12,6 +12,7 @@ static const char *const names[PF_TECH_COUNT] = {
     [PF_TECH_BF16] = "bf16",
     [PF_TECH_LORA] = "lora",
     [PF_TECH_LORA_CKPT] = "lora+ckpt",
+    [PF_TECH_AMP_BF16] = "amp-bf16",
 };
 
 static const char *const lora_names[] = {"q", "k", "v", "o", "gate", "up", "down"};
@@ -32,7 +33,7 @@ const char *technique_name(pf_technique t)
 
 const char *technique_names(void)
 {
-    return "load, inference, full, full+ckpt, bf16, lora, lora+ckpt";
+    return "load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16";
 }
 
 int technique_is_training(pf_technique t)

@@ -10,7 +10,7 @@ static void loss_and_norm(pf_technique t, double *loss, double *norm)
     pf_model_config config;
     char err[256];
     model_spec_resolve("tiny", &config, err, sizeof err);
-    pf_train_options options = {t, 8, PF_LORA_Q | PF_LORA_V, 1e-4};
+    pf_train_options options = {.technique = t, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V, .learning_rate = 1e-4};
     pf_model *m = NULL;
     CHECK(pf_model_new(&config, &options, 7, "cpu", &m) == PF_OK, "build: %s", pf_last_error());
     if (!m)

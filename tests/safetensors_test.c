@@ -68,7 +68,7 @@ static pf_status load_and_loss(const char *path, double *loss)
     pf_model_config c;
     char err[256];
     model_spec_resolve("tiny", &c, err, sizeof err);
-    pf_train_options o = {PF_TECH_FULL, 0, 0, 1e-4};
+    pf_train_options o = {.technique = PF_TECH_FULL, .learning_rate = 1e-4};
     pf_model *m;
     double norm;
     pf_model_new(&c, &o, 3, "cpu", &m);

@@ -1,0 +1,117 @@
+// attention.cpp: causal self-attention the two ways transformers runs it.
+//
+// eager: the [b, h, s, s] probabilities are materialised and kept for
+// backward (transformers' attn_implementation="eager").
+//
+// sdpa: what torch.nn.functional.scaled_dot_product_attention keeps for
+// backward on PyTorch 2's flash / memory-efficient kernels: the output and a
+// [b, h, s] logsumexp, never the probabilities (transformers' default,
+// attn_implementation="sdpa"). With libtorch >= 2.0 the real kernel is
+// called. libtorch 1.13 has none, so a memory-efficient attention is written
+// here as a custom autograd function: forward walks over blocks of queries,
+// keeping only each block's output and logsumexp; backward recomputes the
+// block's probabilities from the logsumexp (Rabe & Staats 2021; Dao et al.
+// 2022). Its transient memory is one block of scores, [b, h, block, s].
+#include <cmath>
+#include <limits>
+#include <ATen/autocast_mode.h>
+#include <torch/version.h>
+#include "llama.hpp"
+
+namespace {
+
+// Queries per block: the transient scores are [b, h, kBlock, s].
+constexpr int64_t kBlock = 128;
+
+// Key positions a query block [q0, q1) may attend to are [0, q1); mask[r, c]
+// is true where key c lies in the future of query q0 + r.
+torch::Tensor future_mask(int64_t q0, int64_t q1, const torch::Device &device)
+{
+    return torch::ones({q1 - q0, q1}, torch::dtype(torch::kBool).device(device)).triu(q0 + 1);
+}
+
+// Scores of one query block in fp32, masked: [b, h, q1 - q0, q1].
+torch::Tensor block_scores(const torch::Tensor &q, const torch::Tensor &k, int64_t q0, int64_t q1,
+                           double scale)
+{
+    torch::Tensor qb = q.narrow(2, q0, q1 - q0);
+    torch::Tensor kb = k.narrow(2, 0, q1);
+    torch::Tensor scores = torch::matmul(qb, kb.transpose(-2, -1)).to(torch::kFloat).mul_(scale);
+    return scores.masked_fill_(future_mask(q0, q1, q.device()), -std::numeric_limits<float>::infinity());
+}
+
+#if TORCH_VERSION_MAJOR < 2
+struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAttention> {
+    // q, k, v: [b, h, s, d] (key/value heads already repeated, as transformers
+    // does before SDPA). Runs without a graph (apply disables grad mode).
+    static torch::Tensor forward(torch::autograd::AutogradContext *ctx, torch::Tensor q, torch::Tensor k,
+                                 torch::Tensor v)
+    {
+        int64_t s = q.size(2);
+        double scale = 1.0 / std::sqrt((double)q.size(3));
+        torch::Tensor out = torch::empty_like(q);
+        torch::Tensor lse = torch::empty({q.size(0), q.size(1), s}, q.options().dtype(torch::kFloat));
+        for (int64_t q0 = 0; q0 < s; q0 += kBlock) {
+            int64_t q1 = std::min(s, q0 + kBlock);
+            torch::Tensor scores = block_scores(q, k, q0, q1, scale);
+            torch::Tensor block_lse = torch::logsumexp(scores, -1, true);
+            torch::Tensor p = scores.sub_(block_lse).exp_().to(v.scalar_type());
+            out.narrow(2, q0, q1 - q0).copy_(torch::matmul(p, v.narrow(2, 0, q1)));
+            lse.narrow(2, q0, q1 - q0).copy_(block_lse.squeeze(-1));
+        }
+        ctx->save_for_backward({q, k, v, out, lse});
+        return out;
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grad_out)
+    {
+        auto saved = ctx->get_saved_variables();
+        const torch::Tensor &q = saved[0], &k = saved[1], &v = saved[2], &out = saved[3], &lse = saved[4];
+        torch::Tensor dout = grad_out[0].to(q.scalar_type());
+        int64_t s = q.size(2);
+        double scale = 1.0 / std::sqrt((double)q.size(3));
+        // D_i = sum_j dout_ij out_ij: the softmax backward's row term.
+        torch::Tensor rows = (dout.to(torch::kFloat) * out.to(torch::kFloat)).sum(-1, true);
+        torch::Tensor dq = torch::zeros_like(q), dk = torch::zeros_like(k), dv = torch::zeros_like(v);
+        for (int64_t q0 = 0; q0 < s; q0 += kBlock) {
+            int64_t q1 = std::min(s, q0 + kBlock), n = q1 - q0;
+            torch::Tensor p = block_scores(q, k, q0, q1, scale).sub_(lse.narrow(2, q0, n).unsqueeze(-1)).exp_();
+            torch::Tensor dout_b = dout.narrow(2, q0, n);
+            dv.narrow(2, 0, q1).add_(torch::matmul(p.to(v.scalar_type()).transpose(-2, -1), dout_b));
+            torch::Tensor dp = torch::matmul(dout_b, v.narrow(2, 0, q1).transpose(-2, -1)).to(torch::kFloat);
+            torch::Tensor ds = p.mul_(dp.sub_(rows.narrow(2, q0, n))).mul_(scale).to(q.scalar_type());
+            dq.narrow(2, q0, n).copy_(torch::matmul(ds, k.narrow(2, 0, q1)));
+            dk.narrow(2, 0, q1).add_(torch::matmul(ds.transpose(-2, -1), q.narrow(2, q0, n)));
+        }
+        return {dq, dk, dv};
+    }
+};
+#endif
+
+} // namespace
+
+torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    return at::scaled_dot_product_attention(q, k, v, {}, 0.0, /*is_causal=*/true);
+#else
+    // Under autocast, PyTorch casts SDPA's inputs to the autocast dtype (it is
+    // on the lower-precision list); a custom function is not, so do it here.
+    if (at::autocast::is_cpu_enabled() || at::autocast::is_enabled()) {
+        auto dtype = q.is_cuda() ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
+        return MemoryEfficientAttention::apply(q.to(dtype), k.to(dtype), v.to(dtype));
+    }
+    return MemoryEfficientAttention::apply(q, k, v);
+#endif
+}
+
+torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v)
+{
+    int64_t s = q.size(2);
+    torch::Tensor scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt((double)q.size(3));
+    scores = scores.masked_fill(future_mask(0, s, q.device()), -std::numeric_limits<float>::infinity());
+    // transformers' eager path: softmax in fp32, back to the query's dtype.
+    torch::Tensor probs = torch::softmax(scores, -1, torch::kFloat).to(q.scalar_type());
+    return torch::matmul(probs, v);
+}
