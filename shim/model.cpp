@@ -4,8 +4,10 @@
 #include "guard.hpp"
 #include "model.hpp"
 
-static bool is_lora(pf_technique t) { return t == PF_TECH_LORA || t == PF_TECH_LORA_CKPT; }
-static bool is_training(pf_technique t) { return t != PF_TECH_LOAD && t != PF_TECH_INFERENCE; }
+// A technique's properties come from its row of PF_TECHNIQUES, never from
+// its name: a new technique is one row there.
+static bool is_lora(pf_technique t) { return pf_technique_info_of(t)->lora; }
+static bool is_training(pf_technique t) { return pf_technique_info_of(t)->training; }
 
 static std::string config_problem(const pf_model_config &c, const pf_train_options &t)
 {
@@ -57,7 +59,7 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     m->device = torch::Device(device);
     m->net = Llama(*config, opts);
     init_adapters(*m->net);
-    if (opts.technique == PF_TECH_BF16)
+    if (pf_technique_info_of(opts.technique)->bf16)
         m->net->to(torch::kBFloat16);
     m->net->to(m->device);
     choose_trainable(*m);
@@ -112,7 +114,9 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         return PF_ERR_ARG;
     }
     pf_technique t = m->options.technique;
-    if (t == PF_TECH_INFERENCE) {
+    if (!pf_technique_info_of(t)->steps) {
+        // load: the model is built, nothing runs
+    } else if (!is_training(t)) {
         torch::NoGradGuard no_grad;
         auto tokens = random_tokens(*m, batch, seq_len);
         (void)m->net->forward(tokens.first);
