@@ -125,22 +125,22 @@ static int add_model(struct parser *p, const struct model_spec *spec)
 static int set_model(struct parser *p, const char *item, int index)
 {
     char path[SWEEP_LONG_PATH_MAX], why[1024];
-    struct model_spec *spec = malloc(sizeof *spec);
+    if (!model_spec_is_path(item))
+        snprintf(path, sizeof path, "%s", item);
+    else if (resolve_path(p, item, path, sizeof path) != 0)
+        return -1;
+    struct model_spec *spec = malloc(sizeof *spec); /* 4 KiB: not on the stack */
     if (!spec)
         return parser_fail(p, "out of memory for model %s", item);
-    int m = -1;
-    if (model_spec_is_path(item) ? resolve_path(p, item, path, sizeof path) == 0
-                                 : (snprintf(path, sizeof path, "%s", item), 1)) {
-        if (model_spec_load(path, spec, why, sizeof why) != 0)
-            parser_fail(p, "%s", why);
-        else
-            m = add_model(p, spec);
-    }
+    int m = model_spec_load(path, spec, why, sizeof why) == 0 ? add_model(p, spec) : parser_fail(p, "%s", why);
     free(spec);
-    for (int j = 0; m >= 0 && j < index; j++)
+    if (m < 0)
+        return -1;
+    for (int j = 0; j < index; j++)
         if (p->job->models[j] == m)
             return parser_fail(p, "model lists %s twice", p->sweep->models[m].spec.source);
-    return m < 0 ? -1 : (p->job->models[index] = m, 0);
+    p->job->models[index] = m;
+    return 0;
 }
 
 static int set_device(struct parser *p, const char *item, int index)

@@ -130,7 +130,7 @@ static void check_model_names(void)
     put("models/Mini-1B/config.json", config);
     put("models/other/Mini-1B/config.json", config);
     put("sub/m.sweep", "[j]\nmodel = ../models/Mini-1B/config.json, tiny\ntechnique = load\n");
-    char err[1024], cwd[PATH_MAX], ids[3][200];
+    char err[1024], cwd[PATH_MAX], ids[3][sizeof ((struct grid_point *)0)->id];
     const char *paths[3] = {"sub/m.sweep", "./sub/../sub/m.sweep", NULL};
     char absolute[PATH_MAX];
     snprintf(absolute, sizeof absolute, "%s/sub/m.sweep", dir);
@@ -228,7 +228,7 @@ static void check_syntax(void)
     struct sweep *s = load("bom.sweep",
                            "\xEF\xBB\xBF[global] # defaults\n"
                            "model = tiny   # the preset\n"
-                           "steps = 4; four\n"
+                           "steps = 4 ; four\n"
                            "[j]\n"
                            "technique = full ;comment\n"
                            "batch = 1, 2\t# two\n"

@@ -2,6 +2,7 @@
 # "FILE:LINE: message" (tests/bad-sweeps/EXPECTED), exit status 2, and
 # leaves the output directory uncreated.
 source "$(dirname "$0")/lib.sh"
+set -o pipefail
 dir=$TESTS/bad-sweeps
 n=0
 while IFS=$'\t' read -r file expected; do
