@@ -55,11 +55,19 @@ static struct sweep *load(const char *name, const char *text, char *err, size_t 
     return sweep_load(put(name, text), err, errlen);
 }
 
+/* A sweep that must load. */
+static struct sweep *load_ok(const char *name, const char *text)
+{
+    char err[1024];
+    struct sweep *s = load(name, text, err, sizeof err);
+    CHECK(s != NULL, "%s: %s", name, err);
+    return s;
+}
+
 static void check_axes_and_ids(void)
 {
     char err[1024] = "";
-    struct sweep *s = load("two.sweep", sweep_text, err, sizeof err);
-    CHECK(s != NULL, "sweep_load: %s", err);
+    struct sweep *s = load_ok("two.sweep", sweep_text);
     if (!s)
         return;
     CHECK(s->n_jobs == 2, "jobs: %d", s->n_jobs);
@@ -102,11 +110,10 @@ static void check_settings(void)
 {
     char err[1024], text[16384];
     put("w/model.safetensors", "not checked here");
-    struct sweep *s = load("settings.sweep",
+    struct sweep *s = load_ok("settings.sweep",
                            "[j]\nmodel = tiny\ntechnique = lora\nbatch = 2\nseq_len = 8\nseed = 7\nthreads = 3\n"
                            "timeout = 90\nmem_limit = 1MiB\nweights = ./w/../w/model.safetensors\n"
-                           "lora_targets = q, down\n", err, sizeof err);
-    CHECK(s != NULL, "sweep_load: %s", err);
+                           "lora_targets = q, down\n");
     if (!s)
         return;
     struct grid g;
@@ -177,12 +184,11 @@ static void check_model_names(void)
 static void check_shared_points(void)
 {
     char err[1024];
-    struct sweep *s = load("shared.sweep",
+    struct sweep *s = load_ok("shared.sweep",
                            "[global]\nmodel = tiny\nbatch = 1, 2\nseq_len = 8\n"
                            "[a]\ntechnique = full, load\n"
                            "[b]\ntechnique = full\nbatch = 2, 4\n"
-                           "[c]\ntechnique = full\nseed = 1\n", err, sizeof err);
-    CHECK(s != NULL, "sweep_load: %s", err);
+                           "[c]\ntechnique = full\nseed = 1\n");
     if (!s)
         return;
     struct grid g;
@@ -208,8 +214,7 @@ static void check_bound(void)
     char text[600];
     snprintf(text, sizeof text, "[j]\nmodel = tiny\ntechnique = full\nbatch = %s\nseq_len = %s\nrepeats = 1000\n",
              list, list);
-    struct sweep *s = load("huge.sweep", text, err, sizeof err);
-    CHECK(s != NULL, "sweep_load: %s", err);
+    struct sweep *s = load_ok("huge.sweep", text);
     if (!s)
         return;
     CHECK(grid_count(s) == 1024000, "count %lld", grid_count(s));
@@ -225,15 +230,14 @@ static void check_bound(void)
 static void check_syntax(void)
 {
     char err[1024];
-    struct sweep *s = load("bom.sweep",
+    struct sweep *s = load_ok("bom.sweep",
                            "\xEF\xBB\xBF[global] # defaults\n"
                            "model = tiny   # the preset\n"
                            "steps = 4 ; four\n"
                            "[j]\n"
                            "technique = full ;comment\n"
                            "batch = 1, 2\t# two\n"
-                           "seq_len = 8 ; eight\n", err, sizeof err);
-    CHECK(s != NULL, "sweep_load: %s", err);
+                           "seq_len = 8 ; eight\n");
     if (!s)
         return;
     const struct sweep_job *j = &s->jobs[0];
