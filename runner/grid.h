@@ -7,6 +7,8 @@
 /* A point, and (through job) every setting it is measured under: steps,
  * seed, threads (requested), timeout_s, mem_limit, weights (canonical),
  * lora_rank and lora_targets; grid_point_settings() writes them all. */
+enum { GRID_ID_MAX = 384 };
+
 struct grid_point {
     const struct sweep_job *job;
     const char *model;        /* display name: what ids and tables show */
@@ -17,8 +19,9 @@ struct grid_point {
     int batch;    /* 0 for a technique without steps (load) */
     int seq_len;  /* 0 for a technique without steps (load) */
     int repeat;   /* 0 .. job->repeats - 1 */
-    /* job/model/device/technique[/loraR-targets]/bN/sN/stK/rR: stable, for resuming */
-    char id[SWEEP_PATH_MAX + 160];
+    /* job/model/device/technique[/loraR-targets]/bN/sN/stK/rR: stable, for
+     * resuming. At most 63 + 127 + 15 + 9 + 31 + 31 + 5 characters: never cut. */
+    char id[GRID_ID_MAX];
 };
 
 struct grid {

@@ -180,6 +180,29 @@ static void check_model_names(void)
     sweep_free(s);
 }
 
+/* The longest id there can be is whole. */
+static void check_longest_id(void)
+{
+    char name[128], job[64], path[256], text[1024];
+    memset(name, 'm', 127), name[127] = '\0';
+    memset(job, 'j', 63), job[63] = '\0';
+    snprintf(path, sizeof path, "%s/config.json", name);
+    put(path, "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4, "
+              "\"intermediate_size\": 128, \"vocab_size\": 100}");
+    snprintf(text, sizeof text, "[%s]\nmodel = %s\ndevice = cuda:999\ntechnique = lora+ckpt\nbatch = 1000000\n"
+             "seq_len = 1000000\nsteps = 1000\nrepeats = 1000\nlora_rank = 65536\n"
+             "lora_targets = q, k, v, o, gate, up, down\n", job, path);
+    struct sweep *s = load_ok("long.sweep", text);
+    struct grid g = {0};
+    CHECK(s && grid_expand(s, &g) == 0 && g.n == 1000, "expand");
+    if (g.n == 1000) {
+        const char *id = g.points[999].id;
+        CHECK(strncmp(id, job, 63) == 0 && strcmp(id + strlen(id) - 5, "/r999") == 0, "id cut: %s", id);
+    }
+    grid_free(&g);
+    sweep_free(s);
+}
+
 /* The same point in two jobs is measured once, with a warning naming both. */
 static void check_shared_points(void)
 {
@@ -290,6 +313,7 @@ int main(void)
     check_settings();
     check_model_names();
     check_shared_points();
+    check_longest_id();
     check_bound();
     check_syntax();
     check_devices();
