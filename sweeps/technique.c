@@ -1,4 +1,4 @@
-/* technique.c: one table of names, read both ways. */
+/* technique.c: names and properties read off PF_TECHNIQUES; LoRA target names. */
 #include <stdio.h>
 #include <string.h>
 #include "sweeps/technique.h"
