@@ -160,7 +160,7 @@ static void fill_numbers(field_text f[N_COLUMNS], const struct grid_point *p, co
     num(f[C_SEQ_LEN], p->seq_len, "%.0f");
     num(f[C_TOKENS], (double)p->batch * p->seq_len, "%.0f");
     num(f[C_REPEAT], p->repeat, "%.0f");
-    num(f[C_STEPS], p->technique == PF_TECH_LOAD ? 0 : p->job->steps, "%.0f");
+    num(f[C_STEPS], technique_runs_steps(p->technique) ? p->job->steps : 0, "%.0f");
     snprintf(f[C_EXIT_CODE], sizeof(field_text), "%d", r->exit_code);
     snprintf(f[C_SIGNAL], sizeof(field_text), "%d", r->signal);
     num(f[C_PARAMS], (double)r->params, "%.0f");
@@ -179,7 +179,7 @@ static void fill_numbers(field_text f[N_COLUMNS], const struct grid_point *p, co
     num(f[C_LOSS], r->loss, "%.5f");
     num(f[C_THREADS], r->threads, "%.0f");
     num(f[C_BLAS_THREADS], r->blas_threads, "%.0f");
-    int lora = p->technique == PF_TECH_LORA || p->technique == PF_TECH_LORA_CKPT;
+    int lora = technique_is_lora(p->technique);
     num(f[C_LORA_RANK], lora ? p->job->lora_rank : -1, "%.0f");
     if (lora)
         lora_targets_to_list(p->job->lora_targets, f[C_LORA_TARGETS], sizeof(field_text));

@@ -95,14 +95,14 @@ static int already_done(char **done, int n_done, const char *id)
 /* argv for `peakfit worker`, in storage that lives as long as args. */
 struct worker_command {
     char *argv[32];
-    char text[16][SWEEP_PATH_MAX];
+    char text[16][SWEEP_LONG_PATH_MAX]; /* canonical paths may be long */
     int argc, n_text;
 };
 
 static void add_arg(struct worker_command *c, const char *flag, const char *value)
 {
     c->argv[c->argc++] = (char *)flag;
-    snprintf(c->text[c->n_text], SWEEP_PATH_MAX, "%s", value);
+    snprintf(c->text[c->n_text], sizeof c->text[0], "%s", value);
     c->argv[c->argc++] = c->text[c->n_text++];
 }
 
@@ -119,10 +119,10 @@ static void build_command(struct worker_command *c, const char *self, const stru
     memset(c, 0, sizeof *c);
     c->argv[c->argc++] = (char *)self;
     c->argv[c->argc++] = "worker";
-    add_arg(c, "--model", p->model);
+    add_arg(c, "--model", p->model_source);
     add_arg(c, "--device", p->device);
     add_arg(c, "--technique", technique_name(p->technique));
-    if (p->technique != PF_TECH_LOAD) {
+    if (technique_runs_steps(p->technique)) {
         add_number(c, "--batch", p->batch);
         add_number(c, "--seq-len", p->seq_len);
     }
@@ -132,7 +132,7 @@ static void build_command(struct worker_command *c, const char *self, const stru
     add_number(c, "--report-fd", 3);
     if (j->weights[0])
         add_arg(c, "--weights", j->weights);
-    if (p->technique == PF_TECH_LORA || p->technique == PF_TECH_LORA_CKPT) {
+    if (technique_is_lora(p->technique)) {
         char targets[64];
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);
         add_number(c, "--lora-rank", j->lora_rank);
@@ -171,9 +171,8 @@ static void print_progress(struct progress *pr, int index, const struct grid_poi
     clock_text(et, sizeof et, eta);
     if (r->peak_rss_mib >= 0 && r->baseline_rss_mib >= 0)
         snprintf(peak, sizeof peak, " peak +%.1f MiB", r->peak_rss_mib - r->baseline_rss_mib);
-    const char *model = strrchr(p->model, '/') ? strrchr(p->model, '/') + 1 : p->model;
     fprintf(stderr, "[%d/%d] %s %s %s b=%d s=%d r%d: %s%s (%.1f s) | elapsed %s, ETA %s\n",
-            index + 1, pr->total, p->job->name, model, technique_name(p->technique), p->batch,
+            index + 1, pr->total, p->job->name, p->model, technique_name(p->technique), p->batch,
             p->seq_len, p->repeat, r->status, peak, r->wall_s, el, et);
 }
 
@@ -269,10 +268,14 @@ int run_sweep(const char *sweep_path, const char *out_dir)
         return 2;
     }
     struct grid g;
-    if (grid_expand(s, &g) != 0) {
-        free(s);
-        return 1;
+    int built = grid_build(s, &g, err, sizeof err);
+    if (built != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        sweep_free(s);
+        return built;
     }
+    if (g.warnings)
+        fputs(g.warnings, stderr);
     int lock = -1, n_done = 0, rc = 2;
     char **done = NULL;
     snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir);
@@ -286,7 +289,7 @@ int run_sweep(const char *sweep_path, const char *out_dir)
         close(lock);
     results_free_done(done, n_done);
     grid_free(&g);
-    free(s);
+    sweep_free(s);
     return rc;
 }
 
@@ -322,13 +325,19 @@ int grid_main(int argc, char **argv)
         fprintf(stderr, "peakfit: %s\n", err);
         return 2;
     }
-    int rc = grid_expand(s, &g) == 0 ? 0 : 1;
+    int rc = grid_build(s, &g, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "peakfit: %s\n", err);
+    else if (g.warnings)
+        fputs(g.warnings, stderr);
     for (int i = 0; rc == 0 && i < g.n; i++)
         printf("%s\n", g.points[i].id);
+    char summary[128];
+    grid_summary(&g, summary, sizeof summary);
     if (rc == 0)
-        fprintf(stderr, "peakfit: %s: %d points\n", argv[1], g.n);
+        fprintf(stderr, "peakfit: %s: %s\n", argv[1], summary);
     grid_free(&g);
-    free(s);
+    sweep_free(s);
     return rc;
 }
 

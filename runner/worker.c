@@ -10,18 +10,19 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/clock.h"
-#include "models/model_spec.h"
 #include "runner/point_result.h"
 #include "runner/proc_stats.h"
+#include "sweeps/limits.h"
+#include "sweeps/sweep.h"
+#include "sweeps/sweep_keys.h"
 #include "sweeps/technique.h"
 #include "util/parse.h"
 
+/* The point to measure: a one-job sweep whose keys the options set, with
+ * the sweep file's checks, ranges and defaults (sweeps/sweep_keys.c). */
 struct worker_args {
-    const char *model;
-    const char *device;
-    const char *weights;
-    pf_train_options train;
-    long batch, seq_len, steps, seed, threads;
+    struct sweep *sweep;
+    struct sweep_job *job;
     int report_fd;
 };
 
@@ -55,50 +56,63 @@ static int usage(const char *why)
     return WORKER_EXIT_USAGE;
 }
 
+enum { OPT_REPORT_FD = 'f', OPT_KEY = 256 /* + the key's row */ };
+
+/* The options are the sweep keys that have a worker flag, and --report-fd. */
+static void worker_options(struct option *options, int size)
+{
+    int n = 0;
+    for (int i = 0; sweep_key_at(i) && n < size - 2; i++)
+        if (sweep_key_at(i)->flag)
+            options[n++] = (struct option){sweep_key_at(i)->flag, required_argument, NULL, OPT_KEY + i};
+    options[n++] = (struct option){"report-fd", required_argument, NULL, OPT_REPORT_FD};
+    options[n] = (struct option){0};
+}
+
 static int parse_option(struct worker_args *a, int opt, const char *v)
 {
-    int t;
-    switch (opt) {
-    case 'm': a->model = v; return 0;
-    case 'd': a->device = v; return 0;
-    case 'w': a->weights = v; return 0;
-    case 't':
-        if ((t = technique_from_name(v)) < 0) return -1;
-        a->train.technique = (pf_technique)t;
+    char err[1024], why[1100];
+    if (opt == OPT_REPORT_FD) {
+        long fd;
+        if (parse_long(v, 0, 1 << 20, &fd) != 0)
+            return usage("--report-fd must be a descriptor number");
+        a->report_fd = (int)fd;
         return 0;
-    case 'b': return parse_long(v, 1, 1000000, &a->batch);
-    case 's': return parse_long(v, 1, 1000000, &a->seq_len);
-    case 'n': return parse_long(v, 1, 1000, &a->steps);
-    case 'S': return parse_long(v, 0, 2147483647L, &a->seed);
-    case 'T': return parse_long(v, 0, 4096, &a->threads);
-    case 'r': { long r; int rc = parse_long(v, 1, 65536, &r); a->train.lora_rank = (int)r; return rc; }
-    case 'g': return (a->train.lora_targets = lora_targets_from_list(v)) ? 0 : -1;
-    case 'f': { long fd; int rc = parse_long(v, 0, 1 << 20, &fd); a->report_fd = (int)fd; return rc; }
-    default: return -1;
     }
+    const struct sweep_key *k = sweep_key_at(opt - OPT_KEY);
+    if (!k)
+        return usage("unknown option");
+    if (sweep_set(a->sweep, a->job, k->name, v, err, sizeof err) == 0)
+        return 0;
+    snprintf(why, sizeof why, "--%s: %s", k->flag, err);
+    return usage(why);
+}
+
+/* A worker measures one point: each list the options set has one value. */
+static int check_point(const struct sweep_job *j)
+{
+    if (j->n_models != 1 || j->n_techniques != 1)
+        return usage("--model and --technique are required, one of each");
+    if (j->n_devices != 1 || j->n_batches > 1 || j->n_seq_lens > 1)
+        return usage("--device, --batch and --seq-len take one value each");
+    if (technique_runs_steps(j->techniques[0]) && (!j->n_batches || !j->n_seq_lens))
+        return usage("--batch and --seq-len are required for this technique");
+    return 0;
 }
 
 static int parse_args(int argc, char **argv, struct worker_args *a)
 {
-    static const struct option options[] = {
-        {"model", 1, 0, 'm'}, {"device", 1, 0, 'd'}, {"weights", 1, 0, 'w'},
-        {"technique", 1, 0, 't'}, {"batch", 1, 0, 'b'}, {"seq-len", 1, 0, 's'},
-        {"steps", 1, 0, 'n'}, {"seed", 1, 0, 'S'}, {"threads", 1, 0, 'T'},
-        {"lora-rank", 1, 0, 'r'}, {"lora-targets", 1, 0, 'g'},
-        {"report-fd", 1, 0, 'f'}, {0, 0, 0, 0}};
-    *a = (struct worker_args){.device = "cpu", .steps = 2, .report_fd = 1, .train = {
-        .technique = PF_TECH_COUNT, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V,
-        .learning_rate = 1e-4}};
-    int opt;
+    struct option options[32];
+    worker_options(options, 32);
+    *a = (struct worker_args){.sweep = sweep_new_point(), .report_fd = 1};
+    if (!a->sweep)
+        return usage("out of memory");
+    a->job = &a->sweep->jobs[0];
+    int opt, rc = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1)
-        if (opt == '?' || parse_option(a, opt, optarg) != 0)
-            return usage(opt == '?' ? "unknown option" : "invalid option value");
-    if (!a->model || a->train.technique == PF_TECH_COUNT)
-        return usage("--model and --technique are required");
-    if (a->train.technique != PF_TECH_LOAD && (!a->batch || !a->seq_len))
-        return usage("--batch and --seq-len are required for this technique");
-    return 0;
+    while (rc == 0 && (opt = getopt_long(argc, argv, "", options, NULL)) != -1)
+        rc = opt == '?' ? usage("unknown option") : parse_option(a, opt, optarg);
+    return rc ? rc : check_point(a->job);
 }
 
 static void report_environment(void)
@@ -160,16 +174,14 @@ static void report_stats(const pf_model *model)
 
 static int build_model(const struct worker_args *a, pf_model **model)
 {
-    pf_model_config config;
-    char why[600];
-    if (model_spec_resolve(a->model, &config, why, sizeof why) != 0) {
-        report("error", "%s", why);
-        return WORKER_EXIT_ERROR;
-    }
+    const struct sweep_job *j = a->job;
+    const pf_train_options train = {.technique = j->techniques[0], .lora_rank = j->lora_rank,
+                                    .lora_targets = j->lora_targets, .learning_rate = DEFAULT_LEARNING_RATE};
     double t0 = monotonic_seconds();
-    pf_status st = pf_model_new(&config, &a->train, (uint64_t)a->seed, a->device, model);
-    if (st == PF_OK && a->weights)
-        st = pf_model_load_safetensors(*model, a->weights);
+    pf_status st = pf_model_new(&sweep_job_model(a->sweep, j, 0)->config, &train, (uint64_t)j->seed,
+                                j->devices[0], model);
+    if (st == PF_OK && j->weights[0])
+        st = pf_model_load_safetensors(*model, j->weights);
     if (st != PF_OK)
         return fail_with(st);
     report("build_s", "%.6f", monotonic_seconds() - t0);
@@ -179,11 +191,12 @@ static int build_model(const struct worker_args *a, pf_model **model)
 
 static int run_steps(const struct worker_args *a, pf_model *model)
 {
-    if (a->train.technique == PF_TECH_LOAD)
+    const struct sweep_job *j = a->job;
+    if (!technique_runs_steps(j->techniques[0]))
         return 0;
-    for (long i = 0; i < a->steps; i++) {
+    for (int i = 0; i < j->steps; i++) {
         double loss, t0 = monotonic_seconds();
-        pf_status st = pf_model_step(model, a->batch, a->seq_len, &loss);
+        pf_status st = pf_model_step(model, j->batches[0], j->seq_lens[0], &loss);
         if (st != PF_OK)
             return fail_with(st);
         report("step_s", "%.6f", monotonic_seconds() - t0);
@@ -194,14 +207,10 @@ static int run_steps(const struct worker_args *a, pf_model *model)
     return 0;
 }
 
-int worker_main(int argc, char **argv)
+static int measure(const struct worker_args *a)
 {
-    struct worker_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc != 0)
-        return rc;
-    report_fd = a.report_fd;
-    if (pf_init((int)a.threads) != PF_OK)
+    report_fd = a->report_fd;
+    if (pf_init(a->job->threads) != PF_OK)
         return fail_with(PF_ERR);
     report_environment();
     report("baseline_rss_kib", "%ld", proc_status_kib("VmRSS"));
@@ -209,13 +218,23 @@ int worker_main(int argc, char **argv)
     report("baseline_tensor_bytes", "%lld", (long long)pf_tensor_bytes_live());
     inject_fault();
     pf_model *model = NULL;
-    rc = build_model(&a, &model);
+    int rc = build_model(a, &model);
     if (rc == 0)
-        rc = run_steps(&a, model);
+        rc = run_steps(a, model);
     if (rc == 0) {
         report("peak_rss_kib", "%ld", proc_status_kib("VmHWM"));
         report("tensor_peak_bytes", "%lld", (long long)pf_tensor_bytes_peak());
     }
     pf_model_free(model);
+    return rc;
+}
+
+int worker_main(int argc, char **argv)
+{
+    struct worker_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc == 0)
+        rc = measure(&a);
+    sweep_free(a.sweep);
     return rc;
 }

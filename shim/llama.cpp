@@ -97,7 +97,7 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor &x, const torch::Ten
 
 LlamaImpl::LlamaImpl(const pf_model_config &c, const pf_train_options &t)
     : config(c),
-      checkpoint_layers(t.technique == PF_TECH_FULL_CKPT || t.technique == PF_TECH_LORA_CKPT)
+      checkpoint_layers(pf_technique_info_of(t.technique)->checkpoint)
 {
     embed = register_module("embed_tokens", torch::nn::Embedding(c.vocab_size, c.hidden_size));
     {

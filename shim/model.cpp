@@ -5,8 +5,10 @@
 #include "guard.hpp"
 #include "model.hpp"
 
-static bool is_lora(pf_technique t) { return t == PF_TECH_LORA || t == PF_TECH_LORA_CKPT; }
-static bool is_training(pf_technique t) { return t != PF_TECH_LOAD && t != PF_TECH_INFERENCE; }
+// A technique's properties come from its row of PF_TECHNIQUES, never from
+// its name: a new technique is one row there.
+static bool is_lora(pf_technique t) { return pf_technique_info_of(t)->lora; }
+static bool is_training(pf_technique t) { return pf_technique_info_of(t)->training; }
 
 static std::string config_problem(const pf_model_config &c, const pf_train_options &t)
 {
@@ -58,7 +60,7 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     m->device = torch::Device(device);
     m->net = Llama(*config, opts);
     init_adapters(*m->net);
-    if (opts.technique == PF_TECH_BF16)
+    if (pf_technique_info_of(opts.technique)->precision == PF_BF16)
         m->net->to(torch::kBFloat16);
     m->net->to(m->device);
     choose_trainable(*m);
@@ -96,7 +98,7 @@ static torch::Tensor causal_lm_loss(const torch::Tensor &logits, const torch::Te
 // loop's `with torch.autocast(...)` block: backward runs outside it).
 static torch::Tensor forward_loss(pf_model &m, const torch::Tensor &ids)
 {
-    if (m.options.technique != PF_TECH_AMP_BF16)
+    if (pf_technique_info_of(m.options.technique)->precision != PF_AMP_BF16)
         return causal_lm_loss(m.net->forward(ids), ids);
     AutocastBf16 autocast(m.device);
     return causal_lm_loss(m.net->forward(ids), ids);
@@ -132,7 +134,9 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         return PF_ERR_ARG;
     }
     pf_technique t = m->options.technique;
-    if (t == PF_TECH_INFERENCE) {
+    if (!pf_technique_info_of(t)->steps) {
+        // load: the model is built, nothing runs
+    } else if (!is_training(t)) {
         torch::NoGradGuard no_grad;
         (void)m->net->forward(random_tokens(*m, batch, seq_len));
     } else if (is_training(t)) {

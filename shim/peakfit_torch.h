@@ -17,17 +17,55 @@ typedef enum {
     PF_ERR_ARG = 3       /* the caller passed something invalid */
 } pf_status;
 
+/* A technique's number format (the precision column below). */
+enum { PF_FP32 = 0, PF_BF16 = 1, PF_AMP_BF16 = 2 };
+
+/* Every technique, written once: X(ID, name, steps, training, lora,
+ * checkpoint, precision, what runs). The enum, the names users write, and every property the
+ * shim, the sweep parser, the runner and the reports ask about come from
+ * this list; adding a technique is one row here plus the code that runs it.
+ *   steps:      runs steps on batch x seq_len tokens (load only builds)
+ *   training:   backward and an AdamW step (else no optimizer state)
+ *   lora:       frozen base with rank-r adapters (lora_rank, lora_targets)
+ *   checkpoint: each decoder layer recomputed in backward
+ *   precision:  PF_FP32; PF_BF16 (weights, activations, grads and AdamW state
+ *               in bfloat16); PF_AMP_BF16 (fp32 weights, grads and AdamW state,
+ *               forward and loss under bf16 autocast, as torch.autocast) */
+#define PF_TECHNIQUES(X)                                                                                \
+    X(LOAD, "load", 0, 0, 0, 0, 0, "builds the model; no step")                                         \
+    X(INFERENCE, "inference", 1, 0, 0, 0, 0, "eval mode, no grad, forward only")                        \
+    X(FULL, "full", 1, 1, 0, 0, 0, "fp32, AdamW over every weight")                                     \
+    X(FULL_CKPT, "full+ckpt", 1, 1, 0, 1, 0, "as full, each decoder layer recomputed in backward")      \
+    X(BF16, "bf16", 1, 1, 0, 0, 1, "weights, activations, grads and AdamW state in bf16")               \
+    X(LORA, "lora", 1, 1, 1, 0, 0, "frozen fp32 base, AdamW over rank-r adapters")                      \
+    X(LORA_CKPT, "lora+ckpt", 1, 1, 1, 1, 0, "as lora, with per-layer checkpointing")                  \
+    X(AMP_BF16, "amp-bf16", 1, 1, 0, 0, 2, "fp32 weights and AdamW state, forward under bf16 autocast")
+
 typedef enum {
-    PF_TECH_LOAD = 0,    /* build the model, run nothing */
-    PF_TECH_INFERENCE,   /* eval mode, no grad, forward only */
-    PF_TECH_FULL,        /* fp32, AdamW over every weight */
-    PF_TECH_FULL_CKPT,   /* as full, each decoder layer recomputed in backward */
-    PF_TECH_BF16,        /* weights, activations, grads and AdamW state in bf16 */
-    PF_TECH_LORA,        /* frozen fp32 base, AdamW over rank-r adapters */
-    PF_TECH_LORA_CKPT,   /* as lora, with per-layer checkpointing */
-    PF_TECH_AMP_BF16,    /* fp32 weights and AdamW state, forward and backward under bf16 autocast */
+#define PF_TECH_ENUM_(id, name, steps, training, lora, checkpoint, precision, help) PF_TECH_##id,
+    PF_TECHNIQUES(PF_TECH_ENUM_)
+#undef PF_TECH_ENUM_
     PF_TECH_COUNT
 } pf_technique;
+
+/* A technique's row of PF_TECHNIQUES. */
+typedef struct {
+    const char *name;
+    int steps, training, lora, checkpoint, precision;
+    const char *help;
+} pf_technique_info;
+
+/* The row of t; an out-of-range t gets a row named "?" with no property. */
+static inline const pf_technique_info *pf_technique_info_of(pf_technique t)
+{
+    static const pf_technique_info rows[PF_TECH_COUNT + 1] = {
+#define PF_TECH_ROW_(id, name, steps, training, lora, checkpoint, precision, help) \
+        {name, steps, training, lora, checkpoint, precision, help},
+        PF_TECHNIQUES(PF_TECH_ROW_)
+#undef PF_TECH_ROW_
+        {"?", 0, 0, 0, 0, 0, ""}};
+    return &rows[(int)t >= 0 && (int)t < PF_TECH_COUNT ? (int)t : PF_TECH_COUNT];
+}
 
 /* Bits of pf_train_options.lora_targets: which projections get adapters. */
 enum {
@@ -49,19 +87,11 @@ typedef struct {
     double rms_norm_eps;
 } pf_model_config;
 
-/* How attention keeps what backward needs (transformers' attn_implementation). */
-typedef enum {
-    PF_ATTN_SDPA = 0,    /* output and logsumexp only, as PyTorch 2's fused kernels (the default) */
-    PF_ATTN_EAGER,       /* the [b, heads, s, s] probabilities are kept */
-    PF_ATTN_COUNT
-} pf_attention;
-
 typedef struct {
     pf_technique technique;
     int lora_rank;
     unsigned lora_targets;
     double learning_rate;
-    pf_attention attention;
 } pf_train_options;
 
 /* Byte counts of what a model holds, read off its tensors. */
@@ -89,8 +119,6 @@ int pf_device_available(const char *device);
 /* Live and peak bytes of CPU tensor storage, counted by the allocator. */
 int64_t pf_tensor_bytes_live(void);
 int64_t pf_tensor_bytes_peak(void);
-/* Starts the peak afresh from the bytes live now. */
-void pf_tensor_bytes_reset_peak(void);
 
 /* Random, seeded weights: memory does not depend on their values. */
 pf_status pf_model_new(const pf_model_config *config,

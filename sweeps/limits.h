@@ -12,6 +12,7 @@
 #define LIMIT_LORA_RANK_MAX 65536L
 #define LIMIT_REPLICAS_MAX 1000000L
 #define LIMIT_TARGET_BATCH_MAX 1000000000L
+#define LIMIT_GRID_POINTS_MAX 1000000L   /* points in one sweep, counted before any is made */
 
 #define DEFAULT_STEPS 2
 #define DEFAULT_REPEATS 1

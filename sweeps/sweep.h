@@ -1,22 +1,34 @@
 /* sweep.h: a sweep file, parsed. Format (fio-like): a [global] section of
  * defaults, then named job sections that override them; each job's grid is
- * model x device x technique x seq_len x batch x repeat. */
+ * model x device x technique x seq_len x batch x repeat. The keys, their
+ * types, ranges and defaults are one table: sweeps/sweep_keys.h. */
 #ifndef PEAKFIT_SWEEP_H
 #define PEAKFIT_SWEEP_H
 #include <stddef.h>
 #include <stdint.h>
+#include "models/model_spec.h"
 #include "peakfit_torch.h"
 
+/* Every bound is an error message when crossed, never a silent cut. */
 enum { SWEEP_MAX_LIST = 32, SWEEP_MAX_MODELS = 8, SWEEP_MAX_JOBS = 64 };
-enum { SWEEP_NAME_MAX = 64, SWEEP_PATH_MAX = 512 };
+enum { SWEEP_NAME_MAX = 64, SWEEP_PATH_MAX = 512, SWEEP_LONG_PATH_MAX = 4096, SWEEP_DEVICE_MAX = 16 };
+enum { SWEEP_LINE_MAX = 4096 };
+#define SWEEP_FILE_MAX_BYTES (16LL << 20)
+
+/* A model a sweep names, resolved once however many jobs list it. */
+struct sweep_model {
+    struct model_spec spec; /* spec.name is what ids and tables show */
+    int line;               /* where the sweep first names it */
+};
 
 struct sweep_job {
     char name[SWEEP_NAME_MAX];
-    int line; /* of its [name] header */
-    char models[SWEEP_MAX_MODELS][SWEEP_PATH_MAX];
+    int line;             /* of its [name] header */
+    int models[SWEEP_MAX_MODELS]; /* indices into sweep->models */
     int n_models;
-    char devices[SWEEP_MAX_LIST][8];
+    char devices[SWEEP_MAX_LIST][SWEEP_DEVICE_MAX];
     int n_devices;
+    int device_line;      /* of the device key that set devices; 0: the default */
     pf_technique techniques[SWEEP_MAX_LIST];
     int n_techniques;
     int batches[SWEEP_MAX_LIST];
@@ -25,22 +37,39 @@ struct sweep_job {
     int n_seq_lens;
     int steps;
     int repeats;
-    int threads;          /* 0: libtorch's default */
+    int threads;          /* requested; 0: libtorch's default */
     double timeout_s;
     int64_t mem_limit;    /* bytes above the worker's baseline; 0: none */
     long seed;
     int lora_rank;
     unsigned lora_targets;
-    char weights[SWEEP_PATH_MAX]; /* safetensors file, or "" for random */
+    char weights[SWEEP_LONG_PATH_MAX]; /* canonical path of a safetensors file, or "" for random */
 };
 
 struct sweep {
-    char path[SWEEP_PATH_MAX];
+    char path[SWEEP_LONG_PATH_MAX]; /* as given: messages name the file so */
+    struct sweep_model *models;     /* every distinct model of every job */
+    int n_models;
     struct sweep_job jobs[SWEEP_MAX_JOBS];
     int n_jobs;
 };
 
-/* Parses and validates a sweep file. Returns a sweep to free(), or NULL
- * with "FILE:LINE: what is wrong" in err. */
+/* Parses and validates a sweep file. Returns a sweep for sweep_free(), or
+ * NULL with "FILE:LINE: what is wrong" in err. Device names are checked
+ * here; whether this libtorch has them is runner/grid.h's
+ * grid_check_devices(). */
 struct sweep *sweep_load(const char *path, char *err, size_t errlen);
+
+/* A sweep of one job, "point", holding the defaults, whose keys are then set
+ * one by one with sweep_set (the worker's options). Relative paths are
+ * relative to the current directory. NULL when out of memory. */
+struct sweep *sweep_new_point(void);
+/* Sets key of job as a sweep file's `key = value` would, with the same
+ * checks. Returns 0, or -1 with the message (no file or line) in err. */
+int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const char *value, char *err,
+              size_t errlen);
+
+/* The model at index i of a job's list. */
+const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i);
+void sweep_free(struct sweep *s);
 #endif

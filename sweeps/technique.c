@@ -1,19 +1,8 @@
-/* technique.c: one table of names, read both ways. */
+/* technique.c: names and properties read off PF_TECHNIQUES; LoRA target names. */
 #include <stdio.h>
 #include <string.h>
 #include "sweeps/technique.h"
 #include "util/parse.h"
-
-static const char *const names[PF_TECH_COUNT] = {
-    [PF_TECH_LOAD] = "load",
-    [PF_TECH_INFERENCE] = "inference",
-    [PF_TECH_FULL] = "full",
-    [PF_TECH_FULL_CKPT] = "full+ckpt",
-    [PF_TECH_BF16] = "bf16",
-    [PF_TECH_LORA] = "lora",
-    [PF_TECH_LORA_CKPT] = "lora+ckpt",
-    [PF_TECH_AMP_BF16] = "amp-bf16",
-};
 
 static const char *const lora_names[] = {"q", "k", "v", "o", "gate", "up", "down"};
 enum { LORA_NAME_COUNT = sizeof lora_names / sizeof lora_names[0] };
@@ -21,24 +10,41 @@ enum { LORA_NAME_COUNT = sizeof lora_names / sizeof lora_names[0] };
 int technique_from_name(const char *name)
 {
     for (int t = 0; t < PF_TECH_COUNT; t++)
-        if (strcmp(name, names[t]) == 0)
+        if (strcmp(name, technique_name((pf_technique)t)) == 0)
             return t;
     return -1;
 }
 
-const char *technique_name(pf_technique t)
+const char *technique_name(pf_technique t) { return pf_technique_info_of(t)->name; }
+int technique_runs_steps(pf_technique t) { return pf_technique_info_of(t)->steps; }
+int technique_is_training(pf_technique t) { return pf_technique_info_of(t)->training; }
+int technique_is_lora(pf_technique t) { return pf_technique_info_of(t)->lora; }
+int technique_is_checkpointed(pf_technique t) { return pf_technique_info_of(t)->checkpoint; }
+
+/* Joins names with ", " into buf once. */
+static const char *joined(char *buf, size_t size, const char *(*name_of)(int), int n)
 {
-    return (t >= 0 && t < PF_TECH_COUNT) ? names[t] : "?";
+    if (buf[0])
+        return buf;
+    size_t used = 0;
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", name_of(i));
+    return buf;
 }
+
+static const char *technique_name_at(int i) { return technique_name((pf_technique)i); }
+static const char *lora_name_at(int i) { return lora_names[i]; }
 
 const char *technique_names(void)
 {
-    return "load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16";
+    static char text[256];
+    return joined(text, sizeof text, technique_name_at, PF_TECH_COUNT);
 }
 
-int technique_is_training(pf_technique t)
+const char *lora_target_names(void)
 {
-    return t != PF_TECH_LOAD && t != PF_TECH_INFERENCE;
+    static char text[128];
+    return joined(text, sizeof text, lora_name_at, LORA_NAME_COUNT);
 }
 
 unsigned lora_targets_from_list(const char *list)

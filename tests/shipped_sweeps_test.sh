@@ -1,6 +1,7 @@
 # The shipped sweeps parse, and cover what they promise: the demo's grid,
 # and exactly the 12 points of the published SmolLM2-135M table.
 source "$(dirname "$0")/lib.sh"
+set -o pipefail
 root=$(cd "$TESTS/.." && pwd)
 tiny=$("$PEAKFIT" grid "$root/sweeps/tiny-cpu.sweep" 2>/dev/null) || fail "tiny-cpu.sweep does not parse"
 expect_eq "tiny-cpu points" "$(wc -l <<<"$tiny")" 27
@@ -11,3 +12,11 @@ ours=$(sed 's|/lora[0-9]*-[^/]*||' <<<"$smol" | awk -F/ '{ print $4 "/" $5 "/" $
 grep -q "lora+ckpt/lora8-q+v/b8/s256" <<<"$smol" || fail "smollm2 LoRA point is not r=8 on q, v"
 theirs=$(tail -n +2 "$TESTS/fixtures/reference-smollm2.csv" | awk -F, '{ print $2 "/b" $3 "/s" $4 }' | sort)
 expect_eq "smollm2 grid vs the published table" "$ours" "$theirs"
+"$PEAKFIT" grid "$root/sweeps/tiny-cpu.sweep" 2>"$TMP/err" >/dev/null
+expect_eq "tiny-cpu summary" "$(cat "$TMP/err")" \
+    "peakfit: $root/sweeps/tiny-cpu.sweep: 27 points; at most 0:54:00 by their timeouts"
+# The README's example sweep is a sweep peakfit reads.
+sed -n '/^## Sweep files/,/^## /p' "$root/README.md" | sed -n '/^```ini$/,/^```$/p' | sed '1d;$d' >"$TMP/readme.sweep"
+[ -s "$TMP/readme.sweep" ] || fail "no example sweep in README's Sweep files section"
+example=$("$PEAKFIT" grid "$TMP/readme.sweep" 2>"$TMP/err") || fail "README's example sweep: $(cat "$TMP/err")"
+expect_eq "README example points" "$(wc -l <<<"$example")" 18

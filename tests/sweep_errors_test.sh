@@ -2,6 +2,7 @@
 # "FILE:LINE: message" (tests/bad-sweeps/EXPECTED), exit status 2, and
 # leaves the output directory uncreated.
 source "$(dirname "$0")/lib.sh"
+set -o pipefail
 dir=$TESTS/bad-sweeps
 n=0
 while IFS=$'\t' read -r file expected; do
@@ -14,6 +15,20 @@ while IFS=$'\t' read -r file expected; do
 done <"$dir/EXPECTED"
 expect_gt "cases checked" "$n" 29
 [ "$n" -eq "$(ls "$dir"/*.sweep | wc -l)" ] || fail "EXPECTED does not list every .sweep file"
-err=$("$PEAKFIT" run "$TMP/none.sweep" -o "$TMP/out" 2>&1); rc=$?
-expect_eq "missing sweep file: exit status" "$rc" 2
-expect_eq "missing sweep file: message" "$err" "peakfit: $TMP/none.sweep: cannot open sweep file"
+
+# Files that are not sweep files: refused at once, read no further.
+mkfifo "$TMP/fifo.sweep"
+mkdir "$TMP/dir.sweep"
+head -c $((17 << 20)) /dev/zero | tr '\0' '#' >"$TMP/big.sweep"
+while IFS=$'\t' read -r file expected; do
+    err=$(timeout 20 "$PEAKFIT" run "$file" -o "$TMP/out" 2>&1); rc=$?
+    expect_eq "$file: exit status" "$rc" 2
+    expect_eq "$file: message" "$err" "peakfit: $file: $expected"
+    [ ! -e "$TMP/out" ] || fail "$file: $TMP/out was created"
+done <<EOF
+$TMP/none.sweep	cannot open sweep file: No such file or directory
+$TMP/fifo.sweep	is a FIFO, not a regular file
+$TMP/dir.sweep	is a directory, not a file
+/dev/zero	is a character device, not a regular file
+$TMP/big.sweep	is larger than 16777216 bytes (17825792): not a sweep file
+EOF

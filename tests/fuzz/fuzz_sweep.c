@@ -1,4 +1,5 @@
-/* libFuzzer target: any bytes as a sweep file. sweep_load must return a
+/* libFuzzer target: any bytes as a sweep file (linked without libtorch:
+ * the parser needs none). sweep_load must return a
  * sweep or an error message, never crash or read out of bounds. */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sweep *s = sweep_load(path, err, sizeof err);
     if (!s && strncmp(err, path, strlen(path)) != 0)
         abort(); /* every error names the file */
-    free(s);
+    sweep_free(s);
     unlink(path);
     return 0;
 }

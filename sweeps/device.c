@@ -1,0 +1,45 @@
+/* device.c: one table of device names; "cuda:N" picks one GPU. */
+#include <stdio.h>
+#include <string.h>
+#include "sweeps/device.h"
+#include "util/parse.h"
+
+static const struct device_kind {
+    const char *name;  /* as written */
+    int takes_index;   /* also accepted as name:N */
+} kinds[] = {
+    {"cpu", 0},
+    {"cuda", 1},
+    {"mps", 0},
+};
+enum { KIND_COUNT = sizeof kinds / sizeof kinds[0] };
+
+int device_name_is_known(const char *name)
+{
+    for (int i = 0; i < KIND_COUNT; i++) {
+        size_t n = strlen(kinds[i].name);
+        if (strncmp(name, kinds[i].name, n) != 0)
+            continue;
+        if (name[n] == '\0')
+            return 1;
+        long index;
+        if (kinds[i].takes_index && name[n] == ':' && name[n + 1] >= '0' && name[n + 1] <= '9' &&
+            parse_long(name + n + 1, 0, 999, &index) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+const char *device_names(void)
+{
+    static char text[128];
+    size_t used = 0;
+    if (text[0])
+        return text; /* built once */
+    for (int i = 0; i < KIND_COUNT && used < sizeof text; i++) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "", kinds[i].name);
+        if (kinds[i].takes_index && used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, ", %s:N", kinds[i].name);
+    }
+    return text;
+}

@@ -1,0 +1,10 @@
+/* device.h: the device names a sweep may use, checked without libtorch
+ * (whether this build of libtorch has one is the runner's question). */
+#ifndef PEAKFIT_DEVICE_H
+#define PEAKFIT_DEVICE_H
+
+/* cpu, cuda, cuda:N (N = 0 .. 999), mps. */
+int device_name_is_known(const char *name);
+/* "cpu, cuda, cuda:N, mps", for messages. */
+const char *device_names(void);
+#endif

@@ -1,0 +1,23 @@
+/* sweep_parser.h: what the line reader (sweep_parse.c) and the key table's
+ * value setters (sweep_keys.c) share. Private to sweeps/. */
+#ifndef PEAKFIT_SWEEP_PARSER_H
+#define PEAKFIT_SWEEP_PARSER_H
+#include "sweeps/sweep.h"
+#include "sweeps/sweep_keys.h"
+
+struct parser {
+    const char *path;         /* NULL: one option (the worker's): no file or line */
+    int line;
+    char *err;
+    size_t errlen;
+    struct sweep *sweep;
+    struct sweep_job *job;    /* the section being read */
+};
+
+/* Writes "FILE:LINE: message" (or the message alone) into p->err; returns -1. */
+int parser_fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets key on p->job from value (modified in place). Returns 0 or -1. */
+int sweep_key_set(struct parser *p, const struct sweep_key *key, char *value);
+/* The table's defaults, as a job starts before [global] changes them. */
+void sweep_job_defaults(struct sweep_job *job);
+#endif
