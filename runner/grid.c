@@ -55,13 +55,13 @@ static int add_technique(struct grid *g, int *cap, struct grid_point base)
 int grid_expand(const struct sweep *sweep, struct grid *out)
 {
     int cap = 0;
-    *out = (struct grid){0};
+    *out = (struct grid){.sweep_path = sweep->path};
     for (int i = 0; i < sweep->n_jobs; i++) {
         const struct sweep_job *j = &sweep->jobs[i];
         for (int m = 0; m < j->n_models; m++)
             for (int d = 0; d < j->n_devices; d++)
                 for (int t = 0; t < j->n_techniques; t++) {
-                    struct grid_point base = {.job = j, .model = j->models[m],
+                    struct grid_point base = {.job = j, .model = j->models[m], .model_source = j->models[m],
                                               .device = j->devices[d], .technique = j->techniques[t]};
                     if (add_technique(out, &cap, base) != 0) {
                         grid_free(out);

@@ -1,11 +1,14 @@
 /* grid.h: a sweep expanded into the points that each run in one process. */
 #ifndef PEAKFIT_GRID_H
 #define PEAKFIT_GRID_H
+#include <stdint.h>
 #include "sweeps/sweep.h"
 
 struct grid_point {
     const struct sweep_job *job;
     const char *model;
+    const char *model_source; /* preset name or canonical config path */
+    uint64_t config_hash;     /* of the config file; 0 for a preset */
     const char *device;
     pf_technique technique;
     int batch;    /* 0 for technique load */
@@ -17,6 +20,7 @@ struct grid_point {
 struct grid {
     struct grid_point *points;
     int n;
+    const char *sweep_path; /* the sweep it came from, for messages */
 };
 
 /* Order: job, model, device, technique, seq_len, batch, repeat. Returns 0,
