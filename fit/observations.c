@@ -87,7 +87,8 @@ static int read_row(const struct csv_row *row, struct observation *o, char *bad,
  * each point's last. */
 struct survey {
     unsigned char *usable;
-    struct id_index last; /* point id -> its last usable row */
+    struct id_index first; /* point id -> its first usable row: where its observation goes */
+    struct id_index last;  /* point id -> its last usable row: the observation */
     int n_ok, n_failed;
 };
 
@@ -97,7 +98,8 @@ static int survey_rows(const struct csv_table *t, struct survey *s, struct obser
     struct observation o;
     char bad[200];
     s->usable = calloc((size_t)t->n_rows + 1, 1);
-    if (!s->usable || id_index_init(&s->last, (size_t)t->n_rows) != 0)
+    if (!s->usable || id_index_init(&s->first, (size_t)t->n_rows) != 0 ||
+        id_index_init(&s->last, (size_t)t->n_rows) != 0)
         return -1;
     for (int r = 0; r < t->n_rows; r++) {
         const struct csv_row *row = &t->rows[r];
@@ -108,9 +110,12 @@ static int survey_rows(const struct csv_table *t, struct survey *s, struct obser
         }
         s->usable[r] = 1;
         int earlier = id_index_put(&s->last, row->fields[PEAKS_COL_point_id], r);
+        if (earlier < 0)
+            id_index_put(&s->first, row->fields[PEAKS_COL_point_id], r);
         if (earlier >= 0) {
             note_row(again, row->line, "point %s again (first at line %d): the later row is used",
-                     row->fields[PEAKS_COL_point_id], t->rows[earlier].line);
+                     row->fields[PEAKS_COL_point_id],
+                     t->rows[id_index_get(&s->first, row->fields[PEAKS_COL_point_id])].line);
             out->n_superseded++;
             *(is_ok(t->rows[earlier].fields[PEAKS_COL_status]) ? &s->n_ok : &s->n_failed) -= 1;
         }
@@ -119,7 +124,8 @@ static int survey_rows(const struct csv_table *t, struct survey *s, struct obser
     return 0;
 }
 
-/* The second pass: each point's last usable row, in file order. */
+/* The second pass: each point's last usable row, in the place of its first
+ * (so the order of groups and residuals is the file's). */
 static int collect(const struct csv_table *t, const struct survey *s, struct observations *out)
 {
     out->ok = malloc((size_t)s->n_ok * sizeof *out->ok + 1);
@@ -129,8 +135,9 @@ static int collect(const struct csv_table *t, const struct survey *s, struct obs
     for (int r = 0; r < t->n_rows; r++) {
         struct observation o;
         char bad[200];
-        if (!s->usable[r] || id_index_get(&s->last, t->rows[r].fields[PEAKS_COL_point_id]) != r ||
-            read_row(&t->rows[r], &o, bad, sizeof bad) != 0)
+        const char *id = t->rows[r].fields[PEAKS_COL_point_id];
+        if (!s->usable[r] || id_index_get(&s->first, id) != r ||
+            read_row(&t->rows[id_index_get(&s->last, id)], &o, bad, sizeof bad) != 0)
             continue;
         if (is_ok(o.status))
             out->ok[out->n_ok++] = o;
@@ -157,6 +164,7 @@ static int load_rows(const char *path, const struct csv_table *t, struct observa
     if (rc != 0)
         snprintf(err, errlen, "%s: out of memory reading its %d rows", path, t->n_rows);
     free(s.usable);
+    id_index_free(&s.first);
     id_index_free(&s.last);
     return rc;
 }
