@@ -213,6 +213,34 @@ static void test_resume_is_linear(void)
     CHECK(s < 5, "resuming %d points took %.1f s", N, s);
 }
 
+/* README.md's table of peaks.csv columns: the rows "| `name` | ... |"
+ * after the line that starts "`peaks.csv` columns", in the table's order. */
+static void test_readme_lists_the_columns(void)
+{
+    FILE *f = fopen("README.md", "r");
+    CHECK(f != NULL, "README.md not found (run from the repository root)");
+    if (!f)
+        return;
+    char line[1024], name[128];
+    int in_section = 0, n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "`peaks.csv` columns", 19))
+            in_section = 1;
+        else if (in_section && n > 0 && line[0] != '|')
+            break;
+        if (!in_section || sscanf(line, "| `%127[^`]` |", name) != 1)
+            continue;
+        CHECK(n < PEAKS_N_COLUMNS, "README lists a column %s past the last, %s", name,
+              peaks_columns[PEAKS_N_COLUMNS - 1].name);
+        if (n < PEAKS_N_COLUMNS)
+            CHECK(!strcmp(name, peaks_columns[n].name), "README's column %d is %s; peaks.csv's is %s", n + 1, name,
+                  peaks_columns[n].name);
+        n++;
+    }
+    fclose(f);
+    CHECK(n == PEAKS_N_COLUMNS, "README lists %d columns; peaks.csv has %d", n, PEAKS_N_COLUMNS);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/peakfit-results-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
@@ -222,6 +250,7 @@ int main(void)
     test_which_points_stand();
     test_refusals();
     test_resume_is_linear();
+    test_readme_lists_the_columns();
     unlink(path);
     rmdir(dir);
     CHECK_DONE();
