@@ -1,6 +1,7 @@
 /* observations.c: peaks.csv rows to numbers. Every field is checked by its
  * column's declared type (util/peaks_columns.h); then the checks that
  * concern the fit (a batch in range, tokens = batch x seq_len). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,14 @@ static void fields_of(const struct csv_row *row, const char *f[PEAKS_N_COLUMNS])
         f[c] = c < row->n_fields ? row->fields[c] : "";
 }
 
+/* A whole number that fits an int (a checked INT field may hold up to
+ * 2^62); -1 when unknown or out of range. */
+static int small(const char *field)
+{
+    double v = peaks_number(field);
+    return v >= INT_MIN && v <= INT_MAX ? (int)v : -1;
+}
+
 static void text(char *dst, size_t size, const char *src)
 {
     snprintf(dst, size, "%s", src);
@@ -31,8 +40,8 @@ static void read_fields(const char *const *f, struct observation *o)
     text(o->device, sizeof o->device, f[PEAKS_COL_device]);
     text(o->technique, sizeof o->technique, f[PEAKS_COL_technique]);
     text(o->status, sizeof o->status, f[PEAKS_COL_status]);
-    o->batch = (int)peaks_number(f[PEAKS_COL_batch]);
-    o->seq_len = (int)peaks_number(f[PEAKS_COL_seq_len]);
+    o->batch = small(f[PEAKS_COL_batch]);
+    o->seq_len = small(f[PEAKS_COL_seq_len]);
     o->tokens = peaks_number(f[PEAKS_COL_tokens]);
     o->rss_mib = peaks_number(f[PEAKS_COL_peak_above_baseline_mib]);
     o->tensor_mib = peaks_number(f[PEAKS_COL_tensor_peak_mib]);
@@ -44,14 +53,14 @@ static void read_fields(const char *const *f, struct observation *o)
     o->step1_s = peaks_number(f[PEAKS_COL_step1_s]);
     o->build_s = peaks_number(f[PEAKS_COL_build_s]);
     o->wall_s = peaks_number(f[PEAKS_COL_worker_wall_s]);
-    o->steps = (int)peaks_number(f[PEAKS_COL_steps]);
+    o->steps = small(f[PEAKS_COL_steps]);
     o->params = peaks_number(f[PEAKS_COL_params]);
     o->trainable_params = peaks_number(f[PEAKS_COL_trainable_params]);
     text(o->torch_version, sizeof o->torch_version, f[PEAKS_COL_torch_version]);
     text(o->blas, sizeof o->blas, f[PEAKS_COL_blas]);
     text(o->cpu_model, sizeof o->cpu_model, f[PEAKS_COL_cpu_model]);
-    o->threads = f[PEAKS_COL_threads][0] ? (int)peaks_number(f[PEAKS_COL_threads]) : 0;
-    o->blas_threads = f[PEAKS_COL_blas_threads][0] ? (int)peaks_number(f[PEAKS_COL_blas_threads]) : 0;
+    o->threads = f[PEAKS_COL_threads][0] ? small(f[PEAKS_COL_threads]) : 0;
+    o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);
 }
 
