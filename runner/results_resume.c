@@ -91,22 +91,24 @@ static int stands(const struct csv_row *row, const struct grid_point *p)
     return 1;
 }
 
-static int note_foreign(struct match *m, const struct csv_row *row)
+/* Counts the ids the sweep does not define, once each. */
+static void note_foreign(struct match *m, const struct csv_row *row)
 {
     const char *id = row->fields[PEAKS_COL_point_id];
     if (id_index_get(&m->foreign, id) >= 0)
-        return 0;
+        return;
     id_index_put(&m->foreign, id, row->line);
     if (m->n_foreign++ == 0)
         m->first_foreign = row;
-    return 0;
 }
 
 static int take_row(struct match *m, const struct csv_row *row, char *err, size_t errlen)
 {
     int i = id_index_get(&m->points, row->fields[PEAKS_COL_point_id]);
-    if (i < 0)
-        return note_foreign(m, row);
+    if (i < 0) {
+        note_foreign(m, row);
+        return 0;
+    }
     const struct grid_point *p = &m->g->points[i];
     if (check_settings(m, row, p, err, errlen) != 0)
         return RESULTS_BAD_INPUT;
@@ -132,8 +134,9 @@ static int match_rows(struct match *m, const struct csv_table *t, char *err, siz
     if (m->n_foreign == 0)
         return 0;
     snprintf(err, errlen, "%s holds %d points that %s does not define (first: %s at line %d): it belongs to "
-             "another sweep; use another -o DIR", m->path, m->n_foreign, m->g->sweep_path ? m->g->sweep_path : "the sweep",
-             m->first_foreign->fields[PEAKS_COL_point_id], m->first_foreign->line);
+             "another sweep; use another -o DIR", m->path, m->n_foreign,
+             m->g->sweep_path ? m->g->sweep_path : "the sweep", m->first_foreign->fields[PEAKS_COL_point_id],
+             m->first_foreign->line);
     return RESULTS_BAD_INPUT;
 }
 
