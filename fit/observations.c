@@ -1,123 +1,196 @@
-/* observations.c: peaks.csv rows to numbers, each field checked. */
+/* observations.c: peaks.csv rows to numbers. Every field is checked by its
+ * column's declared type (util/peaks_columns.h); then the checks that
+ * concern the fit (a batch in range, tokens = batch x seq_len). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fit/observations.h"
-#include <stddef.h>
+#include "sweeps/limits.h"
+#include "util/capped_notes.h"
 #include "util/csv_table.h"
-#include "util/parse.h"
+#include "util/id_index.h"
+#include "util/peaks_columns.h"
 
-static const char *const needed[] = {
-    "model", "device", "technique", "status", "batch", "seq_len", "tokens",
-    "peak_above_baseline_mib", "tensor_peak_mib", "baseline_rss_mib", "weight_mib",
-    "grad_mib", "optimizer_mib", "step_mean_s", "params", "trainable_params", "step1_s", "build_s",
-    "worker_wall_s", "steps"};
-enum { N_NEEDED = sizeof needed / sizeof needed[0] };
+static int is_ok(const char *status) { return strcmp(status, "ok") == 0; }
 
-/* A number field: empty means unknown (-1); anything else must parse. */
-static int number(const char *text, double *out)
+/* A row's fields by column; columns an older file lacks are "". */
+static void fields_of(const struct csv_row *row, const char *f[PEAKS_N_COLUMNS])
 {
-    if (!text[0]) {
-        *out = -1;
-        return 0;
-    }
-    return parse_double(text, -1e18, 1e18, out);
+    for (int c = 0; c < PEAKS_N_COLUMNS; c++)
+        f[c] = c < row->n_fields ? row->fields[c] : "";
 }
 
-static int read_row(const struct csv_row *row, const int *col, struct observation *o, char *bad, size_t badlen)
+/* A whole number that fits an int (a checked INT field may hold up to
+ * 2^62); -1 when unknown or out of range. */
+static int small(const char *field)
 {
+    double v = peaks_number(field);
+    return v >= INT_MIN && v <= INT_MAX ? (int)v : -1;
+}
+
+static void text(char *dst, size_t size, const char *src)
+{
+    snprintf(dst, size, "%s", src);
+}
+
+static void read_fields(const char *const *f, struct observation *o)
+{
+    text(o->model, sizeof o->model, f[PEAKS_COL_model]);
+    text(o->device, sizeof o->device, f[PEAKS_COL_device]);
+    text(o->technique, sizeof o->technique, f[PEAKS_COL_technique]);
+    text(o->status, sizeof o->status, f[PEAKS_COL_status]);
+    o->batch = small(f[PEAKS_COL_batch]);
+    o->seq_len = small(f[PEAKS_COL_seq_len]);
+    o->tokens = peaks_number(f[PEAKS_COL_tokens]);
+    o->rss_mib = peaks_number(f[PEAKS_COL_peak_above_baseline_mib]);
+    o->tensor_mib = peaks_number(f[PEAKS_COL_tensor_peak_mib]);
+    o->baseline_mib = peaks_number(f[PEAKS_COL_baseline_rss_mib]);
+    o->weight_mib = peaks_number(f[PEAKS_COL_weight_mib]);
+    o->grad_mib = peaks_number(f[PEAKS_COL_grad_mib]);
+    o->optimizer_mib = peaks_number(f[PEAKS_COL_optimizer_mib]);
+    o->step_mean_s = peaks_number(f[PEAKS_COL_step_mean_s]);
+    o->step1_s = peaks_number(f[PEAKS_COL_step1_s]);
+    o->build_s = peaks_number(f[PEAKS_COL_build_s]);
+    o->wall_s = peaks_number(f[PEAKS_COL_worker_wall_s]);
+    o->steps = small(f[PEAKS_COL_steps]);
+    o->params = peaks_number(f[PEAKS_COL_params]);
+    o->trainable_params = peaks_number(f[PEAKS_COL_trainable_params]);
+    text(o->torch_version, sizeof o->torch_version, f[PEAKS_COL_torch_version]);
+    text(o->blas, sizeof o->blas, f[PEAKS_COL_blas]);
+    text(o->cpu_model, sizeof o->cpu_model, f[PEAKS_COL_cpu_model]);
+    o->threads = f[PEAKS_COL_threads][0] ? small(f[PEAKS_COL_threads]) : 0;
+    o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
+    text(o->error, sizeof o->error, f[PEAKS_COL_error]);
+}
+
+/* Returns 0, or -1 with why the row cannot be an observation in bad. */
+static int read_row(const struct csv_row *row, struct observation *o, char *bad, size_t badlen)
+{
+    const char *f[PEAKS_N_COLUMNS];
     memset(o, 0, sizeof *o);
     o->line = row->line;
-    char *const *f = row->fields;
-    snprintf(o->model, sizeof o->model, "%s", f[col[0]]);
-    snprintf(o->device, sizeof o->device, "%s", f[col[1]]);
-    snprintf(o->technique, sizeof o->technique, "%s", f[col[2]]);
-    snprintf(o->status, sizeof o->status, "%s", f[col[3]]);
-    double steps = 0;
-    double *targets[] = {NULL, NULL, NULL, NULL, NULL, NULL, &o->tokens, &o->rss_mib,
-                         &o->tensor_mib, &o->baseline_mib, &o->weight_mib, &o->grad_mib,
-                         &o->optimizer_mib, &o->step_mean_s, &o->params, &o->trainable_params,
-                         &o->step1_s, &o->build_s, &o->wall_s, &steps};
-    long batch, seq;
-    if (parse_long(f[col[4]], 0, 1000000, &batch) || parse_long(f[col[5]], 0, 1000000, &seq)) {
-        snprintf(bad, badlen, "batch \"%.40s\" or seq_len \"%.40s\" is not a whole number from 0 to 1000000",
-                 f[col[4]], f[col[5]]);
+    if (peaks_row_check(row->fields, row->n_fields, bad, badlen) != 0)
+        return -1;
+    fields_of(row, f);
+    read_fields(f, o);
+    double batch = peaks_number(f[PEAKS_COL_batch]), seq = peaks_number(f[PEAKS_COL_seq_len]);
+    if (batch < 0 || batch > LIMIT_BATCH_MAX || seq < 0 || seq > LIMIT_SEQ_LEN_MAX || !f[PEAKS_COL_batch][0] ||
+        !f[PEAKS_COL_seq_len][0]) {
+        snprintf(bad, badlen, "batch \"%.40s\" or seq_len \"%.40s\" is not a whole number from 0 to %ld",
+                 f[PEAKS_COL_batch], f[PEAKS_COL_seq_len], LIMIT_BATCH_MAX);
         return -1;
     }
-    o->batch = (int)batch;
-    o->seq_len = (int)seq;
-    for (int i = 6; i < N_NEEDED; i++) {
-        if (number(f[col[i]], targets[i]) != 0) {
-            snprintf(bad, badlen, "%s \"%.40s\" is not a finite number", needed[i], f[col[i]]);
-            return -1;
-        }
-    }
-    o->steps = (int)steps;
-    if (o->tokens != (double)batch * seq) {
-        snprintf(bad, badlen, "tokens %.0f is not batch x seq_len = %ld", o->tokens, batch * seq);
+    if (o->tokens != batch * seq) {
+        snprintf(bad, badlen, "tokens %.0f is not batch x seq_len = %.0f", o->tokens, batch * seq);
         return -1;
     }
-    if (strcmp(o->status, "ok") == 0 && o->rss_mib < 0) {
+    if (is_ok(o->status) && o->rss_mib < 0) {
         snprintf(bad, badlen, "status ok but no peak_above_baseline_mib");
         return -1;
     }
     return 0;
 }
 
-/* The optional columns that say where a point was measured. */
-static void read_environment(const struct csv_table *t, const struct csv_row *row, struct observation *o)
+/* What the first pass learns: which rows are usable and which of them is
+ * each point's last. */
+struct survey {
+    unsigned char *usable;
+    struct id_index first; /* point id -> its first usable row: where its observation goes */
+    struct id_index last;  /* point id -> its last usable row: the observation */
+    int n_ok, n_failed;
+};
+
+static int survey_rows(const struct csv_table *t, struct survey *s, struct observations *out,
+                       struct capped_notes *bad_notes, struct capped_notes *again)
 {
-    int c;
-    if ((c = csv_table_column(t, "torch_version")) >= 0)
-        snprintf(o->torch_version, sizeof o->torch_version, "%s", row->fields[c]);
-    if ((c = csv_table_column(t, "blas")) >= 0)
-        snprintf(o->blas, sizeof o->blas, "%s", row->fields[c]);
-    if ((c = csv_table_column(t, "cpu_model")) >= 0)
-        snprintf(o->cpu_model, sizeof o->cpu_model, "%s", row->fields[c]);
-    o->threads = (c = csv_table_column(t, "threads")) >= 0 ? atoi(row->fields[c]) : 0;
-    o->blas_threads = (c = csv_table_column(t, "blas_threads")) >= 0 ? atoi(row->fields[c]) : 0;
+    struct observation o;
+    char bad[200];
+    s->usable = calloc((size_t)t->n_rows + 1, 1);
+    if (!s->usable || id_index_init(&s->first, (size_t)t->n_rows) != 0 ||
+        id_index_init(&s->last, (size_t)t->n_rows) != 0)
+        return -1;
+    for (int r = 0; r < t->n_rows; r++) {
+        const struct csv_row *row = &t->rows[r];
+        if (read_row(row, &o, bad, sizeof bad) != 0) {
+            note_row(bad_notes, row->line, "skipped: %s", bad);
+            out->n_bad++;
+            continue;
+        }
+        s->usable[r] = 1;
+        int earlier = id_index_put(&s->last, row->fields[PEAKS_COL_point_id], r);
+        if (earlier < 0)
+            id_index_put(&s->first, row->fields[PEAKS_COL_point_id], r);
+        if (earlier >= 0) {
+            note_row(again, row->line, "point %s again (first at line %d): the later row is used",
+                     row->fields[PEAKS_COL_point_id],
+                     t->rows[id_index_get(&s->first, row->fields[PEAKS_COL_point_id])].line);
+            out->n_superseded++;
+            *(is_ok(t->rows[earlier].fields[PEAKS_COL_status]) ? &s->n_ok : &s->n_failed) -= 1;
+        }
+        *(is_ok(o.status) ? &s->n_ok : &s->n_failed) += 1;
+    }
+    return 0;
 }
 
-static void add(struct observation **list, int *n, const struct observation *o)
+/* The second pass: each point's last usable row, in the place of its first
+ * (so the order of groups and residuals is the file's). */
+static int collect(const struct csv_table *t, const struct survey *s, struct observations *out)
 {
-    *list = realloc(*list, (size_t)(*n + 1) * sizeof **list);
-    (*list)[(*n)++] = *o;
+    out->ok = malloc((size_t)s->n_ok * sizeof *out->ok + 1);
+    out->failed = malloc((size_t)s->n_failed * sizeof *out->failed + 1);
+    if (!out->ok || !out->failed)
+        return -1;
+    for (int r = 0; r < t->n_rows; r++) {
+        struct observation o;
+        char bad[200];
+        const char *id = t->rows[r].fields[PEAKS_COL_point_id];
+        if (!s->usable[r] || id_index_get(&s->first, id) != r ||
+            read_row(&t->rows[id_index_get(&s->last, id)], &o, bad, sizeof bad) != 0)
+            continue;
+        if (is_ok(o.status))
+            out->ok[out->n_ok++] = o;
+        else
+            out->failed[out->n_failed++] = o;
+    }
+    return 0;
+}
+
+static int load_rows(const char *path, const struct csv_table *t, struct observations *out, char *err,
+                     unsigned long errlen)
+{
+    struct capped_notes bad_notes = {.path = path}, again = {.path = path};
+    for (int i = 0; i < t->n_bad; i++)
+        note_row(&bad_notes, t->bad[i].line, "skipped: %s", t->bad[i].reason);
+    note_more(&bad_notes, t->n_bad_more);
+    out->n_bad = t->n_bad + t->n_bad_more;
+    struct survey s = {0};
+    int rc = survey_rows(t, &s, out, &bad_notes, &again);
+    if (rc == 0)
+        rc = collect(t, &s, out);
+    notes_end(&bad_notes, "bad rows skipped");
+    notes_end(&again, "rows replaced by a later row of their point");
+    if (rc != 0)
+        snprintf(err, errlen, "%s: out of memory reading its %d rows", path, t->n_rows);
+    free(s.usable);
+    id_index_free(&s.first);
+    id_index_free(&s.last);
+    return rc;
 }
 
 int observations_load(const char *path, struct observations *out, char *err, unsigned long errlen)
 {
     struct csv_table t;
-    int col[N_NEEDED];
     memset(out, 0, sizeof *out);
     if (csv_table_read(path, &t, err, errlen) != 0)
         return -1;
-    for (int i = 0; i < N_NEEDED; i++) {
-        if ((col[i] = csv_table_column(&t, needed[i])) < 0) {
-            snprintf(err, errlen, "%s:1: no column %s: not a peakfit peaks.csv", path, needed[i]);
-            csv_table_free(&t);
-            return -1;
-        }
-    }
-    for (int i = 0; i < t.n_bad; i++)
-        fprintf(stderr, "peakfit: %s:%d: skipped: %s\n", path, t.bad[i].line, t.bad[i].reason);
-    out->n_bad = t.n_bad;
-    for (int r = 0; r < t.n_rows; r++) {
-        struct observation o;
-        char bad[200];
-        if (read_row(&t.rows[r], col, &o, bad, sizeof bad) != 0) {
-            fprintf(stderr, "peakfit: %s:%d: skipped: %s\n", path, t.rows[r].line, bad);
-            out->n_bad++;
-            continue;
-        }
-        read_environment(&t, &t.rows[r], &o);
-        if (strcmp(o.status, "ok") == 0) {
-            add(&out->ok, &out->n_ok, &o);
-        } else {
-            add(&out->failed, &out->n_failed, &o);
-        }
-    }
+    int rc = peaks_header_check(t.header, t.n_cols, 1, path, err, errlen);
+    if (rc == 0)
+        rc = load_rows(path, &t, out, err, errlen);
+    if (rc != 0)
+        observations_free(out);
     csv_table_free(&t);
-    return 0;
+    return rc;
 }
 
 void observations_free(struct observations *o)

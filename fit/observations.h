@@ -19,6 +19,7 @@ struct observation {
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];
     int threads, blas_threads;
+    char error[512];       /* why a failed point failed, as its row says */
 };
 
 struct observations {
@@ -27,10 +28,16 @@ struct observations {
     struct observation *failed; /* status other than ok */
     int n_failed;
     int n_bad;                  /* rows skipped as broken, already reported */
+    int n_superseded;           /* rows of a point that a later row replaced */
 };
 
-/* Reads path; broken rows are reported on stderr as "FILE:LINE: ..." and
- * skipped. Returns 0, or -1 with err set when the file cannot be used. */
+/* Reads path (this version's peaks.csv, or an older version's, whose later
+ * columns are then unknown). Broken rows are reported on stderr as
+ * "FILE:LINE: skipped: ..." and skipped (the first 20, then a count). A
+ * point with several rows is one observation, its last row's: each
+ * earlier row is reported as "FILE:LINE: point ID again (first at line N):
+ * the later row is used". Returns 0, or -1 with err set when the file
+ * cannot be used (not a regular file, too large, another header). */
 int observations_load(const char *path, struct observations *out, char *err, unsigned long errlen);
 void observations_free(struct observations *o);
 #endif

@@ -201,7 +201,7 @@ static int expand(const struct sweep *sweep, long long count, struct grid *g)
 int grid_expand(const struct sweep *sweep, struct grid *out)
 {
     long long count = grid_count(sweep);
-    *out = (struct grid){0};
+    *out = (struct grid){.sweep_path = sweep->path};
     if (count > LIMIT_GRID_POINTS_MAX || expand(sweep, count, out) != 0) {
         grid_free(out);
         return -1;
@@ -211,7 +211,7 @@ int grid_expand(const struct sweep *sweep, struct grid *out)
 
 int grid_build(const struct sweep *sweep, struct grid *out, char *err, size_t errlen)
 {
-    *out = (struct grid){0};
+    *out = (struct grid){.sweep_path = sweep->path};
     if (grid_check_devices(sweep, err, errlen) != 0)
         return EXIT_BAD_INPUT;
     long long count = grid_count(sweep);

@@ -28,6 +28,7 @@ struct grid {
     struct grid_point *points;
     int n;
     char *warnings; /* lines for stderr ("peakfit: warning: ..."), or NULL */
+    const char *sweep_path; /* the sweep it came from, for messages */
 };
 
 /* Everything grid and run check before the first point, and the points:

@@ -22,6 +22,14 @@ static void copy(char *dst, size_t size, const char *src)
     snprintf(dst, size, "%s", src);
 }
 
+static void take_step(struct point_result *r, double seconds)
+{
+    if (r->n_steps++ == 0)
+        r->step1_s = seconds;
+    else
+        r->later_steps_s += seconds;
+}
+
 void point_result_take_line(struct point_result *r, char *line)
 {
     char *eq = strchr(line, '=');
@@ -39,7 +47,7 @@ void point_result_take_line(struct point_result *r, char *line)
     else if (!strcmp(k, "grad_bytes")) r->grad_bytes = atoll(v);
     else if (!strcmp(k, "optimizer_bytes")) r->optimizer_bytes = atoll(v);
     else if (!strcmp(k, "build_s")) r->build_s = atof(v);
-    else if (!strcmp(k, "step_s") && r->n_steps < 64) r->step_s[r->n_steps++] = atof(v);
+    else if (!strcmp(k, "step_s")) take_step(r, atof(v));
     else if (!strcmp(k, "loss")) r->loss = atof(v);
     else if (!strcmp(k, "torch_version")) copy(r->torch_version, sizeof r->torch_version, v);
     else if (!strcmp(k, "threads")) r->threads = atoi(v);

@@ -21,8 +21,9 @@ struct point_result {
     long long params, trainable_params;
     long long weight_bytes, grad_bytes, optimizer_bytes;
     double build_s;
-    int n_steps;
-    double step_s[64];
+    int n_steps;           /* every step the worker reported: no cap */
+    double step1_s;        /* the first (it also allocates AdamW's state) */
+    double later_steps_s;  /* the sum of the steps after the first */
     double loss;
     char torch_version[32];
     int threads;

@@ -1,82 +1,147 @@
-/* results_csv.c: the columns of peaks.csv, and appending rows safely. */
+/* results_csv.c: the text of each peaks.csv column for a measured point,
+ * appending rows safely, and opening the file for a (resumed) run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "runner/results_csv.h"
+#include "runner/results_resume.h"
 #include "sweeps/technique.h"
 #include "util/csv_table.h"
-
-/* Units are part of each name. Append new columns at the end only. */
-enum column {
-    C_POINT_ID, C_JOB, C_MODEL, C_DEVICE, C_TECHNIQUE, C_BATCH, C_SEQ_LEN, C_TOKENS, C_REPEAT,
-    C_STEPS, C_STATUS, C_EXIT_CODE, C_SIGNAL, C_PARAMS, C_TRAINABLE, C_WEIGHT, C_GRAD,
-    C_OPTIMIZER, C_BASELINE, C_PEAK, C_PEAK_ABOVE, C_RUSAGE, C_TENSOR_PEAK, C_BUILD, C_STEP1,
-    C_STEP_MEAN, C_WALL, C_LOSS, C_TORCH, C_THREADS, C_BLAS, C_BLAS_THREADS, C_CPU,
-    C_LORA_RANK, C_LORA_TARGETS, C_FINISHED, C_ERROR, N_COLUMNS
-};
-
-static const char *const columns[N_COLUMNS] = {
-    "point_id", "job", "model", "device", "technique", "batch", "seq_len", "tokens", "repeat",
-    "steps", "status", "exit_code", "signal", "params", "trainable_params", "weight_mib",
-    "grad_mib", "optimizer_mib", "baseline_rss_mib", "peak_rss_mib", "peak_above_baseline_mib",
-    "rusage_maxrss_mib", "tensor_peak_mib", "build_s", "step1_s", "step_mean_s", "worker_wall_s",
-    "loss", "torch_version", "threads", "blas", "blas_threads", "cpu_model", "lora_rank",
-    "lora_targets", "finished_at", "error"};
+#include "util/peaks_columns.h"
 
 const char *results_header(void)
 {
-    static char header[1024];
-    if (!header[0]) {
-        size_t used = 0;
-        for (int i = 0; i < N_COLUMNS; i++)
-            used = csv_append_field(header, used, sizeof header, columns[i]);
-        header[used] = '\0';
-    }
-    return header;
+    return peaks_header();
 }
 
-static int check_existing(const char *path, const struct csv_table *t, char *err, size_t errlen)
+static const char *whole(results_number num, long long v)
 {
-    if (t->n_cols != N_COLUMNS || strcmp(t->header[0], columns[0]) != 0 ||
-        csv_table_column(t, "error") != C_ERROR) {
-        snprintf(err, errlen, "%s:1: header is not this version's peaks.csv header; "
-                 "move the file away or use another -o DIR", path);
-        return -1;
-    }
-    for (int i = 0; i < t->n_bad; i++) {
-        if (t->bad[i].line == t->bad[t->n_bad - 1].line && t->truncated)
-            continue;
-        snprintf(err, errlen, "%s:%d: %s; fix or remove that row before resuming",
-                 path, t->bad[i].line, t->bad[i].reason);
-        return -1;
-    }
-    return 0;
+    snprintf(num, sizeof(results_number), "%lld", v);
+    return num;
 }
 
-static int read_done(const char *path, int fd, char ***done, int *n_done, char *err, size_t errlen)
+/* Empty when unknown (negative): the worker never reported it. */
+static const char *amount(results_number num, double v, const char *fmt)
 {
-    struct csv_table t;
-    if (csv_table_read(path, &t, err, errlen) != 0)
-        return -1;
-    int rc = check_existing(path, &t, err, errlen);
-    if (rc == 0 && t.truncated) {
-        fprintf(stderr, "peakfit: %s:%d: truncated last row removed (an interrupted write); "
-                "its point will run again\n", path, t.bad[t.n_bad - 1].line);
-        if (ftruncate(fd, t.complete_bytes) != 0) {
-            snprintf(err, errlen, "%s: cannot truncate: %s", path, strerror(errno));
-            rc = -1;
-        }
+    if (v < 0)
+        return "";
+    snprintf(num, sizeof(results_number), fmt, v);
+    return num;
+}
+
+static double mib(long long bytes) { return bytes < 0 ? -1 : bytes / 1048576.0; }
+
+static double difference(double a, double b) { return a < 0 || b < 0 ? -1 : a - b; }
+
+/* Steps after the first: the first also allocates AdamW's state. */
+static double step_mean(const struct point_result *r)
+{
+    return r->n_steps > 1 ? r->later_steps_s / (r->n_steps - 1) : r->n_steps == 1 ? r->step1_s : -1;
+}
+
+static const char *or_empty(const char *text) { return text ? text : ""; }
+
+static const char *lora_text(results_number num, const struct grid_point *p, int targets)
+{
+    if (!technique_is_lora(p->technique))
+        return "";
+    if (!targets)
+        return whole(num, p->job->lora_rank);
+    lora_targets_to_list(p->job->lora_targets, num, sizeof(results_number));
+    return num;
+}
+
+/* Empty for a preset: there is no config file. */
+static const char *hash_text(results_number num, uint64_t hash)
+{
+    if (!hash)
+        return "";
+    snprintf(num, sizeof(results_number), "%016llx", (unsigned long long)hash);
+    return num;
+}
+
+static const char *now_text(results_number num)
+{
+    time_t now = time(NULL);
+    strftime(num, sizeof(results_number), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    return num;
+}
+
+/* What the sweep says about the point; NULL for a measured column. */
+static const char *point_text(enum peaks_column c, const struct grid_point *p, results_number num)
+{
+    const struct sweep_job *j = p->job;
+    switch (c) {
+    case PEAKS_COL_point_id: return p->id;
+    case PEAKS_COL_job: return j->name;
+    case PEAKS_COL_model: return p->model;
+    case PEAKS_COL_device: return p->device;
+    case PEAKS_COL_technique: return technique_name(p->technique);
+    case PEAKS_COL_batch: return whole(num, p->batch);
+    case PEAKS_COL_seq_len: return whole(num, p->seq_len);
+    case PEAKS_COL_tokens: return whole(num, (long long)p->batch * p->seq_len);
+    case PEAKS_COL_repeat: return whole(num, p->repeat);
+    case PEAKS_COL_steps: return whole(num, technique_runs_steps(p->technique) ? j->steps : 0);
+    case PEAKS_COL_lora_rank: return lora_text(num, p, 0);
+    case PEAKS_COL_lora_targets: return lora_text(num, p, 1);
+    case PEAKS_COL_model_source: return or_empty(p->model_source);
+    case PEAKS_COL_config_hash: return hash_text(num, p->config_hash);
+    case PEAKS_COL_seed: return whole(num, j->seed);
+    case PEAKS_COL_threads_requested: return whole(num, j->threads);
+    case PEAKS_COL_timeout_s: return amount(num, j->timeout_s, "%.10g");
+    case PEAKS_COL_mem_limit_mib: return amount(num, j->mem_limit > 0 ? mib(j->mem_limit) : -1, "%.10g");
+    case PEAKS_COL_weights: return j->weights;
+    default: return NULL; /* a result: measured, not set */
     }
-    *done = calloc((size_t)t.n_rows + 1, sizeof **done);
-    *n_done = 0;
-    for (int i = 0; rc == 0 && i < t.n_rows; i++)
-        (*done)[(*n_done)++] = strdup(t.rows[i].fields[0]);
-    csv_table_free(&t);
-    return rc;
+}
+
+/* What its worker and the runner measured; NULL for the point's own columns. */
+static const char *result_text(enum peaks_column c, const struct point_result *r, results_number num)
+{
+    switch (c) {
+    case PEAKS_COL_status: return r->status;
+    case PEAKS_COL_exit_code: return whole(num, r->exit_code);
+    case PEAKS_COL_signal: return whole(num, r->signal);
+    case PEAKS_COL_params: return amount(num, (double)r->params, "%.0f");
+    case PEAKS_COL_trainable_params: return amount(num, (double)r->trainable_params, "%.0f");
+    case PEAKS_COL_weight_mib: return amount(num, mib(r->weight_bytes), "%.3f");
+    case PEAKS_COL_grad_mib: return amount(num, mib(r->grad_bytes), "%.3f");
+    case PEAKS_COL_optimizer_mib: return amount(num, mib(r->optimizer_bytes), "%.3f");
+    case PEAKS_COL_baseline_rss_mib: return amount(num, r->baseline_rss_mib, "%.3f");
+    case PEAKS_COL_peak_rss_mib: return amount(num, r->peak_rss_mib, "%.3f");
+    case PEAKS_COL_peak_above_baseline_mib:
+        return amount(num, difference(r->peak_rss_mib, r->baseline_rss_mib), "%.3f");
+    case PEAKS_COL_rusage_maxrss_mib: return amount(num, r->rusage_maxrss_mib, "%.3f");
+    case PEAKS_COL_tensor_peak_mib:
+        return amount(num, difference(r->tensor_peak_mib, r->baseline_tensor_mib), "%.3f");
+    case PEAKS_COL_build_s: return amount(num, r->build_s, "%.4f");
+    case PEAKS_COL_step1_s: return amount(num, r->n_steps > 0 ? r->step1_s : -1, "%.4f");
+    case PEAKS_COL_step_mean_s: return amount(num, step_mean(r), "%.4f");
+    case PEAKS_COL_worker_wall_s: return amount(num, r->wall_s, "%.3f");
+    case PEAKS_COL_loss: return amount(num, r->loss, "%.5f");
+    case PEAKS_COL_torch_version: return r->torch_version;
+    case PEAKS_COL_threads: return amount(num, r->threads, "%.0f");
+    case PEAKS_COL_blas: return r->blas;
+    case PEAKS_COL_blas_threads: return amount(num, r->blas_threads, "%.0f");
+    case PEAKS_COL_cpu_model: return r->cpu_model;
+    case PEAKS_COL_finished_at: return now_text(num);
+    case PEAKS_COL_error: return r->error;
+    default: return NULL;
+    }
+}
+
+const char *results_column_text(enum peaks_column c, const struct grid_point *p, const struct point_result *r,
+                                 results_number num)
+{
+    const char *text = point_text(c, p, num);
+    if (!text && r)
+        text = result_text(c, r, num);
+    return text ? text : "";
 }
 
 static int write_all(int fd, const char *buf, size_t n)
@@ -93,130 +158,115 @@ static int write_all(int fd, const char *buf, size_t n)
     return fsync(fd);
 }
 
-int results_open(const char *path, char ***done, int *n_done, char *err, size_t errlen)
+int results_append(int fd, const struct grid_point *p, const struct point_result *r)
 {
-    *done = NULL;
-    *n_done = 0;
-    int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    struct point_result clean = *r;
+    for (char *c = clean.error; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' '; /* a row is one line: the reader relies on it */
+    const char *text[PEAKS_N_COLUMNS];
+    results_number num[PEAKS_N_COLUMNS];
+    size_t size = 2; /* the end of line and the terminator */
+    for (int i = 0; i < PEAKS_N_COLUMNS; i++) {
+        text[i] = results_column_text((enum peaks_column)i, p, &clean, num[i]);
+        size += 2 * strlen(text[i]) + 3; /* quoted, each quote doubled, and a comma */
+    }
+    char *line = malloc(size);
+    if (!line)
+        return -1;
+    size_t used = 0;
+    for (int i = 0; i < PEAKS_N_COLUMNS; i++)
+        used = csv_append_field(line, used, size - 1, text[i]);
+    line[used++] = '\n';
+    int rc = write_all(fd, line, used);
+    free(line);
+    return rc;
+}
+
+static int create(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
-        return -1;
-    }
-    off_t size = lseek(fd, 0, SEEK_END);
-    int rc;
-    if (size == 0) {
-        char line[1100];
-        int n = snprintf(line, sizeof line, "%s\n", results_header());
-        rc = write_all(fd, line, (size_t)n);
-        if (rc != 0)
-            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        *done = calloc(1, sizeof **done);
-    } else {
-        rc = read_done(path, fd, done, n_done, err, errlen);
-    }
-    if (rc != 0) {
-        results_free_done(*done, *n_done);
-        *done = NULL;
-        close(fd);
-        return -1;
+        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        return RESULTS_IO_ERROR;
     }
     return fd;
 }
 
-void results_free_done(char **done, int n_done)
+/* Opens an existing peaks.csv, already read as a regular file, for
+ * appending; O_NONBLOCK so that a FIFO put there since cannot block. */
+static int open_existing(const char *path, char *err, size_t errlen)
 {
-    for (int i = 0; i < n_done; i++)
-        free(done[i]);
-    free(done);
-}
-
-typedef char field_text[48];
-
-static void num(field_text out, double v, const char *fmt)
-{
-    if (v < 0)
-        out[0] = '\0'; /* unknown: the worker never reported it */
-    else
-        snprintf(out, sizeof(field_text), fmt, v);
-}
-
-static double mib(long long bytes) { return bytes < 0 ? -1 : bytes / 1048576.0; }
-
-static double difference(double a, double b) { return a < 0 || b < 0 ? -1 : a - b; }
-
-static void step_times(const struct point_result *r, field_text first, field_text mean)
-{
-    double sum = 0;
-    for (int i = 1; i < r->n_steps; i++)
-        sum += r->step_s[i];
-    num(first, r->n_steps > 0 ? r->step_s[0] : -1, "%.4f");
-    /* Steps after the first: the first also allocates AdamW's state. */
-    num(mean, r->n_steps > 1 ? sum / (r->n_steps - 1) : r->n_steps == 1 ? r->step_s[0] : -1, "%.4f");
-}
-
-static void fill_numbers(field_text f[N_COLUMNS], const struct grid_point *p, const struct point_result *r)
-{
-    num(f[C_BATCH], p->batch, "%.0f");
-    num(f[C_SEQ_LEN], p->seq_len, "%.0f");
-    num(f[C_TOKENS], (double)p->batch * p->seq_len, "%.0f");
-    num(f[C_REPEAT], p->repeat, "%.0f");
-    num(f[C_STEPS], technique_runs_steps(p->technique) ? p->job->steps : 0, "%.0f");
-    snprintf(f[C_EXIT_CODE], sizeof(field_text), "%d", r->exit_code);
-    snprintf(f[C_SIGNAL], sizeof(field_text), "%d", r->signal);
-    num(f[C_PARAMS], (double)r->params, "%.0f");
-    num(f[C_TRAINABLE], (double)r->trainable_params, "%.0f");
-    num(f[C_WEIGHT], mib(r->weight_bytes), "%.3f");
-    num(f[C_GRAD], mib(r->grad_bytes), "%.3f");
-    num(f[C_OPTIMIZER], mib(r->optimizer_bytes), "%.3f");
-    num(f[C_BASELINE], r->baseline_rss_mib, "%.3f");
-    num(f[C_PEAK], r->peak_rss_mib, "%.3f");
-    num(f[C_PEAK_ABOVE], difference(r->peak_rss_mib, r->baseline_rss_mib), "%.3f");
-    num(f[C_RUSAGE], r->rusage_maxrss_mib, "%.3f");
-    num(f[C_TENSOR_PEAK], difference(r->tensor_peak_mib, r->baseline_tensor_mib), "%.3f");
-    num(f[C_BUILD], r->build_s, "%.4f");
-    step_times(r, f[C_STEP1], f[C_STEP_MEAN]);
-    num(f[C_WALL], r->wall_s, "%.3f");
-    num(f[C_LOSS], r->loss, "%.5f");
-    num(f[C_THREADS], r->threads, "%.0f");
-    num(f[C_BLAS_THREADS], r->blas_threads, "%.0f");
-    int lora = technique_is_lora(p->technique);
-    num(f[C_LORA_RANK], lora ? p->job->lora_rank : -1, "%.0f");
-    if (lora)
-        lora_targets_to_list(p->job->lora_targets, f[C_LORA_TARGETS], sizeof(field_text));
-    time_t now = time(NULL);
-    strftime(f[C_FINISHED], sizeof(field_text), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-}
-
-int results_append(int fd, const struct grid_point *p, const struct point_result *r)
-{
-    field_text f[N_COLUMNS] = {{0}};
-    fill_numbers(f, p, r);
-    char error[sizeof r->error];
-    snprintf(error, sizeof error, "%s", r->error);
-    for (char *c = error; *c; c++)
-        if (*c == '\n' || *c == '\r')
-            *c = ' '; /* a row is one line: the reader relies on it */
-    const char *text[N_COLUMNS];
-    for (int i = 0; i < N_COLUMNS; i++)
-        text[i] = f[i];
-    text[C_POINT_ID] = p->id;
-    text[C_JOB] = p->job->name;
-    text[C_MODEL] = p->model;
-    text[C_DEVICE] = p->device;
-    text[C_TECHNIQUE] = technique_name(p->technique);
-    text[C_STATUS] = r->status;
-    text[C_TORCH] = r->torch_version;
-    text[C_BLAS] = r->blas;
-    text[C_CPU] = r->cpu_model;
-    text[C_ERROR] = error;
-    char line[8192];
-    size_t used = 0;
-    for (int i = 0; i < N_COLUMNS; i++)
-        used = csv_append_field(line, used, sizeof line - 1, text[i]);
-    if (used >= sizeof line - 1) {
-        errno = EOVERFLOW;
-        return -1;
+    int fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return RESULTS_IO_ERROR;
     }
-    line[used++] = '\n';
-    return write_all(fd, line, used);
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: is not a regular file", path);
+        close(fd);
+        return RESULTS_BAD_INPUT;
+    }
+    fcntl(fd, F_SETFL, O_APPEND);
+    return fd;
+}
+
+static int write_header(int fd, const char *path, char *err, size_t errlen)
+{
+    if (fd < 0)
+        return fd;
+    const char *header = results_header();
+    if (write_all(fd, header, strlen(header)) == 0 && write_all(fd, "\n", 1) == 0)
+        return fd;
+    snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    close(fd);
+    return RESULTS_IO_ERROR;
+}
+
+/* An interrupted write leaves a last row without its end of line. */
+static int cut_truncated_row(int fd, const char *path, const struct csv_table *t, char *err, size_t errlen)
+{
+    if (!t->truncated)
+        return fd;
+    fprintf(stderr, "peakfit: %s:%d: truncated last row removed (an interrupted write); "
+            "its point will run again\n", path, t->truncated_line);
+    if (ftruncate(fd, t->complete_bytes) == 0)
+        return fd;
+    snprintf(err, errlen, "%s: cannot truncate: %s", path, strerror(errno));
+    close(fd);
+    return RESULTS_IO_ERROR;
+}
+
+static int resume(const char *path, const struct grid *g, unsigned char *done, char *err, size_t errlen)
+{
+    struct csv_table t;
+    int rc = csv_table_read(path, &t, err, errlen);
+    if (rc != 0)
+        return rc == CSV_TABLE_BAD_INPUT ? RESULTS_BAD_INPUT : RESULTS_IO_ERROR;
+    rc = results_match(path, &t, g, done, err, errlen);
+    if (rc == 0)
+        rc = open_existing(path, err, errlen);
+    if (rc >= 0)
+        rc = cut_truncated_row(rc, path, &t, err, errlen);
+    csv_table_free(&t);
+    return rc;
+}
+
+int results_open(const char *path, const struct grid *g, unsigned char *done, char *err, size_t errlen)
+{
+    struct stat st;
+    memset(done, 0, (size_t)g->n);
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return write_header(create(path, err, errlen), path, err, errlen);
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return RESULTS_IO_ERROR;
+    }
+    /* A regular file left empty (created, never written): start it afresh. */
+    if (S_ISREG(st.st_mode) && st.st_size == 0)
+        return write_header(open_existing(path, err, errlen), path, err, errlen);
+    return resume(path, g, done, err, errlen);
 }

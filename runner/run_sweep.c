@@ -15,6 +15,7 @@
 #include "runner/run_sweep.h"
 #include "runner/spawn.h"
 #include "sweeps/technique.h"
+#include "util/exit_status.h"
 
 struct progress {
     int total, to_run, ran;
@@ -82,14 +83,6 @@ static int copy_file(const char *from, const char *to)
     if (in) fclose(in);
     if (out && fclose(out) != 0) rc = -1;
     return rc;
-}
-
-static int already_done(char **done, int n_done, const char *id)
-{
-    for (int i = 0; i < n_done; i++)
-        if (strcmp(done[i], id) == 0)
-            return 1;
-    return 0;
 }
 
 /* argv for `peakfit worker`, in storage that lives as long as args. */
@@ -185,19 +178,19 @@ static int self_path(char *out, size_t size)
     return 0;
 }
 
-static int run_points(const struct grid *g, int fd, char **done, int n_done, const char *csv_path)
+static int run_points(const struct grid *g, int fd, const unsigned char *done, const char *csv_path)
 {
     char self[SWEEP_PATH_MAX];
     struct progress pr = {.total = g->n, .started = time(NULL)};
     if (self_path(self, sizeof self) != 0)
         return 1;
     for (int i = 0; i < g->n; i++)
-        pr.to_run += !already_done(done, n_done, g->points[i].id);
+        pr.to_run += !done[i];
     if (pr.to_run < g->n)
         fprintf(stderr, "peakfit: resuming: %d of %d points already in %s\n", g->n - pr.to_run, g->n, csv_path);
     for (int i = 0; i < g->n; i++) {
         const struct grid_point *p = &g->points[i];
-        if (already_done(done, n_done, p->id))
+        if (done[i])
             continue;
         struct worker_command cmd;
         struct point_result r;
@@ -205,7 +198,7 @@ static int run_points(const struct grid *g, int fd, char **done, int n_done, con
         int rc = spawn_worker(cmd.argv, p->job->timeout_s, p->job->mem_limit, &r);
         if (rc == SPAWN_INTERRUPTED) {
             fprintf(stderr, "peakfit: interrupted; the point in progress was stopped and not recorded. "
-                    "%d points are in %s; run the same command again to resume.\n", n_done + pr.ran, csv_path);
+                    "%d points are in %s; run the same command again to resume.\n", g->n - pr.to_run + pr.ran, csv_path);
             return 130;
         }
         if (rc == SPAWN_FAILED) {
@@ -236,9 +229,10 @@ static int keep_sweep_copy(const char *sweep_path, const char *dir)
     return -1;
 }
 
-/* Everything that can fail before the first point: directory, lock, CSV. */
-static int open_results(const char *sweep_path, const char *dir, const char *csv_path,
-                        int *lock, char ***done, int *n_done)
+/* Everything that can fail before the first point: directory, lock, CSV.
+ * Returns the results fd, or -1 with the exit status in *rc. */
+static int open_results(const char *sweep_path, const char *dir, const char *csv_path, const struct grid *g,
+                        int *lock, unsigned char *done, int *rc)
 {
     char err[1024];
     if (make_dir(dir) != 0) {
@@ -247,9 +241,10 @@ static int open_results(const char *sweep_path, const char *dir, const char *csv
     }
     if ((*lock = lock_dir(dir)) < 0)
         return -1;
-    int fd = results_open(csv_path, done, n_done, err, sizeof err);
+    int fd = results_open(csv_path, g, done, err, sizeof err);
     if (fd < 0) {
         fprintf(stderr, "peakfit: %s\n", err);
+        *rc = fd == RESULTS_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_IO;
         return -1;
     }
     if (keep_sweep_copy(sweep_path, dir) != 0) {
@@ -276,18 +271,18 @@ int run_sweep(const char *sweep_path, const char *out_dir)
     }
     if (g.warnings)
         fputs(g.warnings, stderr);
-    int lock = -1, n_done = 0, rc = 2;
-    char **done = NULL;
+    int lock = -1, rc = 2;
+    unsigned char *done = calloc((size_t)g.n + 1, 1);
     snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir);
-    int fd = open_results(sweep_path, out_dir, csv_path, &lock, &done, &n_done);
+    int fd = done ? open_results(sweep_path, out_dir, csv_path, &g, &lock, done, &rc) : -1;
     if (fd >= 0) {
         install_stop_handlers();
-        rc = run_points(&g, fd, done, n_done, csv_path);
+        rc = run_points(&g, fd, done, csv_path);
         close(fd);
     }
     if (lock >= 0)
         close(lock);
-    results_free_done(done, n_done);
+    free(done);
     grid_free(&g);
     sweep_free(s);
     return rc;

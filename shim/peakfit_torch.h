@@ -87,11 +87,19 @@ typedef struct {
     double rms_norm_eps;
 } pf_model_config;
 
+/* How attention keeps what backward needs (transformers' attn_implementation). */
+typedef enum {
+    PF_ATTN_SDPA = 0,    /* output and logsumexp only, as PyTorch 2's fused kernels (the default) */
+    PF_ATTN_EAGER,       /* the [b, heads, s, s] probabilities are kept */
+    PF_ATTN_COUNT
+} pf_attention;
+
 typedef struct {
     pf_technique technique;
     int lora_rank;
     unsigned lora_targets;
     double learning_rate;
+    pf_attention attention;
 } pf_train_options;
 
 /* Byte counts of what a model holds, read off its tensors. */
@@ -119,6 +127,8 @@ int pf_device_available(const char *device);
 /* Live and peak bytes of CPU tensor storage, counted by the allocator. */
 int64_t pf_tensor_bytes_live(void);
 int64_t pf_tensor_bytes_peak(void);
+/* Starts the peak afresh from the bytes live now. */
+void pf_tensor_bytes_reset_peak(void);
 
 /* Random, seeded weights: memory does not depend on their values. */
 pf_status pf_model_new(const pf_model_config *config,

@@ -13,19 +13,23 @@
 
 static void write_peaks(const char *dir)
 {
-    char path[256], **done;
-    int n_done;
+    char path[256];
     char err[512];
-    snprintf(path, sizeof path, "%s/peaks.csv", dir);
-    int fd = results_open(path, &done, &n_done, err, sizeof err);
-    CHECK(fd >= 0, "results_open: %s", err);
-    results_free_done(done, n_done);
     static struct sweep_job job = {.name = "j", .steps = 2};
+    static struct grid_point points[4];
     int batches[] = {1, 2, 4, 8};
     for (int i = 0; i < 4; i++) {
-        struct grid_point p = {.job = &job, .model = "m", .device = "cpu", .technique = PF_TECH_FULL,
-                               .batch = batches[i], .seq_len = 256};
-        snprintf(p.id, sizeof p.id, "p%d", i);
+        points[i] = (struct grid_point){.job = &job, .model = "m", .model_source = "m", .device = "cpu",
+                                        .technique = PF_TECH_FULL, .batch = batches[i], .seq_len = 256};
+        snprintf(points[i].id, sizeof points[i].id, "p%d", i);
+    }
+    struct grid g = {.points = points, .n = 4, .sweep_path = "calc.sweep"};
+    unsigned char done[4];
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    int fd = results_open(path, &g, done, err, sizeof err);
+    CHECK(fd >= 0, "results_open: %s", err);
+    for (int i = 0; i < 4; i++) {
+        const struct grid_point p = points[i];
         struct point_result r;
         point_result_init(&r);
         strcpy(r.status, "ok");

@@ -68,3 +68,19 @@ kill -KILL $runner; wait $runner 2>/dev/null
 for _ in $(seq 50); do kill -0 "$worker" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$worker" 2>/dev/null && { kill -KILL "$worker"; fail "worker $worker outlived its runner"; }
 true
+
+# A point that timed out under a shorter timeout, or that the watchdog
+# stopped under a memory limit the sweep no longer has, is measured again;
+# its new row is the one `fit` uses.
+base=$TESTS/bad-csvs/resume-peaks.base
+mkdir "$TMP/limits"
+col() { head -1 "$base" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+awk -F, -v OFS=, -v st="$(col status)" -v to="$(col timeout_s)" -v ex="$(col exit_code)" \
+    -v ml="$(col mem_limit_mib)" -v pk="$(col peak_above_baseline_mib)" \
+    'NR == 2 { $st = "timeout"; $to = 30; $pk = "" } NR == 3 { $st = "oom"; $ex = -1; $ml = 16 } { print }' \
+    "$base" >"$TMP/limits/peaks.csv"
+"$PEAKFIT" run "$TESTS/bad-csvs/resume.sweep" -o "$TMP/limits" 2>"$TMP/log5" || fail "rerun under new limits failed: $(cat "$TMP/log5")"
+grep -q "resuming: 1 of 3 points already in" "$TMP/log5" || fail "short timeout / old limit not rerun: $(cat "$TMP/log5")"
+expect_eq "statuses after the rerun" "$("$CSVQ" "$TMP/limits/peaks.csv" status | tr '\n' ' ')" "timeout oom ok ok ok "
+"$PEAKFIT" run "$TESTS/bad-csvs/resume.sweep" -o "$TMP/limits" 2>"$TMP/log6" || fail "third run failed"
+grep -q "resuming: 3 of 3 points already in" "$TMP/log6" || fail "rerun points not done: $(cat "$TMP/log6")"
