@@ -26,7 +26,7 @@ static void make_grid(struct grid *g, struct grid_point *points, int n)
                                         .technique = PF_TECH_FULL, .batch = i + 1, .seq_len = 8};
         snprintf(points[i].id, sizeof points[i].id, "j/tiny/cpu/full/b%d/s8", i + 1);
     }
-    *g = (struct grid){points, n, "test.sweep"};
+    *g = (struct grid){.points = points, .n = n, .sweep_path = "test.sweep"};
 }
 
 static struct point_result result(const char *status, int exit_code)
