@@ -30,7 +30,7 @@ static void request_stop(int sig)
 /* SIGHUP (the terminal closed, nohup's absence) stops a run as Ctrl-C
  * does: the point in progress is dropped, the rows stay, resumable.
  * SIGPIPE is ignored: a progress stream that closed (`run ... | head -1`)
- * must not end the sweep; the worker gets the default back at exec. */
+ * must not end the sweep. Workers inherit that (runner/spawn.c). */
 static void install_stop_handlers(void)
 {
     struct sigaction sa = {0};
@@ -249,6 +249,7 @@ static int open_results(const char *sweep_path, const char *dir, const char *csv
 int run_sweep(const char *sweep_path, const char *out_dir)
 {
     char err[1024], csv_path[PATH_MAX];
+    install_stop_handlers(); /* a stop before the first point ends the run at it */
     struct sweep *s = sweep_load(sweep_path, err, sizeof err);
     if (!s) {
         fprintf(stderr, "peakfit: %s\n", err);
@@ -267,10 +268,8 @@ int run_sweep(const char *sweep_path, const char *out_dir)
     char **done = NULL;
     snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir); /* fits: out_dir_prepare checks */
     int rc = open_results(sweep_path, out_dir, csv_path, &locks, &fd, &done, &n_done);
-    if (rc == EXIT_DONE) {
-        install_stop_handlers();
+    if (rc == EXIT_DONE)
         rc = run_points(&g, fd, done, n_done, csv_path);
-    }
     if (fd >= 0)
         close(fd);
     release_locks(&locks);

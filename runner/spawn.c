@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -27,7 +26,9 @@ static void exec_child(char *const argv[], int pipe_write, pid_t parent)
         _exit(127);
     if (dup2(pipe_write, REPORT_FD) < 0)
         _exit(127);
-    signal(SIGPIPE, SIG_DFL); /* the runner ignores it; an ignored signal survives exec */
+    /* SIGPIPE stays ignored, as in the runner: a worker whose stderr is a
+     * closed pipe (`run ... 2>&1 | head -1`) must not die of a warning,
+     * and a failed write to the report pipe already ends it (EPIPE). */
     execv(argv[0], argv);
     fprintf(stderr, "peakfit: cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
