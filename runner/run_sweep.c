@@ -157,9 +157,10 @@ static int self_path(char *out, size_t size)
 
 /* Every point this run measured failed (none before it in the file):
  * exit non-zero, so a script does not take an empty fit for a result. */
-static int nothing_succeeded(const struct progress *pr, int n_done, const char *csv_path)
+static int nothing_succeeded(const struct progress *pr, const char *csv_path)
 {
-    if (pr->ran == 0 || pr->ok > 0 || n_done > 0)
+    int done_before = pr->total - pr->to_run;
+    if (pr->ran == 0 || pr->ok > 0 || done_before > 0)
         return 0;
     fprintf(stderr, "peakfit: no point succeeded (%d failed: see the status and error columns of %s)\n",
             pr->ran, csv_path);
@@ -203,7 +204,7 @@ static int run_points(const struct grid *g, int fd, char **done, int n_done, con
         warn_about_blas(&r);
     }
     fprintf(stderr, "peakfit: %d points in %s\n", g->n, csv_path);
-    return nothing_succeeded(&pr, n_done, csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
+    return nothing_succeeded(&pr, csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
 }
 
 /* The locks a run holds: DIR/.peakfit.lock and peaks.csv itself. */
