@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "runner/grid.h"
+#include "runner/grid_cmd.h"
 #include "runner/out_dir.h"
 #include "runner/results_csv.h"
 #include "runner/run_sweep.h"
@@ -249,26 +250,18 @@ static int open_results(const char *sweep_path, const char *dir, const char *csv
 
 int run_sweep(const char *sweep_path, const char *out_dir)
 {
-    char err[1024], csv_path[PATH_MAX];
+    char csv_path[PATH_MAX];
     install_stop_handlers(); /* a stop before the first point ends the run at it */
-    struct sweep *s = sweep_load(sweep_path, err, sizeof err);
-    if (!s) {
-        fprintf(stderr, "peakfit: %s\n", err);
-        return EXIT_BAD_INPUT;
-    }
-    /* Call site for the sweeps helper's device check (grid_check_devices
-     * in runner/grid.c): a device this libtorch lacks is bad input,
-     * refused here before the output directory is touched. */
     struct grid g;
-    if (grid_expand(s, &g) != 0) {
-        free(s);
-        return EXIT_IO;
-    }
+    int rc;
+    struct sweep *s = grid_cmd_load(sweep_path, &g, &rc);
+    if (!s)
+        return rc;
     struct run_locks locks = {-1, -1};
     int fd = -1, n_done = 0;
     char **done = NULL;
     snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir); /* fits: out_dir_prepare checks */
-    int rc = open_results(sweep_path, out_dir, csv_path, &locks, &fd, &done, &n_done);
+    rc = open_results(sweep_path, out_dir, csv_path, &locks, &fd, &done, &n_done);
     if (rc == EXIT_DONE)
         rc = run_points(&g, fd, done, n_done, csv_path);
     if (fd >= 0)

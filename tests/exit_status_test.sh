@@ -20,12 +20,7 @@ technique = inference
 batch = 1, 2, 4
 seq_len = 8
 SWEEP
-write_sweep "$TMP/load.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-SWEEP
+load_sweep "$TMP/load.sweep"
 printf '[j]\nmodel = tiny\ntechnique = fulll\n' >"$TMP/bad.sweep"
 touch "$TMP/file"
 good=$TMP/good

@@ -2,20 +2,10 @@
 # recorded with the right status and signal, and the sweep goes on. A run
 # whose every point failed exits 1 and says so.
 source "$(dirname "$0")/lib.sh"
-sweep() { # FILE TIMEOUT
-    write_sweep "$1" <<SWEEP
-[global]
-model = tiny
-threads = 1
-timeout = $2
-[j]
-technique = load
-SWEEP
-}
 # Only the hang waits for its timeout; the others must not depend on how
 # fast a loaded machine starts libtorch.
-sweep "$TMP/hang.sweep" 3
-sweep "$TMP/s.sweep" 120
+load_sweep "$TMP/hang.sweep" "timeout = 3"
+load_sweep "$TMP/s.sweep" "timeout = 120"
 for fault in segv abort kill hang exit; do
     s=$TMP/s.sweep; [ $fault = hang ] && s=$TMP/hang.sweep
     PEAKFIT_FAULT=$fault "$PEAKFIT" run "$s" -o "$TMP/$fault" 2>"$TMP/log"; rc=$?

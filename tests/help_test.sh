@@ -38,11 +38,6 @@ expect_eq "unknown command: message" "$err" \
 err=$("$PEAKFIT" help fitt 2>&1); rc=$?
 expect_eq "help for an unknown command: exit status" "$rc" 2
 
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-SWEEP
+load_sweep "$TMP/s.sweep"
 "$PEAKFIT" run "$TMP/s.sweep" --output "$TMP/out" 2>"$TMP/err" || fail "run --output: $(cat "$TMP/err")"
 expect_eq "run --output: rows" "$("$CSVQ" "$TMP/out/peaks.csv" status)" ok

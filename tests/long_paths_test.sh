@@ -3,12 +3,7 @@
 # a directory under a shorter name, and a peakfit installed at a long path
 # still starts its workers.
 source "$(dirname "$0")/lib.sh"
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-SWEEP
+load_sweep "$TMP/s.sweep"
 # long_dir ROOT N: ROOT followed by N components of 100 characters
 long_dir() {
     local d=$1

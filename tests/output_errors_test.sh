@@ -3,15 +3,7 @@
 # disk, and a second runner on a directory that one is already writing to,
 # even after the lock file was deleted.
 source "$(dirname "$0")/lib.sh"
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[global]
-model = tiny
-threads = 1
-timeout = 20
-[j]
-technique = load
-repeats = 3
-SWEEP
+load_sweep "$TMP/s.sweep" "repeats = 3" "timeout = 20"
 touch "$TMP/file"
 err=$("$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/file/out" 2>&1); rc=$?
 expect_eq "output under a file: exit status" "$rc" 1
@@ -30,26 +22,22 @@ else
     echo "output_errors_test: skipped the full-disk case: no user namespaces here (unshare -rm)" >&2
 fi
 
-# The first runner's worker hangs, so it holds the lock until killed.
-PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/busy" 2>/dev/null &
-first=$!
-for _ in $(seq 100); do [ -f "$TMP/busy/peaks.csv" ] && break; sleep 0.1; done
-err=$("$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/busy" 2>&1); rc=$?
-kill -INT $first; wait $first
-expect_eq "second runner: exit status" "$rc" 1
-expect_eq "second runner: message" "$err" \
-    "peakfit: $TMP/busy: another peakfit run is writing to this directory ($TMP/busy/.peakfit.lock is locked)"
-expect_eq "rows written while locked out" "$("$CSVQ" "$TMP/busy/peaks.csv" point_id | wc -l)" 0
-
+# second_runner WHAT DIR LOCKED [PREPARE]: while a first runner holds DIR
+# (its worker hangs, so until killed), after running PREPARE, a second
+# runner is refused, naming LOCKED, and writes nothing.
+second_runner() {
+    PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/s.sweep" -o "$2" 2>/dev/null &
+    local first=$!
+    for _ in $(seq 100); do [ -f "$2/peaks.csv" ] && break; sleep 0.1; done
+    ${4:-true}
+    err=$("$PEAKFIT" run "$TMP/s.sweep" -o "$2" 2>&1); rc=$?
+    kill -INT $first; wait $first
+    expect_eq "$1: exit status" "$rc" 1
+    expect_eq "$1: message" "$err" "peakfit: $2: another peakfit run is writing to this directory ($3 is locked)"
+    expect_eq "$1: rows written" "$("$CSVQ" "$2/peaks.csv" point_id | wc -l)" 0
+}
+second_runner "second runner" "$TMP/busy" "$TMP/busy/.peakfit.lock"
 # Deleting the lock file under a running runner does not let a second one
 # in: peaks.csv itself is locked too.
-PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/deleted" 2>/dev/null &
-first=$!
-for _ in $(seq 100); do [ -f "$TMP/deleted/peaks.csv" ] && break; sleep 0.1; done
-rm "$TMP/deleted/.peakfit.lock"
-err=$("$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/deleted" 2>&1); rc=$?
-kill -INT $first; wait $first
-expect_eq "second runner after the lock file was deleted: exit status" "$rc" 1
-expect_eq "second runner after the lock file was deleted: message" "$err" \
-    "peakfit: $TMP/deleted: another peakfit run is writing to this directory ($TMP/deleted/peaks.csv is locked)"
-expect_eq "rows written by the second runner" "$("$CSVQ" "$TMP/deleted/peaks.csv" point_id | wc -l)" 0
+second_runner "second runner after the lock file was deleted" "$TMP/deleted" "$TMP/deleted/peaks.csv" \
+    "rm $TMP/deleted/.peakfit.lock"

@@ -3,14 +3,7 @@
 # Ctrl-Z) for longer than a point's timeout must not record a point that
 # finished meanwhile as a timeout.
 source "$(dirname "$0")/lib.sh"
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-repeats = 3
-timeout = 10
-SWEEP
+load_sweep "$TMP/s.sweep" "repeats = 3" "timeout = 10"
 # `run ... 2>&1 | head -1`: head leaves after the first progress line.
 "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/pipe" 2>&1 | head -n 1 >/dev/null
 rc=${PIPESTATUS[0]}
@@ -19,13 +12,7 @@ expect_eq "progress into a closed pipe: rows" "$("$CSVQ" "$TMP/pipe/peaks.csv" s
 
 # The runner stopped while its worker (in its own process group, so not
 # stopped with it) finishes, for longer than the timeout.
-write_sweep "$TMP/one.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-timeout = 5
-SWEEP
+load_sweep "$TMP/one.sweep" "timeout = 5"
 "$PEAKFIT" run "$TMP/one.sweep" -o "$TMP/stopped" 2>"$TMP/log" &
 runner=$!
 worker=""

@@ -2,12 +2,7 @@
 # must not block on it while holding the directory's lock (which would
 # also keep every later runner out).
 source "$(dirname "$0")/lib.sh"
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-SWEEP
+load_sweep "$TMP/s.sweep"
 mkdir -p "$TMP/fifo" "$TMP/dir/peaks.csv"
 mkfifo "$TMP/fifo/peaks.csv"
 for kind in fifo dir; do

@@ -4,13 +4,7 @@
 # closed descriptor, and every point would be recorded as an error.
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-repeats = 2
-SWEEP
+load_sweep "$TMP/s.sweep" "repeats = 2"
 check() { # DIR WHAT
     local csv=$1/peaks.csv
     [ -f "$csv" ] || fail "$2: no peaks.csv"

@@ -3,13 +3,7 @@
 # the copy used to open the destination for writing first, emptying the
 # sweep, and the next resume failed with "empty grid".
 source "$(dirname "$0")/lib.sh"
-write_sweep "$TMP/s.sweep" <<'SWEEP'
-[j]
-model = tiny
-threads = 1
-technique = load
-repeats = 2
-SWEEP
+load_sweep "$TMP/s.sweep" "repeats = 2"
 mkdir "$TMP/out"
 cp "$TMP/s.sweep" "$TMP/out/sweep.sweep"
 "$PEAKFIT" run "$TMP/out/sweep.sweep" -o "$TMP/out" 2>"$TMP/err" || fail "run from DIR/sweep.sweep: $(cat "$TMP/err")"
