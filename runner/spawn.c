@@ -98,11 +98,13 @@ static int over_limit(struct watch *w, const struct point_result *r)
 }
 
 /* Reads what is in the pipe now, without waiting: 1 at end of report
- * (the worker closed it), 0 when nothing more is there yet. */
+ * (the worker closed it), 0 when nothing more is there yet (or after a
+ * pipe's worth, so that a worker that never stops writing cannot keep the
+ * runner from its other checks). */
 static int drain(int fd, struct line_reader *lr, struct point_result *r)
 {
     char chunk[4096];
-    for (;;) {
+    for (int reads = 0; reads < 16;) {
         struct pollfd p = {.fd = fd, .events = POLLIN};
         int ready = poll(&p, 1, 0);
         if (ready < 0 && errno == EINTR)
@@ -117,7 +119,9 @@ static int drain(int fd, struct line_reader *lr, struct point_result *r)
         if (n <= 0)
             return 1;
         take_bytes(lr, r, chunk, (size_t)n);
+        reads++;
     }
+    return 0;
 }
 
 /* Reads the report until the worker closes it, or the deadline passes, a
