@@ -32,6 +32,8 @@ SHIM_SRC := $(wildcard shim/*.cpp)
 C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
+# src/: main.c and the commands that call every layer (all); peakfit only.
+SRC_OBJ  := $(patsubst %.c,$(B)/%.o,$(wildcard src/*.c))
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
@@ -41,7 +43,7 @@ DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnupl
 
 all: $(BIN)/peakfit $(TEST_BIN)
 
-$(BIN)/peakfit: $(B)/src/main.o $(C_OBJ) $(SHIM_LIB)
+$(BIN)/peakfit: $(SRC_OBJ) $(C_OBJ) $(SHIM_LIB)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(LDLIBS)
 

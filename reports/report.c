@@ -5,7 +5,6 @@
 #include "plots/plot.h"
 #include "reports/report.h"
 #include "reports/report_sections.h"
-#include "runner/run_sweep.h"
 
 int report_write(const struct fit_set *set, const char *reference_csv)
 {
@@ -46,28 +45,6 @@ int report_main(int argc, char **argv)
     if (fit_set_open(argv[1], &set) != 0)
         return 2;
     int rc = report_write(&set, reference) == 0 ? 0 : 1;
-    fit_set_free(&set);
-    return rc;
-}
-
-/* run, then fit + plot + report from the same fits. A missing gnuplot
- * costs the charts only. */
-int all_main(int argc, char **argv)
-{
-    const char *sweep, *dir;
-    if (run_sweep_args(argc, argv, &sweep, &dir) != 0)
-        return 2;
-    int rc = run_sweep(sweep, dir);
-    if (rc != 0)
-        return rc;
-    struct fit_set set;
-    if (fit_set_open(dir, &set) != 0)
-        return 1;
-    fit_print_table(&set, stdout);
-    rc = fit_write_files(&set) == 0 ? 0 : 1;
-    plot_write(&set);
-    if (report_write(&set, NULL) != 0)
-        rc = 1;
     fit_set_free(&set);
     return rc;
 }

@@ -1,5 +1,4 @@
-/* report.h: `peakfit report DIR` writes DIR/report.md, and `peakfit all
- * SWEEP -o DIR` runs the whole pipeline: run, fit, plot, report. */
+/* report.h: `peakfit report DIR` writes DIR/report.md. */
 #ifndef PEAKFIT_REPORT_H
 #define PEAKFIT_REPORT_H
 #include "fit/fit_set.h"
@@ -8,5 +7,4 @@
 /* reference_csv: a published table to set beside ours, or NULL. */
 int report_write(const struct fit_set *set, const char *reference_csv);
 int report_main(int argc, char **argv);
-int all_main(int argc, char **argv);
 #endif

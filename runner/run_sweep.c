@@ -1,16 +1,16 @@
 /* run_sweep.c: validates everything first, then runs the points not yet
  * in DIR/peaks.csv one fresh worker process at a time. */
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "runner/grid.h"
+#include "runner/grid_cmd.h"
+#include "runner/out_dir.h"
 #include "runner/results_csv.h"
 #include "runner/run_sweep.h"
 #include "runner/spawn.h"
@@ -18,7 +18,7 @@
 #include "util/exit_status.h"
 
 struct progress {
-    int total, to_run, ran;
+    int total, to_run, ran, ok;
     time_t started;
 };
 
@@ -28,6 +28,10 @@ static void request_stop(int sig)
     spawn_stop_requested = 1;
 }
 
+/* SIGHUP (the terminal closed, nohup's absence) stops a run as Ctrl-C
+ * does: the point in progress is dropped, the rows stay, resumable.
+ * SIGPIPE is ignored: a progress stream that closed (`run ... | head -1`)
+ * must not end the sweep. Workers inherit that (runner/spawn.c). */
 static void install_stop_handlers(void)
 {
     struct sigaction sa = {0};
@@ -35,75 +39,35 @@ static void install_stop_handlers(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
-static int make_dir(const char *dir)
-{
-    char path[SWEEP_PATH_MAX];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *c = path + 1; *c; c++) {
-        if (*c != '/')
-            continue;
-        *c = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *c = '/';
-    }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* Held for the whole run: two runners appending to one peaks.csv would
- * each run the other's points. */
-static int lock_dir(const char *dir)
-{
-    char path[SWEEP_PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/.peakfit.lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "peakfit: %s: cannot create lock file: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        fprintf(stderr, "peakfit: %s: another peakfit run is writing to this directory (%s is locked)\n",
-                dir, path);
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    char buf[8192];
-    size_t n;
-    int rc = in && out ? 0 : -1;
-    while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
-        rc = fwrite(buf, 1, n, out) == n ? 0 : -1;
-    if (in) fclose(in);
-    if (out && fclose(out) != 0) rc = -1;
-    return rc;
-}
-
-/* argv for `peakfit worker`, in storage that lives as long as args. */
+/* argv for `peakfit worker`. Strings point into the grid (never copied,
+ * so never cut); numbers and the LoRA list are written into text. */
 struct worker_command {
     char *argv[32];
-    char text[16][SWEEP_LONG_PATH_MAX]; /* canonical paths may be long */
+    char text[16][64];
     int argc, n_text;
 };
 
 static void add_arg(struct worker_command *c, const char *flag, const char *value)
 {
     c->argv[c->argc++] = (char *)flag;
+    c->argv[c->argc++] = (char *)value;
+}
+
+static void add_text(struct worker_command *c, const char *flag, const char *value)
+{
     snprintf(c->text[c->n_text], sizeof c->text[0], "%s", value);
-    c->argv[c->argc++] = c->text[c->n_text++];
+    add_arg(c, flag, c->text[c->n_text++]);
 }
 
 static void add_number(struct worker_command *c, const char *flag, long long v)
 {
     char text[32];
     snprintf(text, sizeof text, "%lld", v);
-    add_arg(c, flag, text);
+    add_text(c, flag, text);
 }
 
 static void build_command(struct worker_command *c, const char *self, const struct grid_point *p)
@@ -129,7 +93,7 @@ static void build_command(struct worker_command *c, const char *self, const stru
         char targets[64];
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);
         add_number(c, "--lora-rank", j->lora_rank);
-        add_arg(c, "--lora-targets", targets);
+        add_text(c, "--lora-targets", targets);
     }
     c->argv[c->argc] = NULL;
 }
@@ -169,21 +133,38 @@ static void print_progress(struct progress *pr, int index, const struct grid_poi
             p->seq_len, p->repeat, r->status, peak, r->wall_s, el, et);
 }
 
+/* This binary, to exec as each worker. A result that fills the buffer
+ * may have been cut: refused rather than exec'ing a shorter path. */
 static int self_path(char *out, size_t size)
 {
-    ssize_t n = readlink("/proc/self/exe", out, size - 1);
-    if (n < 0)
+    ssize_t n = readlink("/proc/self/exe", out, size);
+    if (n < 0 || (size_t)n >= size) {
+        fprintf(stderr, "peakfit: cannot find its own binary to run workers (/proc/self/exe): %s\n",
+                n < 0 ? strerror(errno) : "path longer than PATH_MAX");
         return -1;
+    }
     out[n] = '\0';
     return 0;
 }
 
+/* Every point this run measured failed (none before it in the file):
+ * exit non-zero, so a script does not take an empty fit for a result. */
+static int nothing_succeeded(const struct progress *pr, const char *csv_path)
+{
+    int done_before = pr->total - pr->to_run;
+    if (pr->ran == 0 || pr->ok > 0 || done_before > 0)
+        return 0;
+    fprintf(stderr, "peakfit: no point succeeded (%d failed: see the status and error columns of %s)\n",
+            pr->ran, csv_path);
+    return 1;
+}
+
 static int run_points(const struct grid *g, int fd, const unsigned char *done, const char *csv_path)
 {
-    char self[SWEEP_PATH_MAX];
+    char self[PATH_MAX];
     struct progress pr = {.total = g->n, .started = time(NULL)};
     if (self_path(self, sizeof self) != 0)
-        return 1;
+        return EXIT_IO;
     for (int i = 0; i < g->n; i++)
         pr.to_run += !done[i];
     if (pr.to_run < g->n)
@@ -199,100 +180,97 @@ static int run_points(const struct grid *g, int fd, const unsigned char *done, c
         if (rc == SPAWN_INTERRUPTED) {
             fprintf(stderr, "peakfit: interrupted; the point in progress was stopped and not recorded. "
                     "%d points are in %s; run the same command again to resume.\n", g->n - pr.to_run + pr.ran, csv_path);
-            return 130;
+            return EXIT_INTERRUPTED;
         }
         if (rc == SPAWN_FAILED) {
             fprintf(stderr, "peakfit: cannot start a worker: %s\n", strerror(errno));
-            return 1;
+            return EXIT_IO;
         }
         if (results_append(fd, p, &r) != 0) {
             fprintf(stderr, "peakfit: %s: cannot append a row: %s\n", csv_path, strerror(errno));
-            return 1;
+            return EXIT_IO;
         }
         pr.ran++;
+        pr.ok += strcmp(r.status, "ok") == 0;
         print_progress(&pr, i, p, &r);
         warn_about_blas(&r);
     }
     fprintf(stderr, "peakfit: %d points in %s\n", g->n, csv_path);
-    return 0;
+    return nothing_succeeded(&pr, csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
 }
 
-/* Keeps the sweep beside its results, for the report. */
-static int keep_sweep_copy(const char *sweep_path, const char *dir)
+/* The locks a run holds: DIR/.peakfit.lock and peaks.csv itself. */
+struct run_locks {
+    int dir, results;
+};
+
+static void release_locks(struct run_locks *locks)
 {
-    char path[SWEEP_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/sweep.sweep", dir);
-    if (copy_file(sweep_path, path) == 0)
-        return 0;
-    fprintf(stderr, "peakfit: %s: cannot write (is the directory writable, the disk full?): %s\n",
-            path, strerror(errno));
-    return -1;
+    if (locks->dir >= 0)
+        close(locks->dir);
+    if (locks->results >= 0)
+        close(locks->results);
 }
 
-/* Everything that can fail before the first point: directory, lock, CSV.
- * Returns the results fd, or -1 with the exit status in *rc. */
-static int open_results(const char *sweep_path, const char *dir, const char *csv_path, const struct grid *g,
-                        int *lock, unsigned char *done, int *rc)
+/* Everything that can fail before the first point: directory, locks, CSV,
+ * the sweep's copy. Returns an exit status; *fd is the results file's. */
+static int open_results(const char *sweep_path, const char *dir, const char *csv_path,
+                        const struct grid *g, struct run_locks *locks, int *fd, unsigned char *done)
 {
     char err[1024];
-    if (make_dir(dir) != 0) {
-        fprintf(stderr, "peakfit: %s: cannot create output directory: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    if ((*lock = lock_dir(dir)) < 0)
-        return -1;
-    int fd = results_open(csv_path, g, done, err, sizeof err);
-    if (fd < 0) {
+    int rc = out_dir_prepare(dir);
+    if (rc != EXIT_DONE)
+        return rc;
+    if ((locks->dir = out_dir_lock(dir)) < 0)
+        return EXIT_IO;
+    /* Before results_open reads (and may cut) the file: a runner whose
+     * lock file was deleted under it still holds this one. */
+    if ((locks->results = out_dir_lock_results(dir, csv_path)) == -2)
+        return EXIT_IO;
+    *fd = results_open(csv_path, g, done, err, sizeof err);
+    if (*fd < 0) {
         fprintf(stderr, "peakfit: %s\n", err);
-        *rc = fd == RESULTS_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_IO;
-        return -1;
+        /* results_open: -2 for a file that is not this sweep's peaks.csv
+         * (bad input), -1 when it cannot be read or written. */
+        return *fd == -2 ? EXIT_BAD_INPUT : EXIT_IO;
     }
-    if (keep_sweep_copy(sweep_path, dir) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
+    if (locks->results < 0 && out_dir_lock_fd(*fd, dir, csv_path) != 0)
+        return EXIT_IO; /* made just now, by another runner as well */
+    return out_dir_keep_sweep(sweep_path, dir) == 0 ? EXIT_DONE : EXIT_IO;
 }
 
 int run_sweep(const char *sweep_path, const char *out_dir)
 {
-    char err[1024], csv_path[SWEEP_PATH_MAX + 16];
-    struct sweep *s = sweep_load(sweep_path, err, sizeof err);
-    if (!s) {
-        fprintf(stderr, "peakfit: %s\n", err);
-        return 2;
-    }
+    char csv_path[PATH_MAX];
+    install_stop_handlers(); /* a stop before the first point ends the run at it */
     struct grid g;
-    int built = grid_build(s, &g, err, sizeof err);
-    if (built != 0) {
-        fprintf(stderr, "peakfit: %s\n", err);
-        sweep_free(s);
-        return built;
-    }
-    if (g.warnings)
-        fputs(g.warnings, stderr);
-    int lock = -1, rc = 2;
+    int rc;
+    struct sweep *s = grid_cmd_load(sweep_path, &g, &rc);
+    if (!s)
+        return rc;
+    struct run_locks locks = {-1, -1};
+    int fd = -1;
     unsigned char *done = calloc((size_t)g.n + 1, 1);
-    snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir);
-    int fd = done ? open_results(sweep_path, out_dir, csv_path, &g, &lock, done, &rc) : -1;
-    if (fd >= 0) {
-        install_stop_handlers();
+    snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir); /* fits: out_dir_prepare checks */
+    rc = done ? open_results(sweep_path, out_dir, csv_path, &g, &locks, &fd, done) : EXIT_IO;
+    if (rc == EXIT_DONE)
         rc = run_points(&g, fd, done, csv_path);
+    if (fd >= 0)
         close(fd);
-    }
-    if (lock >= 0)
-        close(lock);
+    release_locks(&locks);
     free(done);
     grid_free(&g);
     sweep_free(s);
     return rc;
 }
 
+static int is_output_flag(const char *arg) { return strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0; }
+
 int run_sweep_args(int argc, char **argv, const char **sweep, const char **dir)
 {
     *sweep = *dir = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+        if (is_output_flag(argv[i]) && i + 1 < argc)
             *dir = argv[++i];
         else if (!*sweep && argv[i][0] != '-')
             *sweep = argv[i];
@@ -303,43 +281,14 @@ int run_sweep_args(int argc, char **argv, const char **sweep, const char **dir)
     }
     if (*sweep && *dir)
         return 0;
-    fprintf(stderr, "usage: peakfit %s SWEEP -o DIR\n", argv[0]);
+    fprintf(stderr, "usage: peakfit %s SWEEP -o|--output DIR\n", argv[0]);
     return -1;
-}
-
-int grid_main(int argc, char **argv)
-{
-    char err[1024];
-    if (argc != 2) {
-        fprintf(stderr, "usage: peakfit grid SWEEP\n");
-        return 2;
-    }
-    struct sweep *s = sweep_load(argv[1], err, sizeof err);
-    struct grid g;
-    if (!s) {
-        fprintf(stderr, "peakfit: %s\n", err);
-        return 2;
-    }
-    int rc = grid_build(s, &g, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "peakfit: %s\n", err);
-    else if (g.warnings)
-        fputs(g.warnings, stderr);
-    for (int i = 0; rc == 0 && i < g.n; i++)
-        printf("%s\n", g.points[i].id);
-    char summary[128];
-    grid_summary(&g, summary, sizeof summary);
-    if (rc == 0)
-        fprintf(stderr, "peakfit: %s: %s\n", argv[1], summary);
-    grid_free(&g);
-    sweep_free(s);
-    return rc;
 }
 
 int run_sweep_main(int argc, char **argv)
 {
     const char *sweep, *dir;
     if (run_sweep_args(argc, argv, &sweep, &dir) != 0)
-        return 2;
+        return EXIT_BAD_INPUT;
     return run_sweep(sweep, dir);
 }

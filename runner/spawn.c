@@ -26,6 +26,9 @@ static void exec_child(char *const argv[], int pipe_write, pid_t parent)
         _exit(127);
     if (dup2(pipe_write, REPORT_FD) < 0)
         _exit(127);
+    /* SIGPIPE stays ignored, as in the runner: a worker whose stderr is a
+     * closed pipe (`run ... 2>&1 | head -1`) must not die of a warning,
+     * and a failed write to the report pipe already ends it (EPIPE). */
     execv(argv[0], argv);
     fprintf(stderr, "peakfit: cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
@@ -57,7 +60,29 @@ struct watch {
     double deadline;
     int64_t mem_limit;
     double seen_rss_mib; /* the largest RSS the watchdog read */
+    double last_look;    /* when the runner last checked the deadline */
 };
+
+enum { POLL_MS = 20 };
+/* A gap this much longer than one poll between two looks means the runner
+ * itself did not run: it was stopped (SIGSTOP, Ctrl-Z) or starved. */
+#define STALL_S 0.5
+
+/* Has the worker had its time? The deadline is on the runner's watching
+ * clock: time in which the runner did not run (a gap between looks far
+ * longer than a poll) is added to it. The worker runs on meanwhile (it has
+ * its own process group, so Ctrl-Z does not stop it), and a point that
+ * finished while its runner was stopped must not be judged by a clock
+ * nobody was watching. The worker's CPU time would not do: a hung worker
+ * uses none. */
+static int past_deadline(struct watch *w)
+{
+    double now = monotonic_seconds(), gap = now - w->last_look;
+    if (gap > STALL_S)
+        w->deadline += gap - POLL_MS / 1000.0;
+    w->last_look = now;
+    return now >= w->deadline;
+}
 
 /* The watchdog's sample: the worker's RSS over its baseline, past the limit?
  * Sampled every 20 ms, so a fast-growing worker can overshoot by the
@@ -72,37 +97,58 @@ static int over_limit(struct watch *w, const struct point_result *r)
     return kib > 0 && (kib / 1024.0 - r->baseline_rss_mib) * 1048576.0 > (double)w->mem_limit;
 }
 
+/* Reads what is in the pipe now, without waiting: 1 at end of report
+ * (the worker closed it), 0 when nothing more is there yet (or after a
+ * pipe's worth, so that a worker that never stops writing cannot keep the
+ * runner from its other checks). */
+static int drain(int fd, struct line_reader *lr, struct point_result *r)
+{
+    char chunk[4096];
+    for (int reads = 0; reads < 16;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int ready = poll(&p, 1, 0);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready < 0)
+            return 1;
+        if (ready == 0)
+            return 0;
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 1;
+        take_bytes(lr, r, chunk, (size_t)n);
+        reads++;
+    }
+    return 0;
+}
+
 /* Reads the report until the worker closes it, or the deadline passes, a
- * stop is requested or the memory limit is crossed. */
+ * stop is requested or the memory limit is crossed. What the pipe holds
+ * is read before the deadline is judged: a report that ended in time is
+ * never a timeout. */
 static enum report_end read_report(int fd, struct watch *w, struct point_result *r)
 {
     struct line_reader lr = {.used = 0};
-    char chunk[4096];
     for (;;) {
         if (spawn_stop_requested)
             return REPORT_STOP;
         if (over_limit(w, r))
             return REPORT_OVER_LIMIT;
-        double left = w->deadline - monotonic_seconds();
-        if (left <= 0)
+        if (drain(fd, &lr, r))
+            return REPORT_EOF;
+        if (past_deadline(w))
             return REPORT_TIMEOUT;
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        int timeout_ms = left > 0.02 ? 20 : (int)(left * 1000) + 1;
-        int ready = poll(&p, 1, timeout_ms);
-        if (ready < 0 && errno != EINTR)
-            return REPORT_EOF;
-        if (ready <= 0)
-            continue;
-        ssize_t n = read(fd, chunk, sizeof chunk);
-        if (n <= 0)
-            return REPORT_EOF;
-        take_bytes(&lr, r, chunk, (size_t)n);
+        double left = w->deadline - w->last_look;
+        poll(&p, 1, left > POLL_MS / 1000.0 ? POLL_MS : (int)(left * 1000) + 1);
     }
 }
 
 /* Waits for the child to end by itself until the deadline; returns 0 when
  * it did, 1 when it is still running. */
-static int wait_until(pid_t pid, double deadline, int *wstatus, struct rusage *ru)
+static int wait_until(pid_t pid, struct watch *w, int *wstatus, struct rusage *ru)
 {
     for (;;) {
         pid_t got = wait4(pid, wstatus, WNOHANG, ru);
@@ -110,7 +156,7 @@ static int wait_until(pid_t pid, double deadline, int *wstatus, struct rusage *r
             return 0;
         if (got < 0 && errno != EINTR)
             return 0;
-        if (monotonic_seconds() >= deadline || spawn_stop_requested)
+        if (past_deadline(w) || spawn_stop_requested)
             return 1;
         usleep(10000);
     }
@@ -161,12 +207,14 @@ int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct
     if (pid == 0)
         exec_child(argv, fds[1], parent);
     close(fds[1]);
-    struct watch w = {pid, start + timeout_s, mem_limit, 0};
+    struct watch w = {pid, start + timeout_s, mem_limit, 0, start};
     enum report_end end = read_report(fds[0], &w, r);
     close(fds[0]);
     int wstatus = 0;
     struct rusage ru = {0};
-    if (wait_until(pid, end == REPORT_EOF ? w.deadline : monotonic_seconds(), &wstatus, &ru)) {
+    if (end != REPORT_EOF)
+        w.deadline = monotonic_seconds(); /* to be killed now */
+    if (wait_until(pid, &w, &wstatus, &ru)) {
         if (end == REPORT_EOF)
             end = REPORT_TIMEOUT;
         kill(-pid, SIGKILL);

@@ -1,48 +1,144 @@
-/* main.c: peakfit's subcommands. */
+/* main.c: peakfit's subcommands, from one table: dispatch, the usage text,
+ * each command's --help and the list in "unknown command" all walk it. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "fit/fit_cmd.h"
+#include "peakfit_torch.h"
 #include "plots/plot.h"
 #include "reports/calc.h"
 #include "reports/report.h"
+#include "runner/grid_cmd.h"
 #include "runner/params.h"
 #include "runner/run_sweep.h"
 #include "runner/worker.h"
+#include "src/all_cmd.h"
+#include "util/exit_status.h"
+#include "util/version.h"
 
 struct command {
     const char *name;
     int (*main)(int argc, char **argv);
+    const char *synopsis; /* what follows "peakfit NAME"; continuation lines indented */
+    const char *summary;
 };
 
 static const struct command commands[] = {
-    {"run", run_sweep_main}, {"grid", grid_main}, {"all", all_main},   {"fit", fit_main},       {"plot", plot_main},
-    {"report", report_main}, {"calc", calc_main}, {"params", params_main}, {"worker", worker_main},
+    {"run", run_sweep_main, "SWEEP -o|--output DIR",
+     "measure every grid point, each in a fresh process: DIR/peaks.csv"},
+    {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them"},
+    {"all", all_main, "SWEEP -o|--output DIR", "run, fit, plot and report"},
+    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv"},
+    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG"},
+    {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator"},
+    {"calc", calc_main,
+     "DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
+     "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]",
+     "the largest micro-batch that fits, and the accumulation steps"},
+    {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
+     "build a model and print its parameter counts"},
+    {"worker", worker_main, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
+     "measure one point (started by run; reports on stdout by hand)"},
 };
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
-static int usage(void)
+static const char exit_statuses[] =
+    "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted\n";
+
+static void print_usage(FILE *out)
 {
-    fprintf(stderr,
-            "usage: peakfit COMMAND ...\n"
-            "  run SWEEP -o DIR     measure every grid point, each in a fresh process: DIR/peaks.csv\n"
-            "  grid SWEEP           check a sweep file and list its points without running them\n"
-            "  all SWEEP -o DIR     run, fit, plot and report\n"
-            "  fit DIR              fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv\n"
-            "  plot DIR             charts (gnuplot) in DIR/plots, PNG and SVG\n"
-            "  report DIR [--reference CSV]\n"
-            "                       DIR/report.md: environment, grid, fits, charts, calculator\n"
-            "  calc DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
-            "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]\n"
-            "                       the largest micro-batch that fits, and the accumulation steps\n"
-            "  params MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]\n"
-            "                       build a model and print its parameter counts\n"
-            "  worker ...           measure one point (started by run; reports on stdout by hand)\n");
-    return 2;
+    fprintf(out, "usage: peakfit COMMAND ...    (peakfit COMMAND --help, peakfit --version)\n");
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
+    fputs(exit_statuses, out);
+}
+
+static void print_command_usage(const struct command *c, FILE *out)
+{
+    fprintf(out, "usage: peakfit %s %s\n%s\n", c->name, c->synopsis, c->summary);
+    fputs(exit_statuses, out);
+}
+
+static const struct command *find_command(const char *name)
+{
+    for (int i = 0; i < N_COMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "peakfit: unknown command \"%s\" (commands:", name);
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+    fprintf(stderr, "); peakfit --help for usage\n");
+    return EXIT_BAD_INPUT;
+}
+
+static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+/* Any --help or -h among a command's arguments asks for its usage: caught
+ * here, once, so no command mistakes it for a path (`fit --help` used to
+ * look for --help/peaks.csv). */
+static int asks_for_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (is_help(argv[i]))
+            return 1;
+    return 0;
+}
+
+static int print_version(void)
+{
+    printf("peakfit %s\nlibtorch %s\n", PEAKFIT_VERSION, pf_torch_version());
+    return EXIT_DONE;
+}
+
+/* Started with fd 0, 1 or 2 closed (`>&- 2>&-`, some daemons), the next
+ * file opened would take that number: peaks.csv would become stderr and
+ * receive the progress lines, a worker's report pipe would become its
+ * stdin. /dev/null on each closed one keeps those numbers taken. */
+static int open_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        /* The lowest free number: this one, as every lower one is open. */
+        if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+            return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].main(argc - 1, argv + 1);
-    return usage();
+    if (open_standard_fds() != 0)
+        return EXIT_IO; /* no /dev/null: nowhere to say so either */
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    if (is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        const struct command *c = argc > 2 ? find_command(argv[2]) : NULL;
+        if (argc > 2 && !c)
+            return unknown_command(argv[2]);
+        if (c)
+            print_command_usage(c, stdout);
+        else
+            print_usage(stdout);
+        return EXIT_DONE;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+        return print_version();
+    const struct command *c = find_command(argv[1]);
+    if (!c)
+        return unknown_command(argv[1]);
+    if (asks_for_help(argc, argv)) {
+        print_command_usage(c, stdout);
+        return EXIT_DONE;
+    }
+    return c->main(argc - 1, argv + 1);
 }

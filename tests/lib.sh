@@ -23,3 +23,13 @@ worker_value() { grep "^$1=" <<<"$2" | tail -n 1 | cut -d= -f2-; }
 
 # write_sweep FILE: the sweep text comes on stdin
 write_sweep() { cat >"$1"; }
+
+# load_sweep FILE [LINE...]: a one-job sweep measuring technique load on the
+# tiny preset with one thread (the quickest real point); each LINE (e.g.
+# "repeats = 2") is added to the job.
+load_sweep() {
+    local file=$1
+    shift
+    printf '[j]\nmodel = tiny\nthreads = 1\ntechnique = load\n' >"$file"
+    printf '%s\n' "$@" >>"$file"
+}

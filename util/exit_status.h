@@ -8,6 +8,15 @@ enum exit_status {
     EXIT_DONE = 0,        /* the command did what it was asked */
     EXIT_IO = 1,          /* a file could not be read or written, a process not started */
     EXIT_BAD_INPUT = 2,   /* a sweep, config, CSV, safetensors or command-line value is wrong; nothing written */
-    EXIT_INTERRUPTED = 130 /* SIGINT, SIGTERM or SIGHUP: stopped cleanly, resumable */
+    EXIT_INTERRUPTED = 130, /* SIGINT, SIGTERM or SIGHUP: stopped cleanly, resumable */
+    /* The work ran but left nothing to use: `run` measured no point
+     * successfully (every row failed: see peaks.csv's status and error), or
+     * `all` had nothing to fit. Shares 1 with EXIT_IO to keep the contract
+     * to four numbers: either way, look at the message. */
+    EXIT_NO_RESULT = 1
 };
+
+/* `peakfit worker` is the exception: it speaks to the runner, which reads
+ * its status as the point's outcome (runner/point_result.h): 0 ok, 2 a bad
+ * option, 3 out of memory, 4 any other failure. */
 #endif

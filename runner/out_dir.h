@@ -1,0 +1,36 @@
+/* out_dir.h: `run`'s output directory: its path checked and created, a
+ * lock that keeps a second runner out, and a copy of the sweep beside the
+ * results. Each returns an exit status (util/exit_status.h) after saying
+ * what is wrong, or a descriptor. */
+#ifndef PEAKFIT_OUT_DIR_H
+#define PEAKFIT_OUT_DIR_H
+#include <limits.h>
+
+/* Room kept under PATH_MAX for the names of the files peakfit writes in
+ * the directory ("/sweep.sweep.tmp.PID", "/plots/peak_vs_tokens.png"). */
+enum { OUT_DIR_MAX = PATH_MAX - 64 };
+
+/* Refuses a path longer than OUT_DIR_MAX (naming the -o option) before
+ * anything is created, then creates the directory and its parents.
+ * EXIT_DONE, EXIT_BAD_INPUT or EXIT_IO. */
+int out_dir_prepare(const char *dir);
+
+/* Locks DIR/.peakfit.lock for the whole run; returns its descriptor, or
+ * -1 after saying why (another runner holds it, or it cannot be made). */
+int out_dir_lock(const char *dir);
+
+/* The lock file can be deleted under a running runner, so the results file
+ * is locked too: an existing regular csv_path is opened (never blocking:
+ * a FIFO is left for results_open to refuse) and locked. Returns its
+ * descriptor, -1 when there is no such file yet (lock the descriptor
+ * results_open returns instead: out_dir_lock_fd), or -2 after saying that
+ * another runner holds it. */
+int out_dir_lock_results(const char *dir, const char *csv_path);
+/* Locks an open results descriptor; 0, or -1 after saying so. */
+int out_dir_lock_fd(int fd, const char *dir, const char *csv_path);
+
+/* Copies the sweep to DIR/sweep.sweep (for the report) through a
+ * temporary file and a rename; nothing to do when that is the sweep
+ * itself (`run DIR/sweep.sweep -o DIR`). 0, or -1 after saying why. */
+int out_dir_keep_sweep(const char *sweep_path, const char *dir);
+#endif
