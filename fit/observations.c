@@ -74,6 +74,8 @@ static void read_environment(const struct csv_table *t, const struct csv_row *ro
         snprintf(o->blas, sizeof o->blas, "%s", row->fields[c]);
     if ((c = csv_table_column(t, "cpu_model")) >= 0)
         snprintf(o->cpu_model, sizeof o->cpu_model, "%s", row->fields[c]);
+    if ((c = csv_table_column(t, "error")) >= 0)
+        snprintf(o->error, sizeof o->error, "%s", row->fields[c]);
     o->threads = (c = csv_table_column(t, "threads")) >= 0 ? atoi(row->fields[c]) : 0;
     o->blas_threads = (c = csv_table_column(t, "blas_threads")) >= 0 ? atoi(row->fields[c]) : 0;
 }

@@ -19,6 +19,7 @@ struct observation {
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];
     int threads, blas_threads;
+    char error[512];       /* why a point failed: peaks.csv's error column */
 };
 
 struct observations {

@@ -50,7 +50,7 @@ int main(void)
     struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
     struct calc_plan p;
     CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
-    CHECK(p.seq_len == 256, "seq_len %d", p.seq_len);
+    CHECK(p.seq_len == 256, "seq_len %ld", p.seq_len);
     CHECK(fabs(p.per_sample_mib - 128) < 1e-6, "A_sample %g", p.per_sample_mib);
     CHECK(p.max_micro_batch == 6, "b_max %ld", p.max_micro_batch);
     CHECK(p.micro_batch == 4 && p.accum == 8 && p.effective_batch == 128, "b %ld a %ld E %ld", p.micro_batch,
