@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test: the C programs built as build/tests/*_test and the shell
 # scripts tests/*_test.sh. Each exits non-zero with a message saying what
-# differed. Prints "N passed, N failed" last.
+# differed, or with 77 and a reason when it cannot run here. Prints
+# "N passed, N failed, N skipped" last.
 set -u
 cd "$(dirname "$0")/.."
 passed=0
 failed=0
+skipped=0
 failures=()
 # PEAKFIT_BUILD=build-asan runs the sanitizer build (make test-asan).
 build=${PEAKFIT_BUILD:-build}
@@ -21,6 +23,9 @@ for t in "$build"/tests/*_test tests/*_test.sh; do
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))
         echo "PASS $name (${secs}s)"
+    elif [ $rc -eq 77 ]; then
+        skipped=$((skipped + 1))
+        echo "SKIP $name: $(printf '%s\n' "$out" | sed -n 's/^SKIP: //p' | tail -1)"
     else
         failed=$((failed + 1))
         failures+=("$name")
@@ -29,5 +34,5 @@ for t in "$build"/tests/*_test tests/*_test.sh; do
     fi
 done
 [ $failed -eq 0 ] || echo "failed: ${failures[*]}"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

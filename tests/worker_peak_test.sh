@@ -13,13 +13,3 @@ expect_gt "b=1 tensor peak covers weights, grads and AdamW state" \
 expect_eq "optimizer state bytes (2 fp32 copies per weight)" "$(worker_value optimizer_bytes "$b1")" $((2 * 20980736))
 expect_eq "loss is reported for each of the two steps" "$(grep -c '^loss=' <<<"$b1")" 2
 [ -n "$(worker_value blas "$b1")" ] || fail "no BLAS library reported"
-# The BLAS recorded is the one serving sgemm_: OpenBLAS after make deps, and
-# the reference BLAS when that is forced in front, with a warning from run.
-case "$(worker_value blas "$b1")" in *openblas*) ;; *) fail "BLAS is not OpenBLAS: $(worker_value blas "$b1")";; esac
-reference=/usr/lib/$(gcc -print-multiarch)/blas/libblas.so.3
-if [ -e "$reference" ]; then
-    printf '[j]\nmodel = tiny\ntechnique = load\n' >"$TMP/s.sweep"
-    LD_PRELOAD=$reference "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/ref" 2>"$TMP/log" || fail "run failed: $(cat "$TMP/log")"
-    grep -q "warning: workers use the reference BLAS" "$TMP/log" || fail "no reference-BLAS warning: $(cat "$TMP/log")"
-    expect_eq "recorded BLAS threads for the reference BLAS" "$("$CSVQ" "$TMP/ref/peaks.csv" blas_threads)" ""
-fi
