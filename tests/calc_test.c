@@ -11,7 +11,7 @@
 #include "runner/results_csv.h"
 #include "tests/check.h"
 
-static void write_peaks(const char *dir)
+static void write_peaks(const char *dir, const char *model)
 {
     char path[256], **done;
     int n_done;
@@ -23,7 +23,7 @@ static void write_peaks(const char *dir)
     static struct sweep_job job = {.name = "j", .steps = 2};
     int batches[] = {1, 2, 4, 8};
     for (int i = 0; i < 4; i++) {
-        struct grid_point p = {.job = &job, .model = "m", .device = "cpu", .technique = PF_TECH_FULL,
+        struct grid_point p = {.job = &job, .model = model, .device = "cpu", .technique = PF_TECH_FULL,
                                .batch = batches[i], .seq_len = 256};
         snprintf(p.id, sizeof p.id, "p%d", i);
         struct point_result r;
@@ -39,11 +39,39 @@ static void write_peaks(const char *dir)
     close(fd);
 }
 
+/* --json is built with jansson: a model name with quotes, a backslash and
+ * a newline comes back whole from a JSON parser. */
+static void json_with_hostile_model_name(const char *dir)
+{
+    const char *model = "m\"}, \"fits\": false, \"x\": \"\\";
+    write_peaks(dir, model);
+    struct fit_set set;
+    char err[700];
+    CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
+    struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    struct calc_plan p;
+    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+    json_t *o = calc_plan_json(&req, &p);
+    char *text = json_dumps(o, 0);
+    json_error_t jerr;
+    json_t *back = json_loads(text, 0, &jerr);
+    CHECK(back != NULL, "calc's JSON does not parse: %s: %s", jerr.text, text);
+    CHECK(back && json_is_string(json_object_get(back, "model")) &&
+              strcmp(json_string_value(json_object_get(back, "model")), model) == 0,
+          "model name not kept: %s", text);
+    CHECK(back && json_is_true(json_object_get(back, "fits")), "fits changed by the model name: %s", text);
+    CHECK(back && json_integer_value(json_object_get(back, "effective_batch")) == 128, "E: %s", text);
+    json_decref(back);
+    free(text);
+    json_decref(o);
+    fit_set_free(&set);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/peakfit-calc-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    write_peaks(dir);
+    write_peaks(dir, "m");
     struct fit_set set;
     char err[700];
     CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
@@ -81,6 +109,8 @@ int main(void)
     fit_set_free(&set);
     char path[300];
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    unlink(path);
+    json_with_hostile_model_name(dir);
     unlink(path);
     rmdir(dir);
     CHECK_DONE();
