@@ -27,9 +27,11 @@ void section_environment(FILE *f, const struct fit_set *set)
     if (uname(&u) == 0)
         fprintf(f, "| host | %s %s %s |\n", u.sysname, u.release, u.machine);
     if (o) {
-        fprintf(f, "| CPU | %s |\n| libtorch | %s |\n| intra-op threads | %d |\n", o->cpu_model,
-                o->torch_version, o->threads);
-        fprintf(f, "| BLAS | `%s` (%d threads) |\n", o->blas, o->blas_threads);
+        char cell[3][600];
+        fprintf(f, "| CPU | %s |\n| libtorch | %s |\n| intra-op threads | %d |\n",
+                md_cell(o->cpu_model, cell[0], sizeof cell[0]), md_cell(o->torch_version, cell[1], sizeof cell[1]),
+                o->threads);
+        fprintf(f, "| BLAS | `%s` (%d threads) |\n", md_cell(o->blas, cell[2], sizeof cell[2]), o->blas_threads);
     }
     fprintf(f, "| points | %d measured, %d failed, %d broken rows skipped |\n\n", set->obs.n_ok,
             set->obs.n_failed, set->obs.n_bad);
