@@ -63,38 +63,36 @@ static const char *techniques_fitted(const struct fit_set *set, char *out, size_
     return out;
 }
 
-/* Which model, then which device: each must be named when there are
- * several, and the message lists them. */
+/* The choices a request may have to make, in order: which model, then
+ * which device. Each must be named when there are several, and the
+ * message lists them. */
+static const struct choice_axis {
+    const char *what;
+    int devices; /* 0: models */
+} axes[] = {{"model", 0}, {"device", 1}};
+
 static int check_choices(const struct fit_set *set, const struct calc_request *r, char *err, unsigned long errlen)
 {
-    char list[1024];
-    int models = choices(set, r, 0, 0, list, sizeof list);
-    if (models == 0) {
-        char techniques[512];
+    char list[1024], techniques[512];
+    if (!any_candidate(set, r, 0, 0)) {
         snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s)", set->dir, r->technique,
                  techniques_fitted(set, techniques, sizeof techniques));
         return -1;
     }
-    if (r->model && !any_candidate(set, r, 1, 0)) {
-        snprintf(err, errlen, "%s: no model \"%s\" with technique %s (models: %.500s)", set->dir, r->model,
-                 r->technique, list);
-        return -1;
-    }
-    if (!r->model && models > 1) {
-        snprintf(err, errlen, "%s holds more than one model with technique %s: choose one with --model "
-                 "(models: %.900s)", set->dir, r->technique, list);
-        return -1;
-    }
-    int devices = choices(set, r, 1, 1, list, sizeof list);
-    if (r->device && !any_candidate(set, r, 1, 1)) {
-        snprintf(err, errlen, "%s: no device \"%s\" for technique %s (devices: %.900s)", set->dir, r->device,
-                 r->technique, list);
-        return -1;
-    }
-    if (!r->device && devices > 1) {
-        snprintf(err, errlen, "%s holds technique %s on more than one device: choose one with --device "
-                 "(devices: %.900s)", set->dir, r->technique, list);
-        return -1;
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
+        const struct choice_axis *a = &axes[i];
+        const char *wanted = a->devices ? r->device : r->model;
+        int n = choices(set, r, a->devices, a->devices, list, sizeof list);
+        if (wanted && !any_candidate(set, r, 1, a->devices)) {
+            snprintf(err, errlen, "%s: no %s \"%s\" with technique %s (%ss: %.900s)", set->dir, a->what, wanted,
+                     r->technique, a->what, list);
+            return -1;
+        }
+        if (!wanted && n > 1) {
+            snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)",
+                     set->dir, a->what, r->technique, a->what, a->what, list);
+            return -1;
+        }
     }
     return 0;
 }

@@ -22,7 +22,7 @@ devices=$TMP/devices
 mkdir -p "$devices"
 cp "$TESTS/fixtures/two-devices-peaks.csv" "$devices/peaks.csv"
 expect_calc_error "two devices, no --device" \
-    "peakfit: $devices holds technique full on more than one device: choose one with --device (devices: cpu, cuda)" \
+    "peakfit: $devices holds more than one device with technique full: choose one with --device (devices: cpu, cuda)" \
     "$devices" --budget 2GiB
 cpu=$("$PEAKFIT" calc "$devices" --budget 2GiB --device cpu --json) || fail "calc --device cpu"
 cuda=$("$PEAKFIT" calc "$devices" --budget 2GiB --device cuda --json) || fail "calc --device cuda"
@@ -30,7 +30,7 @@ expect_eq "cuda plan's device" "$(json_value device "$cuda")" '"cuda"'
 expect_gt "cuda's per-sample cost is its own (twice cpu's)" "$(json_value per_sample_mib "$cuda")" \
     "$(awk -v c="$(json_value per_sample_mib "$cpu")" 'BEGIN { print 1.9 * c }')"
 expect_calc_error "an unmeasured device" \
-    "peakfit: $devices: no device \"mps\" for technique full (devices: cpu, cuda)" "$devices" --budget 2GiB --device mps
+    "peakfit: $devices: no device \"mps\" with technique full (devices: cpu, cuda)" "$devices" --budget 2GiB --device mps
 
 # Two models: one by an old-style config.json path, one by display name.
 models=$TMP/models

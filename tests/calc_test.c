@@ -39,18 +39,27 @@ static void write_peaks(const char *dir, const char *model)
     close(fd);
 }
 
+/* peaks.csv of this model in dir, its fits, and the plan for E = 128 on
+ * 4 replicas in 2 GiB. */
+static void plan_e128(const char *dir, const char *model, struct fit_set *set, struct calc_request *req,
+                      struct calc_plan *p)
+{
+    char err[700];
+    write_peaks(dir, model);
+    CHECK(fit_set_load(dir, set, err, sizeof err) == 0, "fit_set_load: %s", err);
+    *req = (struct calc_request){.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    CHECK(calc_plan_make(set, req, p, err, sizeof err) == 0, "plan: %s", err);
+}
+
 /* --json is built with jansson: a model name with quotes, a backslash and
  * a newline comes back whole from a JSON parser. */
 static void json_with_hostile_model_name(const char *dir)
 {
     const char *model = "m\"}, \"fits\": false, \"x\": \"\\";
-    write_peaks(dir, model);
     struct fit_set set;
-    char err[700];
-    CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
-    struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    struct calc_request req;
     struct calc_plan p;
-    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+    plan_e128(dir, model, &set, &req, &p);
     json_t *o = calc_plan_json(&req, &p);
     char *text = json_dumps(o, 0);
     json_error_t jerr;
@@ -71,13 +80,11 @@ int main(void)
 {
     char dir[] = "/tmp/peakfit-calc-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    write_peaks(dir, "m");
     struct fit_set set;
-    char err[700];
-    CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
-    struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    struct calc_request req;
     struct calc_plan p;
-    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+    char err[700];
+    plan_e128(dir, "m", &set, &req, &p);
     CHECK(p.seq_len == 256, "seq_len %ld", p.seq_len);
     CHECK(fabs(p.per_sample_mib - 128) < 1e-6, "A_sample %g", p.per_sample_mib);
     CHECK(p.max_micro_batch == 6, "b_max %ld", p.max_micro_batch);
