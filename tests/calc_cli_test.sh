@@ -90,4 +90,10 @@ grep -q "^peakfit: $TMP/none/peaks.csv: cannot open" <<<"$err" || fail "no peaks
 usage=$("$PEAKFIT" calc 2>&1)
 grep -q -- "--margin F .*(default: 0)" <<<"$usage" || fail "usage's margin default: $usage"
 grep -q -- "--margin 0.1" <<<"$usage" && fail "usage shows --margin 0.1 as if it were the default"
+
+# The report's calculator plans each device from its own fit.
+"$PEAKFIT" report "$devices" 2>/dev/null || fail "report on two devices"
+largest() { awk -F' [|] ' -v d="$1" '$2 == d && $4 == "8 GiB" { print $6 }' "$devices/report.md"; }
+[ -n "$(largest cpu)" ] && [ -n "$(largest cuda)" ] || fail "calculator rows: $(grep '8 GiB' "$devices/report.md")"
+expect_gt "cpu's largest batch in 8 GiB against cuda's (whose peaks are twice as high)" "$(largest cpu)" "$(largest cuda)"
 true
