@@ -1,33 +1,47 @@
-/* fit_cmd.c: fit.csv, fit-residuals.csv and the printed table. */
+/* fit_cmd.c: fit.csv, fit-residuals.csv and the printed table. Each CSV's
+ * columns are one X-macro list: its header and its rows both walk it, after
+ * the group key's own columns (GROUP_KEY_FIELDS). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "fit/fit_cmd.h"
 #include "util/csv_table.h"
-
-static const char *fit_header =
-    "model,device,technique,metric,n,seq_lens,model_choice,F_mib,F_se_mib,F_ci95_mib,"
-    "A_mib_per_token,A_se,A_ci95,B_mib_per_b_s2,B_se,B_ci95,r2,rmse_mib,loo_rmse_mib,"
-    "loo_max_abs_mib,loo_n,f_test_F,f_test_p,aic_linear,aic_quadratic,weights_mib,grads_mib,"
-    "optimizer_mib,overhead_mib,baseline_mib,A_sample_mib,reason";
+#include "util/exit_status.h"
+#include "util/output_file.h"
 
 /* One field to a CSV line; numbers that are not known are left empty. */
-static void field(FILE *f, const char *text, int first)
+static void text_field(FILE *f, int *first, const char *text)
 {
-    char buf[1200];
+    char buf[2048];
     size_t n = csv_append_field(buf, 0, sizeof buf, text);
-    fprintf(f, "%s%.*s", first ? "" : ",", (int)n, buf);
+    fprintf(f, "%s%.*s", *first ? "" : ",", (int)n, buf);
+    *first = 0;
 }
 
-static void number(FILE *f, double v)
+static void number_field(FILE *f, int *first, double v)
 {
     char text[48] = "";
     if (isfinite(v))
         snprintf(text, sizeof text, "%.6g", v);
-    field(f, text, 0);
+    text_field(f, first, text);
 }
 
-static void seq_list(const struct group_fit *g, char *out, size_t size, int per_sample)
+static void key_fields(FILE *f, int *first, const struct group_fit *g)
+{
+#define KEY_FIELD(field, size) text_field(f, first, g->key.field);
+    GROUP_KEY_FIELDS(KEY_FIELD)
+#undef KEY_FIELD
+}
+
+static void key_header(FILE *f)
+{
+#define KEY_NAME(field, size) fprintf(f, "%s,", #field);
+    GROUP_KEY_FIELDS(KEY_NAME)
+#undef KEY_NAME
+}
+
+/* "64;128;256", or with per_sample "s=64:12.5;s=128:25.1" (A_sample). */
+static const char *seq_list(const struct group_fit *g, char *out, size_t size, int per_sample)
 {
     size_t used = 0;
     out[0] = '\0';
@@ -38,79 +52,126 @@ static void seq_list(const struct group_fit *g, char *out, size_t size, int per_
         else
             used += (size_t)snprintf(out + used, size - used, "%s%d", i ? ";" : "", g->seq_lens[i]);
     }
+    return out;
 }
+
+static const char *choice_name(const struct group_fit *g)
+{
+    const struct ols *c = group_chosen(g);
+    return !c ? "none" : c->p == 3 ? "quadratic" : "linear";
+}
+
+/* Coefficient i of the chosen fit, its standard error, its 95% half-width;
+ * NAN where the chosen model has no such coefficient. */
+static double coef(const struct group_fit *g, int i)
+{
+    const struct ols *c = group_chosen(g);
+    return c && i < c->p ? c->c[i] : NAN;
+}
+static double coef_se(const struct group_fit *g, int i)
+{
+    const struct ols *c = group_chosen(g);
+    return c && i < c->p ? sqrt(c->cov[i][i]) : NAN;
+}
+static double coef_ci95(const struct group_fit *g, int i)
+{
+    const struct ols *c = group_chosen(g);
+    return c && i < c->p ? ols_ci95(c, i) : NAN;
+}
+static double when_fitted(const struct group_fit *g, double v) { return group_chosen(g) ? v : NAN; }
+
+/* fit.csv after the key: X(name, TEXT or NUMBER, value from g, buf). */
+#define FIT_COLUMNS(X)                                                  \
+    X(metric, TEXT, metric_name(g->metric))                             \
+    X(n, NUMBER, g->n)                                                  \
+    X(seq_lens, TEXT, seq_list(g, buf, sizeof buf, 0))                  \
+    X(model_choice, TEXT, choice_name(g))                               \
+    X(F_mib, NUMBER, coef(g, 0))                                        \
+    X(F_se_mib, NUMBER, coef_se(g, 0))                                  \
+    X(F_ci95_mib, NUMBER, coef_ci95(g, 0))                              \
+    X(A_mib_per_token, NUMBER, coef(g, 1))                              \
+    X(A_se, NUMBER, coef_se(g, 1))                                      \
+    X(A_ci95, NUMBER, coef_ci95(g, 1))                                  \
+    X(B_mib_per_b_s2, NUMBER, coef(g, 2))                               \
+    X(B_se, NUMBER, coef_se(g, 2))                                      \
+    X(B_ci95, NUMBER, coef_ci95(g, 2))                                  \
+    X(r2, NUMBER, group_chosen(g) ? group_chosen(g)->r2 : NAN)        \
+    X(rmse_mib, NUMBER, when_fitted(g, g->rmse))                        \
+    X(loo_rmse_mib, NUMBER, when_fitted(g, g->loo_rmse))                \
+    X(loo_max_abs_mib, NUMBER, when_fitted(g, g->loo_max_abs))          \
+    X(loo_n, NUMBER, g->loo_n)                                          \
+    X(f_test_F, NUMBER, g->f_stat)                                      \
+    X(f_test_p, NUMBER, g->f_p)                                         \
+    X(aic_linear, NUMBER, g->aic_linear)                                \
+    X(aic_quadratic, NUMBER, g->aic_quadratic)                          \
+    X(weights_mib, NUMBER, g->weight_mib)                               \
+    X(grads_mib, NUMBER, g->grad_mib)                                   \
+    X(optimizer_mib, NUMBER, g->optimizer_mib)                          \
+    X(overhead_mib, NUMBER, g->overhead_mib)                            \
+    X(baseline_mib, NUMBER, g->baseline_mib)                            \
+    X(A_sample_mib, TEXT, seq_list(g, buf, sizeof buf, 1))              \
+    X(reason, TEXT, g->reason)
+
+/* fit-residuals.csv after the key, one row per point i of g. */
+#define RESIDUAL_COLUMNS(X)                                             \
+    X(metric, TEXT, metric_name(g->metric))                             \
+    X(batch, NUMBER, g->points[i]->batch)                               \
+    X(seq_len, NUMBER, g->points[i]->seq_len)                           \
+    X(tokens, NUMBER, g->points[i]->tokens)                             \
+    X(observed_mib, NUMBER, g->y[i])                                    \
+    X(predicted_mib, NUMBER, g->predicted[i])                           \
+    X(residual_mib, NUMBER, g->y[i] - g->predicted[i])                  \
+    X(loo_error_mib, NUMBER, g->loo_error[i])
+
+#define COLUMN_NAME(name, kind, value) #name ","
+#define WRITE_TEXT(value) text_field(f, &first, value)
+#define WRITE_NUMBER(value) number_field(f, &first, value)
+#define COLUMN_VALUE(name, kind, value) WRITE_##kind(value);
+
+/* The header without its last comma. */
+static void header(FILE *f, const char *names)
+{
+    key_header(f);
+    fprintf(f, "%.*s\n", (int)strlen(names) - 1, names);
+}
+
+static void fit_header(FILE *f) { header(f, FIT_COLUMNS(COLUMN_NAME)); }
+static void residual_header(FILE *f) { header(f, RESIDUAL_COLUMNS(COLUMN_NAME)); }
 
 static void write_fit_row(FILE *f, const struct group_fit *g)
 {
-    const struct ols *c = group_chosen(g);
-    int quad = c && c->p == 3;
-    char text[600];
-    field(f, g->model, 1);
-    field(f, g->device, 0);
-    field(f, g->technique, 0);
-    field(f, metric_name(g->metric), 0);
-    number(f, g->n);
-    seq_list(g, text, sizeof text, 0);
-    field(f, text, 0);
-    field(f, !c ? "none" : quad ? "quadratic" : "linear", 0);
-    for (int i = 0; i < 3; i++) {
-        int have = c && (i < 2 || quad);
-        number(f, have ? c->c[i] : NAN);
-        number(f, have ? sqrt(c->cov[i][i]) : NAN);
-        number(f, have ? ols_ci95(c, i) : NAN);
-    }
-    number(f, c ? c->r2 : NAN);
-    number(f, c ? g->rmse : NAN);
-    number(f, c ? g->loo_rmse : NAN);
-    number(f, c ? g->loo_max_abs : NAN);
-    number(f, g->loo_n);
-    number(f, g->f_stat);
-    number(f, g->f_p);
-    number(f, g->aic_linear);
-    number(f, g->aic_quadratic);
-    double fixed[] = {g->weight_mib, g->grad_mib, g->optimizer_mib, g->overhead_mib, g->baseline_mib};
-    for (int i = 0; i < 5; i++)
-        number(f, fixed[i]);
-    seq_list(g, text, sizeof text, 1);
-    field(f, text, 0);
-    field(f, g->reason, 0);
+    char buf[1200];
+    int first = 1;
+    key_fields(f, &first, g);
+    FIT_COLUMNS(COLUMN_VALUE)
     fputc('\n', f);
 }
 
 static void write_residual_rows(FILE *f, const struct group_fit *g)
 {
     for (int i = 0; group_chosen(g) && i < g->n; i++) {
-        const struct observation *p = g->points[i];
-        field(f, g->model, 1);
-        field(f, g->device, 0);
-        field(f, g->technique, 0);
-        field(f, metric_name(g->metric), 0);
-        number(f, p->batch);
-        number(f, p->seq_len);
-        number(f, p->tokens);
-        number(f, g->y[i]);
-        number(f, g->predicted[i]);
-        number(f, g->y[i] - g->predicted[i]);
-        number(f, g->loo_error[i]);
+        int first = 1;
+        key_fields(f, &first, g);
+        RESIDUAL_COLUMNS(COLUMN_VALUE)
         fputc('\n', f);
     }
 }
 
-static int write_csv(const struct fit_set *set, const char *name, const char *header,
-                     void (*row)(FILE *, const struct group_fit *))
+static int write_csv(const struct fit_set *set, const char *name, void (*head)(FILE *),
+                     void (*rows)(FILE *, const struct group_fit *))
 {
-    char path[700];
+    char path[4200], err[4400];
+    struct output_file out;
     snprintf(path, sizeof path, "%s/%s", set->dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "peakfit: %s: cannot write\n", path);
+    if (output_file_open(&out, path, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
         return -1;
     }
-    fprintf(f, "%s\n", header);
+    head(out.f);
     for (int i = 0; i < set->n_groups; i++)
-        row(f, &set->groups[i]);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "peakfit: %s: cannot write\n", path);
+        rows(out.f, &set->groups[i]);
+    if (output_file_commit(&out, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
         return -1;
     }
     return 0;
@@ -120,9 +181,7 @@ int fit_write_files(const struct fit_set *set)
 {
     if (write_csv(set, "fit.csv", fit_header, write_fit_row) != 0)
         return -1;
-    return write_csv(set, "fit-residuals.csv",
-                     "model,device,technique,metric,batch,seq_len,tokens,observed_mib,predicted_mib,"
-                     "residual_mib,loo_error_mib", write_residual_rows);
+    return write_csv(set, "fit-residuals.csv", residual_header, write_residual_rows);
 }
 
 /* "value +- ci", or "value (exact)" when no residual dof is left. */
@@ -136,8 +195,9 @@ static void with_interval(char *out, size_t size, const char *fmt, const struct 
 
 void fit_print_table(const struct fit_set *set, FILE *out)
 {
-    fprintf(out, "%-12s %-7s %-10s %-6s %3s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
-            "metric", "n", "model", "F MiB (95% CI)", "A MiB/token (95% CI)", "B MiB/(b*s^2)", "R^2", "LOO MiB");
+    char model[256], key[400];
+    fprintf(out, "%-16s %-7s %-10s %-6s %3s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
+            "metric", "n", "fit", "F MiB (95% CI)", "A MiB/token (95% CI)", "B MiB/(b*s^2)", "R^2", "LOO MiB");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         const struct ols *c = group_chosen(g);
@@ -148,31 +208,34 @@ void fit_print_table(const struct fit_set *set, FILE *out)
             if (c->p == 3)
                 with_interval(B, sizeof B, "%.3g +- %.2g", c, 2);
         }
-        const char *model = strrchr(g->model, '/') ? strrchr(g->model, '/') + 1 : g->model;
-        fprintf(out, "%-12.12s %-7s %-10s %-6s %3d %-9s %20s %24s %22s %7.4f %9.2f\n", model, g->device,
-                g->technique, metric_name(g->metric), g->n, !c ? "none" : c->p == 3 ? "quadratic" : "linear",
-                F, A, B, c ? c->r2 : NAN, c ? g->loo_rmse : NAN);
+        fprintf(out, "%-16.16s %-7s %-10s %-6s %3d %-9s %20s %24s %22s %7.4f %9.2f\n",
+                model_display_name(g->key.model, model, sizeof model), g->key.device, g->key.technique,
+                metric_name(g->metric), g->n, choice_name(g), F, A, B, c ? c->r2 : NAN, c ? g->loo_rmse : NAN);
     }
     for (int i = 0; i < set->n_groups; i++)
-        if (set->groups[i].metric == METRIC_RSS)
-            fprintf(out, "  %s: %s\n", set->groups[i].technique, set->groups[i].reason);
+        if (set->groups[i].metric == METRIC_RSS) {
+            group_key_format(&set->groups[i].key, key, sizeof key);
+            fprintf(out, "  %s: %s\n", key, set->groups[i].reason);
+        }
 }
 
 int fit_main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: peakfit fit DIR\n");
-        return 2;
+        return EXIT_BAD_INPUT;
     }
     struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0)
-        return 2;
-    int rc = 2;
+    if (fit_set_open(argv[1], &set) != 0) {
+        fit_set_free(&set);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_BAD_INPUT;
     if (set.n_groups == 0) {
         fprintf(stderr, "peakfit: %s/peaks.csv: no successful points to fit\n", argv[1]);
     } else {
         fit_print_table(&set, stdout);
-        rc = fit_write_files(&set) == 0 ? 0 : 1;
+        rc = fit_write_files(&set) == 0 ? EXIT_DONE : EXIT_IO;
     }
     fit_set_free(&set);
     return rc;

@@ -4,20 +4,35 @@
 #include <string.h>
 #include "fit/fit_set.h"
 
-static int seen_before(const struct observations *o, int i)
+/* Fits both metrics of p's group unless that was done for an earlier row
+ * (every ok row has an rss peak, so a group always has its rss fit); -1
+ * when memory ran out. */
+static int add_group(struct fit_set *set, const struct observation *p)
 {
-    const struct observation *p = &o->ok[i];
-    for (int j = 0; j < i; j++) {
-        const struct observation *q = &o->ok[j];
-        if (!strcmp(p->model, q->model) && !strcmp(p->device, q->device) && !strcmp(p->technique, q->technique))
-            return 1;
+    struct group_key key;
+    group_key_of(p, &key);
+    if (fit_set_find(set, &key, METRIC_RSS))
+        return 0;
+    for (int m = METRIC_RSS; m <= METRIC_TENSOR; m++) {
+        struct group_fit *more = realloc(set->groups, (size_t)(set->n_groups + 1) * sizeof *set->groups);
+        if (!more)
+            return -1;
+        set->groups = more;
+        struct group_fit *g = &set->groups[set->n_groups];
+        int rc = group_fit_run(&set->obs, &key, (enum metric)m, g);
+        if (rc == 0)
+            set->n_groups++;
+        else
+            group_fit_free(g);
+        if (rc == -2)
+            return -1;
     }
     return 0;
 }
 
 int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long errlen)
 {
-    char path[600];
+    char path[4200];
     memset(set, 0, sizeof *set);
     snprintf(set->dir, sizeof set->dir, "%s", dir);
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
@@ -25,13 +40,11 @@ int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long 
         return -1;
     for (int i = 0; i < set->obs.n_ok; i++) {
         const struct observation *p = &set->obs.ok[i];
-        if (strcmp(p->technique, "load") == 0 || seen_before(&set->obs, i))
+        if (strcmp(p->technique, "load") == 0)
             continue;
-        for (int m = METRIC_RSS; m <= METRIC_TENSOR; m++) {
-            set->groups = realloc(set->groups, (size_t)(set->n_groups + 1) * sizeof *set->groups);
-            if (group_fit_run(&set->obs, p->model, p->device, p->technique, (enum metric)m,
-                              &set->groups[set->n_groups]) == 0)
-                set->n_groups++;
+        if (add_group(set, p) != 0) {
+            snprintf(err, errlen, "%s: out of memory while fitting", path);
+            return -1;
         }
     }
     return 0;
@@ -39,7 +52,7 @@ int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long 
 
 int fit_set_open(const char *dir, struct fit_set *set)
 {
-    char err[700];
+    char err[4400];
     if (fit_set_load(dir, set, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "peakfit: %s\n", err);
@@ -49,16 +62,17 @@ int fit_set_open(const char *dir, struct fit_set *set)
 void fit_set_free(struct fit_set *set)
 {
     observations_free(&set->obs);
+    for (int i = 0; i < set->n_groups; i++)
+        group_fit_free(&set->groups[i]);
     free(set->groups);
     memset(set, 0, sizeof *set);
 }
 
-const struct group_fit *fit_set_find(const struct fit_set *set, const char *model,
-                                     const char *technique, enum metric metric)
+const struct group_fit *fit_set_find(const struct fit_set *set, const struct group_key *key, enum metric metric)
 {
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
-        if (g->metric == metric && !strcmp(g->technique, technique) && (!model || !strcmp(g->model, model)))
+        if (g->metric == metric && group_key_compare(&g->key, key) == 0)
             return g;
     }
     return NULL;

@@ -5,19 +5,18 @@
 #include "fit/group_fit.h"
 
 struct fit_set {
-    char dir[512];
+    char dir[4096];
     struct observations obs;
-    struct group_fit *groups; /* per (model, device, technique) x metric */
+    struct group_fit *groups; /* per group key x metric */
     int n_groups;
 };
 
 /* Reads DIR/peaks.csv and fits every group but technique load. Returns 0,
- * or -1 with err set. */
+ * or -1 with err set; set is freeable either way. */
 int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long errlen);
 /* fit_set_load for a command: says what is wrong on stderr itself. */
 int fit_set_open(const char *dir, struct fit_set *set);
 void fit_set_free(struct fit_set *set);
-/* The group for technique (and model, when not NULL) and metric, or NULL. */
-const struct group_fit *fit_set_find(const struct fit_set *set, const char *model,
-                                     const char *technique, enum metric metric);
+/* The group with this key and metric, or NULL. */
+const struct group_fit *fit_set_find(const struct fit_set *set, const struct group_key *key, enum metric metric);
 #endif

@@ -3,6 +3,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fit/group_fit.h"
 
@@ -18,18 +19,38 @@ static double metric_value(const struct observation *o, enum metric m)
     return m == METRIC_RSS ? o->rss_mib : o->tensor_mib;
 }
 
-static void collect(const struct observations *o, struct group_fit *g)
+static int in_group(const struct group_fit *g, const struct observation *p)
 {
-    for (int i = 0; i < o->n_ok && g->n < GROUP_MAX_POINTS; i++) {
-        const struct observation *p = &o->ok[i];
-        if (strcmp(p->model, g->model) || strcmp(p->device, g->device) ||
-            strcmp(p->technique, g->technique) || metric_value(p, g->metric) < 0)
-            continue;
-        g->points[g->n] = p;
-        g->y[g->n++] = metric_value(p, g->metric);
-    }
+    struct group_key key;
+    group_key_of(p, &key);
+    return group_key_compare(&key, &g->key) == 0 && metric_value(p, g->metric) >= 0;
 }
 
+/* Two passes: count, then fill arrays of exactly that size. */
+static int collect(const struct observations *o, struct group_fit *g)
+{
+    int n = 0;
+    for (int i = 0; i < o->n_ok; i++)
+        n += in_group(g, &o->ok[i]);
+    if (n == 0)
+        return -1;
+    g->points = malloc((size_t)n * sizeof *g->points);
+    g->y = malloc((size_t)n * sizeof *g->y);
+    g->seq_lens = malloc((size_t)n * sizeof *g->seq_lens);
+    g->predicted = calloc((size_t)n, sizeof *g->predicted);
+    g->loo_error = calloc((size_t)n, sizeof *g->loo_error);
+    if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error)
+        return -2;
+    for (int i = 0; i < o->n_ok; i++) {
+        if (!in_group(g, &o->ok[i]))
+            continue;
+        g->points[g->n] = &o->ok[i];
+        g->y[g->n++] = metric_value(&o->ok[i], g->metric);
+    }
+    return 0;
+}
+
+/* seq_lens has room for n entries, the most there can be. */
 static void distinct_seq_lens(struct group_fit *g)
 {
     g->min_batch = g->n ? g->points[0]->batch : 0;
@@ -40,7 +61,7 @@ static void distinct_seq_lens(struct group_fit *g)
         int j = 0;
         while (j < g->n_seq && g->seq_lens[j] < p->seq_len)
             j++;
-        if ((j < g->n_seq && g->seq_lens[j] == p->seq_len) || g->n_seq == GROUP_MAX_SEQ)
+        if (j < g->n_seq && g->seq_lens[j] == p->seq_len)
             continue;
         memmove(&g->seq_lens[j + 1], &g->seq_lens[j], (size_t)(g->n_seq - j) * sizeof(int));
         g->seq_lens[j] = p->seq_len;
@@ -103,9 +124,10 @@ static void choose(struct group_fit *g)
     }
 }
 
-static void leave_one_out(struct group_fit *g)
+/* x1, x2, y: room for g->n values each. */
+static void leave_one_out(struct group_fit *g, double *x1, double *x2, double *y)
 {
-    double x1[GROUP_MAX_POINTS], x2[GROUP_MAX_POINTS], y[GROUP_MAX_POINTS], sq = 0, res = 0;
+    double sq = 0, res = 0;
     int quadratic = g->choice == CHOICE_QUADRATIC;
     g->loo_n = 0;
     g->loo_max_abs = 0;
@@ -140,19 +162,22 @@ static void fixed_costs(struct group_fit *g)
     g->overhead_mib = group_chosen(g) ? group_chosen(g)->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
 }
 
-int group_fit_run(const struct observations *o, const char *model, const char *device,
-                  const char *technique, enum metric metric, struct group_fit *g)
+int group_fit_run(const struct observations *o, const struct group_key *key, enum metric metric,
+                  struct group_fit *g)
 {
     memset(g, 0, sizeof *g);
-    snprintf(g->model, sizeof g->model, "%s", model);
-    snprintf(g->device, sizeof g->device, "%s", device);
-    snprintf(g->technique, sizeof g->technique, "%s", technique);
+    g->key = *key;
     g->metric = metric;
-    collect(o, g);
-    if (g->n == 0)
-        return -1;
+    int rc = collect(o, g);
+    if (rc != 0)
+        return rc;
     distinct_seq_lens(g);
-    double x1[GROUP_MAX_POINTS], x2[GROUP_MAX_POINTS], y[GROUP_MAX_POINTS];
+    double *x1 = malloc((size_t)g->n * sizeof *x1), *x2 = malloc((size_t)g->n * sizeof *x2),
+           *y = malloc((size_t)g->n * sizeof *y);
+    if (!x1 || !x2 || !y) {
+        free(x1), free(x2), free(y);
+        return -2;
+    }
     int n = design(g, -1, x1, x2, y);
     ols_fit(x1, NULL, y, n, &g->linear);
     ols_fit(x1, x2, y, n, &g->quadratic);
@@ -160,9 +185,20 @@ int group_fit_run(const struct observations *o, const char *model, const char *d
     g->aic_quadratic = aic(&g->quadratic);
     choose(g);
     if (group_chosen(g))
-        leave_one_out(g);
+        leave_one_out(g, x1, x2, y);
     fixed_costs(g);
+    free(x1), free(x2), free(y);
     return 0;
+}
+
+void group_fit_free(struct group_fit *g)
+{
+    free(g->points);
+    free(g->y);
+    free(g->seq_lens);
+    free(g->predicted);
+    free(g->loo_error);
+    memset(g, 0, sizeof *g);
 }
 
 double group_predict(const struct group_fit *g, double b, double s, double *ci95)

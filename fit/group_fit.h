@@ -5,26 +5,28 @@
  * term gives p < 0.05; else the line. */
 #ifndef PEAKFIT_GROUP_FIT_H
 #define PEAKFIT_GROUP_FIT_H
+#include "fit/group_key.h"
 #include "fit/observations.h"
 #include "fit/ols.h"
 
-enum { GROUP_MAX_POINTS = 512, GROUP_MAX_SEQ = 32 };
 enum metric { METRIC_RSS, METRIC_TENSOR };
 
+/* The arrays hold n entries (n_seq for seq_lens), allocated by
+ * group_fit_run: a group has as many points as its sweep measured. */
 struct group_fit {
-    char model[256], device[16], technique[16];
+    struct group_key key;
     enum metric metric;
     int n;
-    const struct observation *points[GROUP_MAX_POINTS];
-    double y[GROUP_MAX_POINTS];
-    int seq_lens[GROUP_MAX_SEQ], n_seq;   /* distinct, ascending */
+    const struct observation **points;
+    double *y;
+    int *seq_lens, n_seq;                 /* distinct, ascending */
     int min_batch, max_batch;
     struct ols linear, quadratic;
     double f_stat, f_p;                   /* NAN when not testable */
     double aic_linear, aic_quadratic;
     enum { CHOICE_NONE, CHOICE_LINEAR, CHOICE_QUADRATIC } choice;
     char reason[256];
-    double predicted[GROUP_MAX_POINTS], loo_error[GROUP_MAX_POINTS];
+    double *predicted, *loo_error;
     int loo_n;
     double loo_rmse, loo_max_abs, rmse;
     /* the fixed costs the worker measured, and what of F they leave */
@@ -34,10 +36,12 @@ struct group_fit {
 const char *metric_name(enum metric m);
 /* The chosen model's fit: &g->linear, &g->quadratic, or NULL if neither fits. */
 const struct ols *group_chosen(const struct group_fit *g);
-/* Fits one group: the observations in o->ok matching (model, device,
- * technique). Returns 0, or -1 when the group has no points. */
-int group_fit_run(const struct observations *o, const char *model, const char *device,
-                  const char *technique, enum metric metric, struct group_fit *g);
+/* Fits one group: the observations in o->ok with this key. Returns 0, -1
+ * when the group has no points, -2 when memory ran out; g is freeable
+ * whatever it returns. */
+int group_fit_run(const struct observations *o, const struct group_key *key, enum metric metric,
+                  struct group_fit *g);
+void group_fit_free(struct group_fit *g);
 /* Predicted peak (MiB) at batch b and seq_len s, with its 95% half-width. */
 double group_predict(const struct group_fit *g, double b, double s, double *ci95);
 /* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */

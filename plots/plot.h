@@ -5,12 +5,16 @@
 #define PEAKFIT_PLOT_H
 #include "fit/fit_set.h"
 
-/* The charts, by file name without extension. */
-extern const char *const plot_charts[];
+/* The charts, in order, by file name without extension. */
 extern const int plot_chart_count;
+const char *plot_chart_name(int chart);
+/* NULL when the chart has something to draw for this fit set; else why
+ * not ("no successful points", ...). plot leaves such a chart out. */
+const char *plot_chart_empty(const struct fit_set *set, int chart);
 
-/* Returns 0 when the charts were drawn; -1 after saying why (the data and
- * script are written even when gnuplot is missing). */
+/* Writes the data and script (even when gnuplot is missing) and draws the
+ * charts that have something to draw. Returns an exit status
+ * (util/exit_status.h) after saying what went wrong. */
 int plot_write(const struct fit_set *set);
 int plot_main(int argc, char **argv);
 /* Is gnuplot on PATH? */

@@ -1,26 +1,61 @@
 /* plot_data.c: whitespace-separated columns, one file per series. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "plots/gnuplot_text.h"
 #include "plots/plot_data.h"
 
-int plot_groups(const struct fit_set *set, const struct group_fit **out, int max)
+int plot_groups(const struct fit_set *set, const struct group_fit ***out)
 {
     int n = 0;
-    for (int i = 0; i < set->n_groups && n < max; i++)
+    *out = malloc((size_t)(set->n_groups ? set->n_groups : 1) * sizeof **out);
+    if (!*out)
+        return -1;
+    for (int i = 0; i < set->n_groups; i++)
         if (set->groups[i].metric == METRIC_RSS)
-            out[n++] = &set->groups[i];
+            (*out)[n++] = &set->groups[i];
     return n;
 }
 
-static FILE *open_data(const char *dir, const char *name, int index)
+int plot_file_open(struct output_file *out, const char *dir, const char *name)
 {
-    char path[700];
-    snprintf(path, sizeof path, "%s/%s-%d.dat", dir, name, index);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "peakfit: %s: cannot write\n", path);
-    return f;
+    char path[4400], err[4600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (output_file_open(out, path, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "peakfit: %s\n", err);
+    return -1;
+}
+
+int plot_file_commit(struct output_file *out)
+{
+    char err[4600];
+    if (output_file_commit(out, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "peakfit: %s\n", err);
+    return -1;
+}
+
+void plot_group_label(char *out, size_t size, const struct group_fit *const *groups, int n, int i,
+                      const char *separator)
+{
+    struct group_key shown = groups[i]->key;
+    char name[sizeof shown.model];
+    snprintf(shown.model, sizeof shown.model, "%s", model_display_name(groups[i]->key.model, name, sizeof name));
+    size_t used = 0;
+    out[0] = '\0';
+    /* technique always; the other key fields where the groups differ */
+#define LABEL_FIELD(field, size_)                                                                    \
+    {                                                                                                \
+        int shows = strcmp(#field, "technique") == 0;                                                \
+        for (int j = 0; j < n; j++)                                                                  \
+            shows |= strcmp(groups[j]->key.field, groups[0]->key.field) != 0;                        \
+        if (shows && used < size)                                                                    \
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? separator : "", shown.field); \
+    }
+    GROUP_KEY_FIELDS(LABEL_FIELD)
+#undef LABEL_FIELD
 }
 
 static void write_points(FILE *f, const struct group_fit *g)
@@ -74,36 +109,46 @@ static void write_throughput(FILE *f, const struct group_fit *g)
  * activations and the rest of F; negative rest is drawn as 0. */
 static void write_breakdown(FILE *f, const struct group_fit *const *groups, int n)
 {
+    char label[600], safe[600];
     fprintf(f, "# label weights grads optimizer activations overhead\n");
     for (int i = 0; i < n; i++) {
         const struct group_fit *g = groups[i];
         if (!group_chosen(g))
             continue;
         int s = g->seq_lens[g->n_seq - 1];
-        fprintf(f, "\"%s\\nb=%d s=%d\" %g %g %g %g %g\n", g->technique, g->max_batch, s, g->weight_mib,
-                g->grad_mib, g->optimizer_mib, g->max_batch * group_per_sample(g, s), fmax(g->overhead_mib, 0));
+        plot_group_label(label, sizeof label, groups, n, i, "\\n"); /* gnuplot's line break */
+        fprintf(f, "\"%s\\nb=%d s=%d\" %g %g %g %g %g\n", gnuplot_data_label(label, safe, sizeof safe),
+                g->max_batch, s, g->weight_mib, g->grad_mib, g->optimizer_mib,
+                g->max_batch * group_per_sample(g, s), fmax(g->overhead_mib, 0));
     }
+}
+
+static int write_series(const char *dir, const char *name, int index, void (*writer)(FILE *, const struct group_fit *),
+                        const struct group_fit *g)
+{
+    char file[64];
+    struct output_file out;
+    snprintf(file, sizeof file, "%s-%d.dat", name, index);
+    if (plot_file_open(&out, dir, file) != 0)
+        return -1;
+    writer(out.f, g);
+    return plot_file_commit(&out);
 }
 
 int plot_data_write(const char *dir, const struct group_fit *const *groups, int n)
 {
-    void (*writers[])(FILE *, const struct group_fit *) = {write_points, write_fit, write_residuals,
-                                                           write_throughput};
-    const char *names[] = {"points", "fit", "residuals", "throughput"};
-    for (int i = 0; i < n; i++) {
-        for (int w = 0; w < 4; w++) {
-            FILE *f = open_data(dir, names[w], i);
-            if (!f)
+    static const struct {
+        const char *name;
+        void (*writer)(FILE *, const struct group_fit *);
+    } series[] = {{"points", write_points}, {"fit", write_fit}, {"residuals", write_residuals},
+                  {"throughput", write_throughput}};
+    for (int i = 0; i < n; i++)
+        for (size_t w = 0; w < sizeof series / sizeof series[0]; w++)
+            if (write_series(dir, series[w].name, i, series[w].writer, groups[i]) != 0)
                 return -1;
-            writers[w](f, groups[i]);
-            fclose(f);
-        }
-    }
-    char path[700];
-    snprintf(path, sizeof path, "%s/breakdown.dat", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
+    struct output_file out;
+    if (plot_file_open(&out, dir, "breakdown.dat") != 0)
         return -1;
-    write_breakdown(f, groups, n);
-    return fclose(f);
+    write_breakdown(out.f, groups, n);
+    return plot_file_commit(&out);
 }

@@ -1,34 +1,123 @@
 /* calc.c: the planning arithmetic. Predictions use the rss fit (what the
  * OS sees) plus the measured baseline, so the budget is the whole process. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "reports/calc.h"
-#include "util/parse.h"
+#include "sweeps/technique.h"
+
+/* Is this an rss fit of the requested technique, and of the requested
+ * model and device where those are asked for and not ignored? */
+static int candidate(const struct group_fit *g, const struct calc_request *r, int by_model, int by_device)
+{
+    return g->metric == METRIC_RSS && !strcmp(g->key.technique, r->technique) &&
+           (!by_model || !r->model || model_matches(g->key.model, r->model)) &&
+           (!by_device || !r->device || !strcmp(g->key.device, r->device));
+}
+
+static int any_candidate(const struct fit_set *set, const struct calc_request *r, int by_model, int by_device)
+{
+    for (int i = 0; i < set->n_groups; i++)
+        if (candidate(&set->groups[i], r, by_model, by_device))
+            return 1;
+    return 0;
+}
+
+/* The distinct models (display names) or devices among the candidates, as
+ * "a, b" in out; returns how many there are. */
+static int choices(const struct fit_set *set, const struct calc_request *r, int by_model, int devices,
+                   char *out, size_t size)
+{
+    int n = 0;
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = candidate(&set->groups[j], r, by_model, 0) &&
+                   !strcmp(devices ? set->groups[j].key.device : set->groups[j].key.model,
+                           devices ? g->key.device : g->key.model);
+        if (seen || !candidate(g, r, by_model, 0))
+            continue;
+        char name[256];
+        const char *text = devices ? g->key.device : model_display_name(g->key.model, name, sizeof name);
+        if (used < size)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", n ? ", " : "", text);
+        n++;
+    }
+    return n;
+}
+
+static const char *techniques_fitted(const struct fit_set *set, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        if (g->metric != METRIC_RSS || strstr(out, g->key.technique))
+            continue;
+        if (used < size)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", g->key.technique);
+    }
+    return out;
+}
+
+/* The choices a request may have to make, in order: which model, then
+ * which device. Each must be named when there are several, and the
+ * message lists them. */
+static const struct choice_axis {
+    const char *what;
+    int devices; /* 0: models */
+} axes[] = {{"model", 0}, {"device", 1}};
+
+static int check_choices(const struct fit_set *set, const struct calc_request *r, char *err, unsigned long errlen)
+{
+    char list[1024], techniques[512];
+    if (!any_candidate(set, r, 0, 0)) {
+        snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s)", set->dir, r->technique,
+                 techniques_fitted(set, techniques, sizeof techniques));
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
+        const struct choice_axis *a = &axes[i];
+        const char *wanted = a->devices ? r->device : r->model;
+        int n = choices(set, r, a->devices, a->devices, list, sizeof list);
+        if (wanted && !any_candidate(set, r, 1, a->devices)) {
+            snprintf(err, errlen, "%s: no %s \"%s\" with technique %s (%ss: %.900s)", set->dir, a->what, wanted,
+                     r->technique, a->what, list);
+            return -1;
+        }
+        if (!wanted && n > 1) {
+            snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)",
+                     set->dir, a->what, r->technique, a->what, a->what, list);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 static const struct group_fit *find_fit(const struct fit_set *set, const struct calc_request *req,
                                         char *err, unsigned long errlen)
 {
-    const struct group_fit *g = fit_set_find(set, req->model, req->technique, METRIC_RSS);
-    if (!g) {
-        snprintf(err, errlen, "%s: no fit for technique %s%s%s", set->dir, req->technique,
-                 req->model ? " and model " : "", req->model ? req->model : "");
+    if (check_choices(set, req, err, errlen) != 0)
+        return NULL;
+    const struct group_fit *g = NULL;
+    for (int i = 0; i < set->n_groups && !g; i++)
+        if (candidate(&set->groups[i], req, 1, 1))
+            g = &set->groups[i];
+    if (g && !group_chosen(g)) {
+        char key[400];
+        group_key_format(&g->key, key, sizeof key);
+        snprintf(err, errlen, "%s: %s cannot be fitted (%s)", set->dir, key, g->reason);
         return NULL;
     }
-    for (int i = 0; !req->model && i < set->n_groups; i++)
-        if (strcmp(set->groups[i].model, g->model) != 0) {
-            snprintf(err, errlen, "%s holds more than one model: choose one with --model", set->dir);
-            return NULL;
-        }
-    if (!group_chosen(g)) {
-        snprintf(err, errlen, "%s: technique %s cannot be fitted (%s)", set->dir, req->technique, g->reason);
-        return NULL;
-    }
+    if (!g)
+        snprintf(err, errlen, "%s: no fit for technique %s", set->dir, req->technique);
     return g;
 }
 
-static long largest_fitting_batch(const struct group_fit *g, double usable, int s)
+static long largest_fitting_batch(const struct group_fit *g, double usable, long s)
 {
     double per_sample = group_per_sample(g, s);
     double room = usable - g->baseline_mib - group_chosen(g)->c[0];
@@ -41,7 +130,7 @@ static long largest_fitting_batch(const struct group_fit *g, double usable, int 
 /* The largest micro-batch that fits, unless a slightly smaller one (down
  * to half) makes b * a * g hit the target exactly; never more than the
  * target needs. 1 when nothing fits, so the plan shows as not fitting. */
-static long choose_micro_batch(long max_b, long target, int replicas)
+static long choose_micro_batch(long max_b, long target, long replicas)
 {
     if (max_b <= 0)
         return 1;
@@ -56,7 +145,7 @@ static long choose_micro_batch(long max_b, long target, int replicas)
     return max_b;
 }
 
-static void evaluate(struct calc_plan *p, int replicas)
+static void evaluate(struct calc_plan *p, long replicas)
 {
     const struct group_fit *g = p->fit;
     p->effective_batch = p->micro_batch * p->accum * replicas;
@@ -67,6 +156,12 @@ static void evaluate(struct calc_plan *p, int replicas)
                       p->seq_len < g->seq_lens[0];
 }
 
+static int is_training(const char *technique)
+{
+    int t = technique_from_name(technique);
+    return t >= 0 && technique_is_training((pf_technique)t);
+}
+
 int calc_plan_make(const struct fit_set *set, const struct calc_request *req, struct calc_plan *p,
                    char *err, unsigned long errlen)
 {
@@ -74,6 +169,8 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
     if (!(p->fit = find_fit(set, req, err, errlen)))
         return -1;
     const struct group_fit *g = p->fit;
+    long replicas = req->replicas > 0 ? req->replicas : 1;
+    p->training = is_training(g->key.technique);
     p->seq_len = req->seq_len > 0 ? req->seq_len : g->seq_lens[g->n_seq - 1];
     p->usable_mib = req->budget_mib * (1 - req->margin);
     p->per_sample_mib = group_per_sample(g, p->seq_len);
@@ -82,108 +179,11 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
         p->micro_batch = req->micro_batch;
         p->accum = req->accum > 0 ? req->accum : 1;
     } else {
-        p->micro_batch = choose_micro_batch(p->max_micro_batch, req->target_batch, req->replicas);
-        long per_step = p->micro_batch * req->replicas;
-        p->accum = req->target_batch > 0 ? (req->target_batch + per_step - 1) / per_step : 1;
+        long target = p->training ? req->target_batch : 0;
+        p->micro_batch = choose_micro_batch(p->max_micro_batch, target, replicas);
+        long per_step = p->micro_batch * replicas;
+        p->accum = target > 0 ? (target + per_step - 1) / per_step : 1;
     }
-    evaluate(p, req->replicas);
+    evaluate(p, replicas);
     return 0;
-}
-
-static void print_human(const struct calc_request *req, const struct calc_plan *p)
-{
-    const struct group_fit *g = p->fit;
-    printf("plan for %s / %s on %s, seq_len %d\n", g->model, g->technique, g->device, p->seq_len);
-    printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
-           req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
-    printf("  fit: %s, F = %.1f MiB, activations %.4g MiB per sample at s=%d\n",
-           group_chosen(g)->p == 3 ? "quadratic" : "linear", group_chosen(g)->c[0], p->per_sample_mib, p->seq_len);
-    if (p->max_micro_batch > 0)
-        printf("  largest micro-batch that fits: b = %ld\n", p->max_micro_batch);
-    else
-        printf("  not even micro-batch 1 fits this budget\n");
-    printf("  micro-batch b = %ld, accumulation steps a = %ld, replicas g = %d\n", p->micro_batch, p->accum,
-           req->replicas);
-    printf("  effective batch E = b x a x g = %ld x %ld x %d = %ld\n", p->micro_batch, p->accum, req->replicas,
-           p->effective_batch);
-    printf("  activation memory M = b x A_sample = %.1f MiB\n", p->activation_mib);
-    printf("  predicted peak %.1f MiB (95%% CI +- %.1f): %s\n", p->predicted_mib, p->predicted_ci95_mib,
-           p->fits ? "fits" : "DOES NOT FIT");
-    if (req->target_batch > 0 && p->effective_batch != req->target_batch)
-        printf("  note: no micro-batch that fits makes b x a x g exactly %ld\n", req->target_batch);
-    if (p->extrapolated)
-        printf("  note: outside the measured range (batch %d-%d, seq_len %d-%d): an extrapolation\n",
-               g->min_batch, g->max_batch, g->seq_lens[0], g->seq_lens[g->n_seq - 1]);
-}
-
-static void print_json(const struct calc_request *req, const struct calc_plan *p)
-{
-    const struct group_fit *g = p->fit;
-    printf("{\"model\": \"%s\", \"device\": \"%s\", \"technique\": \"%s\", \"seq_len\": %d, "
-           "\"budget_mib\": %.3f, \"margin\": %.4g, \"usable_mib\": %.3f, \"baseline_mib\": %.3f, "
-           "\"fit_model\": \"%s\", \"per_sample_mib\": %.6g, \"max_micro_batch\": %ld, "
-           "\"micro_batch\": %ld, \"accum_steps\": %ld, \"replicas\": %d, \"effective_batch\": %ld, "
-           "\"activation_mib\": %.3f, \"predicted_peak_mib\": %.3f, \"predicted_peak_ci95_mib\": %.3f, "
-           "\"fits\": %s, \"extrapolated\": %s}\n",
-           g->model, g->device, g->technique, p->seq_len, req->budget_mib, req->margin, p->usable_mib,
-           g->baseline_mib, group_chosen(g)->p == 3 ? "quadratic" : "linear", p->per_sample_mib,
-           p->max_micro_batch, p->micro_batch, p->accum, req->replicas, p->effective_batch,
-           p->activation_mib, p->predicted_mib, p->predicted_ci95_mib, p->fits ? "true" : "false",
-           p->extrapolated ? "true" : "false");
-}
-
-static int calc_usage(const char *why)
-{
-    fprintf(stderr, "peakfit calc: %s\nusage: peakfit calc DIR --budget SIZE [--target-batch E] [--replicas G]\n"
-            "       [--seq-len S] [--technique T] [--model M] [--margin 0.1] [--micro-batch B --accum A] [--json]\n",
-            why);
-    return 2;
-}
-
-static int parse_calc_option(struct calc_request *r, int opt, const char *v, int *json)
-{
-    long n;
-    int64_t bytes;
-    switch (opt) {
-    case 'b': if (parse_bytes(v, &bytes) || bytes <= 0) return -1; r->budget_mib = bytes / 1048576.0; return 0;
-    case 'E': return parse_long(v, 1, 1000000000L, &r->target_batch);
-    case 'g': if (parse_long(v, 1, 1000000, &n)) return -1; r->replicas = (int)n; return 0;
-    case 's': if (parse_long(v, 1, 1000000, &n)) return -1; r->seq_len = (int)n; return 0;
-    case 't': r->technique = v; return 0;
-    case 'm': r->model = v; return 0;
-    case 'M': return parse_double(v, 0, 0.99, &r->margin);
-    case 'B': if (parse_long(v, 1, 1000000, &n)) return -1; r->micro_batch = (int)n; return 0;
-    case 'a': if (parse_long(v, 1, 1000000, &n)) return -1; r->accum = (int)n; return 0;
-    case 'j': *json = 1; return 0;
-    default: return -1;
-    }
-}
-
-int calc_main(int argc, char **argv)
-{
-    static const struct option options[] = {
-        {"budget", 1, 0, 'b'}, {"target-batch", 1, 0, 'E'}, {"replicas", 1, 0, 'g'},
-        {"seq-len", 1, 0, 's'}, {"technique", 1, 0, 't'}, {"model", 1, 0, 'm'}, {"margin", 1, 0, 'M'},
-        {"micro-batch", 1, 0, 'B'}, {"accum", 1, 0, 'a'}, {"json", 0, 0, 'j'}, {0, 0, 0, 0}};
-    struct calc_request req = {.technique = "full", .replicas = 1};
-    int opt, json = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1)
-        if (opt == '?' || parse_calc_option(&req, opt, optarg, &json) != 0)
-            return calc_usage(opt == '?' ? "unknown option" : "invalid option value");
-    if (optind != argc - 1 || req.budget_mib <= 0)
-        return calc_usage("needs DIR and --budget");
-    struct fit_set set;
-    struct calc_plan plan;
-    char err[700];
-    int rc = fit_set_load(argv[optind], &set, err, sizeof err) == 0 &&
-             calc_plan_make(&set, &req, &plan, err, sizeof err) == 0 ? 0 : 2;
-    if (rc != 0)
-        fprintf(stderr, "peakfit: %s\n", err);
-    else if (json)
-        print_json(&req, &plan);
-    else
-        print_human(&req, &plan);
-    fit_set_free(&set); /* fit_set_load leaves it freeable even when it fails */
-    return rc;
 }

@@ -1,37 +1,54 @@
-/* report.c: report.md from its sections, and the whole pipeline. */
+/* report.c: report.md from its sections, and the whole pipeline. The
+ * report is written through a temporary file (util/output_file.h): a full
+ * disk or a bad reference leaves the previous report.md as it was. */
 #include <stdio.h>
 #include <string.h>
 #include "fit/fit_cmd.h"
 #include "plots/plot.h"
 #include "reports/report.h"
 #include "reports/report_sections.h"
+#include "util/exit_status.h"
+#include "util/output_file.h"
 
-int report_write(const struct fit_set *set, const char *reference_csv)
+static void write_sections(FILE *f, const struct fit_set *set, const struct reference *ref)
 {
-    char path[700];
-    snprintf(path, sizeof path, "%s/report.md", set->dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "peakfit: %s: cannot write\n", path);
-        return -1;
-    }
     fprintf(f, "# peakfit report: %s\n\n", set->dir);
     section_environment(f, set);
     section_sweep(f, set);
     section_fits(f, set);
     section_decomposition(f, set);
     section_charts(f, set);
-    int rc = reference_csv ? section_reference(f, set, reference_csv) : 0;
+    if (ref)
+        section_reference(f, set, ref);
     section_calculator(f, set);
     section_failures(f, set);
     section_time(f, set);
     section_raw_table(f, set);
-    if (fclose(f) != 0 || rc != 0) {
-        fprintf(stderr, "peakfit: %s: cannot write\n", path);
-        return -1;
+}
+
+int report_write(const struct fit_set *set, const char *reference_csv)
+{
+    char path[4200], err[4400];
+    struct reference ref;
+    struct output_file out;
+    if (reference_csv && reference_load(reference_csv, set, &ref, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    snprintf(path, sizeof path, "%s/report.md", set->dir);
+    int rc = output_file_open(&out, path, err, sizeof err);
+    if (rc == 0) {
+        write_sections(out.f, set, reference_csv ? &ref : NULL);
+        rc = output_file_commit(&out, err, sizeof err);
+    }
+    if (reference_csv)
+        reference_free(&ref);
+    if (rc != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
     }
     fprintf(stderr, "peakfit: wrote %s\n", path);
-    return 0;
+    return EXIT_DONE;
 }
 
 int report_main(int argc, char **argv)
@@ -39,12 +56,14 @@ int report_main(int argc, char **argv)
     const char *reference = argc == 4 && strcmp(argv[2], "--reference") == 0 ? argv[3] : NULL;
     if (argc != 2 && !reference) {
         fprintf(stderr, "usage: peakfit report DIR [--reference PUBLISHED.csv]\n");
-        return 2;
+        return EXIT_BAD_INPUT;
     }
     struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0)
-        return 2;
-    int rc = report_write(&set, reference) == 0 ? 0 : 1;
+    if (fit_set_open(argv[1], &set) != 0) {
+        fit_set_free(&set);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = report_write(&set, reference);
     fit_set_free(&set);
     return rc;
 }

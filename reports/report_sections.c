@@ -1,11 +1,13 @@
 /* report_sections.c: Markdown, one function per section. */
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include "plots/plot.h"
 #include "reports/calc.h"
+#include "reports/markdown.h"
 #include "reports/report_sections.h"
 
 static const struct observation *first_row(const struct fit_set *set)
@@ -25,9 +27,11 @@ void section_environment(FILE *f, const struct fit_set *set)
     if (uname(&u) == 0)
         fprintf(f, "| host | %s %s %s |\n", u.sysname, u.release, u.machine);
     if (o) {
-        fprintf(f, "| CPU | %s |\n| libtorch | %s |\n| intra-op threads | %d |\n", o->cpu_model,
-                o->torch_version, o->threads);
-        fprintf(f, "| BLAS | `%s` (%d threads) |\n", o->blas, o->blas_threads);
+        char cell[3][600];
+        fprintf(f, "| CPU | %s |\n| libtorch | %s |\n| intra-op threads | %d |\n",
+                md_cell(o->cpu_model, cell[0], sizeof cell[0]), md_cell(o->torch_version, cell[1], sizeof cell[1]),
+                o->threads);
+        fprintf(f, "| BLAS | `%s` (%d threads) |\n", md_cell(o->blas, cell[2], sizeof cell[2]), o->blas_threads);
     }
     fprintf(f, "| points | %d measured, %d failed, %d broken rows skipped |\n\n", set->obs.n_ok,
             set->obs.n_failed, set->obs.n_bad);
@@ -38,7 +42,7 @@ void section_environment(FILE *f, const struct fit_set *set)
 
 void section_sweep(FILE *f, const struct fit_set *set)
 {
-    char path[700], line[1024];
+    char path[4200], line[1024];
     snprintf(path, sizeof path, "%s/sweep.sweep", set->dir);
     FILE *in = fopen(path, "r");
     fprintf(f, "## Sweep\n\n");
@@ -52,21 +56,26 @@ void section_sweep(FILE *f, const struct fit_set *set)
     fprintf(f, "```\n\n");
     fclose(in);
 }
-
 static void raw_row(FILE *f, const struct observation *o)
 {
-    fprintf(f, "| %s | %s | %d | %d | %s | %.1f | %.1f | %.1f | ", o->model, o->technique, o->batch,
-            o->seq_len, o->status, o->rss_mib, o->tensor_mib, o->baseline_mib);
-    if (o->step_mean_s > 0)
-        fprintf(f, "%.3f |\n", o->step_mean_s);
-    else
-        fprintf(f, "- |\n");
+    struct group_key key;
+    char n[4][48];
+    group_key_of(o, &key);
+    md_key_cells(f, &key);
+    fprintf(f, "| %d | %d | %s | %s | %s | %s | %s |\n", o->batch, o->seq_len, o->status,
+            md_number(o->rss_mib, "%.1f", n[0], sizeof n[0]), md_number(o->tensor_mib, "%.1f", n[1], sizeof n[1]),
+            md_number(o->baseline_mib, "%.1f", n[2], sizeof n[2]),
+            md_number(o->step_mean_s > 0 ? o->step_mean_s : -1, "%.3f", n[3], sizeof n[3]));
 }
 
 void section_raw_table(FILE *f, const struct fit_set *set)
 {
-    fprintf(f, "## Measurements\n\n| model | technique | batch | seq_len | status | peak above baseline "
-               "(MiB) | tensor peak (MiB) | baseline (MiB) | step (s) |\n|---|---|---|---|---|---|---|---|---|\n");
+    fprintf(f, "## Measurements\n\nAn empty cell: not measured.\n\n");
+    md_key_header(f, 0);
+    fprintf(f, "| batch | seq_len | status | peak above baseline (MiB) | tensor peak (MiB) | baseline (MiB) | "
+               "step (s) |\n");
+    md_key_header(f, 1);
+    fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->obs.n_ok; i++)
         raw_row(f, &set->obs.ok[i]);
     for (int i = 0; i < set->obs.n_failed; i++)
@@ -93,16 +102,20 @@ static void coefficient(FILE *f, const struct ols *c, int i, const char *fmt)
 
 void section_fits(FILE *f, const struct fit_set *set)
 {
+    char label[1200];
     fprintf(f, "## Fits\n\npeak = F + A·T (+ B·b·s²), T = b·s tokens, by least squares (GSL); ± is the 95%% "
                "confidence interval (Student t). The b·s² term (attention scores, Korthikanti et al. 2022) "
                "is kept when an F-test gives p < 0.05. LOO is the leave-one-out prediction error (RMS).\n\n");
-    fprintf(f, "| technique | metric | n | model | F (MiB) | A (MiB/token) | B (MiB/(b·s²)) | A per sample "
-               "(MiB) | R² | LOO (MiB) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    md_key_header(f, 0);
+    fprintf(f, "| metric | n | fit | F (MiB) | A (MiB/token) | B (MiB/(b·s²)) | A per sample (MiB) | R² | "
+               "LOO (MiB) |\n");
+    md_key_header(f, 1);
+    fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         const struct ols *c = group_chosen(g);
-        fprintf(f, "| %s | %s | %d | %s |", g->technique, metric_name(g->metric), g->n,
-                !c ? "none" : c->p == 3 ? "quadratic" : "linear");
+        md_key_cells(f, &g->key);
+        fprintf(f, "| %s | %d | %s |", metric_name(g->metric), g->n, !c ? "none" : c->p == 3 ? "quadratic" : "linear");
         coefficient(f, c, 0, "%.1f");
         coefficient(f, c, 1, "%.4g");
         coefficient(f, c, 2, "%.3g");
@@ -117,7 +130,8 @@ void section_fits(FILE *f, const struct fit_set *set)
     fprintf(f, "\nModel choice (rss metric):\n\n");
     for (int i = 0; i < set->n_groups; i++)
         if (set->groups[i].metric == METRIC_RSS)
-            fprintf(f, "- **%s**: %s\n", set->groups[i].technique, set->groups[i].reason);
+            fprintf(f, "- **%s**: %s\n", md_key_label(&set->groups[i].key, label, sizeof label),
+                    set->groups[i].reason);
     fprintf(f, "\nFull numbers, with standard errors and AIC of both models: `fit.csv`; residuals: "
                "`fit-residuals.csv`.\n\n");
 }
@@ -126,71 +140,102 @@ void section_decomposition(FILE *f, const struct fit_set *set)
 {
     fprintf(f, "## Fixed cost F against what the worker measured\n\nWeights, gradients and AdamW state are "
                "the bytes of those tensors as the worker reported them; overhead is the rest of F "
-               "(allocator caching, autograd buffers, the logits of the first step ...).\n\n"
-               "| technique | metric | F (MiB) | weights | gradients | optimizer state | overhead |\n"
-               "|---|---|---|---|---|---|---|\n");
+               "(allocator caching, autograd buffers, the logits of the first step ...).\n\n");
+    md_key_header(f, 0);
+    fprintf(f, "| metric | F (MiB) | weights | gradients | optimizer state | overhead |\n");
+    md_key_header(f, 1);
+    fprintf(f, "|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         if (!group_chosen(g))
             continue;
-        fprintf(f, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", g->technique, metric_name(g->metric),
+        md_key_cells(f, &g->key);
+        fprintf(f, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", metric_name(g->metric),
                 group_chosen(g)->c[0], g->weight_mib, g->grad_mib, g->optimizer_mib, g->overhead_mib);
     }
     fprintf(f, "\n");
 }
 
+/* Why a chart file is not there, most specific reason first. */
+static const char *chart_absence(const struct fit_set *set, int chart)
+{
+    char script[4400];
+    const char *empty = plot_chart_empty(set, chart);
+    if (empty)
+        return empty;
+    snprintf(script, sizeof script, "%s/plots/peakfit.gp", set->dir);
+    if (access(script, F_OK) != 0)
+        return "`peakfit plot DIR` has not been run yet";
+    if (!plot_have_gnuplot())
+        return "gnuplot is not on PATH (`make deps` installs gnuplot-nox; then `peakfit plot DIR`)";
+    return "gnuplot did not draw it (run `gnuplot peakfit.gp` in `plots/` to see why)";
+}
+
 void section_charts(FILE *f, const struct fit_set *set)
 {
-    char path[800];
-    fprintf(f, "## Charts\n\n");
+    char path[4400];
+    struct stat st;
     int drawn = 0;
+    fprintf(f, "## Charts\n\n");
     for (int c = 0; c < plot_chart_count; c++) {
-        snprintf(path, sizeof path, "%s/plots/%s.png", set->dir, plot_charts[c]);
-        if (access(path, R_OK) != 0)
-            continue;
-        fprintf(f, "![%s](plots/%s.png)\n\n", plot_charts[c], plot_charts[c]);
-        drawn++;
+        const char *name = plot_chart_name(c);
+        snprintf(path, sizeof path, "%s/plots/%s.png", set->dir, name);
+        if (!plot_chart_empty(set, c) && stat(path, &st) == 0 && st.st_size > 0) {
+            fprintf(f, "![%s](plots/%s.png)\n\n", name, name);
+            drawn++;
+        } else {
+            fprintf(f, "No %s chart: %s.\n\n", name, chart_absence(set, c));
+        }
     }
-    if (!drawn)
-        fprintf(f, "No charts: gnuplot was not available (`make deps` installs gnuplot-nox; then "
-                   "`peakfit plot DIR`).\n\n");
-    else
+    if (drawn)
         fprintf(f, "SVG versions and the gnuplot script (`peakfit.gp`) are in `plots/`.\n\n");
 }
 
 void section_failures(FILE *f, const struct fit_set *set)
 {
+    char peak[48], reason[1100];
     fprintf(f, "## Points that did not finish\n\n");
     if (!set->obs.n_failed) {
         fprintf(f, "None: every point finished.\n\n");
         return;
     }
-    fprintf(f, "Out-of-memory and timed-out points are results: the grid's edge.\n\n"
-               "| technique | batch | seq_len | status | peak above baseline (MiB) |\n|---|---|---|---|---|\n");
+    fprintf(f, "These are results too: `oom` (over `mem_limit` or an allocation failure) and `timeout` mark the "
+               "edge of what fits; `killed`, `crashed` and `error` need their reason read. An empty peak: none "
+               "was measured.\n\n");
+    md_key_header(f, 0);
+    fprintf(f, "| batch | seq_len | status | peak above baseline (MiB) | reason |\n");
+    md_key_header(f, 1);
+    fprintf(f, "|---|---|---|---|---|\n");
     for (int i = 0; i < set->obs.n_failed; i++) {
         const struct observation *o = &set->obs.failed[i];
-        fprintf(f, "| %s | %d | %d | %s | %s |\n", o->technique, o->batch, o->seq_len, o->status,
-                o->rss_mib >= 0 ? "measured" : "-");
+        struct group_key key;
+        group_key_of(o, &key);
+        md_key_cells(f, &key);
+        fprintf(f, "| %d | %d | %s | %s | %s |\n", o->batch, o->seq_len, o->status,
+                md_number(o->rss_mib, "%.1f", peak, sizeof peak), md_cell(o->error, reason, sizeof reason));
     }
     fprintf(f, "\n");
 }
 
 static void calculator_row(FILE *f, const struct fit_set *set, const struct group_fit *g, double budget_gib)
 {
-    struct calc_request req = {.technique = g->technique, .model = g->model, .budget_mib = budget_gib * 1024,
-                               .replicas = 1, .target_batch = 256};
+    struct calc_request req = {.technique = g->key.technique, .model = g->key.model, .device = g->key.device,
+                               .budget_mib = budget_gib * 1024, .replicas = 1, .target_batch = 256};
     struct calc_plan p;
-    char err[300];
+    char err[4400];
     if (calc_plan_make(set, &req, &p, err, sizeof err) != 0)
         return;
+    md_key_cells(f, &g->key);
     if (!p.max_micro_batch) {
-        fprintf(f, "| %s | %g GiB | %d | none fits | - | - | - | %.0f at b = 1 |\n", g->technique, budget_gib,
-                p.seq_len, p.predicted_mib);
+        fprintf(f, "| %g GiB | %ld | none fits | - | - | - | %.0f at b = 1 |\n", budget_gib, p.seq_len,
+                p.predicted_mib);
         return;
     }
-    fprintf(f, "| %s | %g GiB | %d | %ld | %ld | %ld | %.1f | %.0f%s |\n", g->technique, budget_gib, p.seq_len,
-            p.max_micro_batch, p.micro_batch, p.accum, p.activation_mib, p.predicted_mib,
-            p.extrapolated ? " (extrapolated)" : "");
+    char accum[32] = "- (no training)";
+    if (p.training)
+        snprintf(accum, sizeof accum, "%ld", p.accum);
+    fprintf(f, "| %g GiB | %ld | %ld | %ld | %s | %.1f | %.0f%s |\n", budget_gib, p.seq_len, p.max_micro_batch,
+            p.micro_batch, accum, p.activation_mib, p.predicted_mib, p.extrapolated ? " (extrapolated)" : "");
 }
 
 void section_calculator(FILE *f, const struct fit_set *set)
@@ -200,9 +245,12 @@ void section_calculator(FILE *f, const struct fit_set *set)
                "effective batch E = b·a·g, the largest micro-batch b whose predicted peak fits and the "
                "accumulation steps a = ⌈E / (b·g)⌉. Here E = 256 on one replica (g = 1), at the largest "
                "measured seq_len. b is the largest micro-batch that fits unless a slightly smaller one makes "
-               "b·a·g = E exactly; M = b·A_sample is its activation memory.\n\n"
-               "| technique | budget | seq_len | largest b that fits | b | a | M (MiB) | predicted peak (MiB) |\n"
-               "|---|---|---|---|---|---|---|---|\n");
+               "b·a·g = E exactly; M = b·A_sample is its activation memory. A technique that does not train "
+               "(inference) has no accumulation: b is the largest batch that fits.\n\n");
+    md_key_header(f, 0);
+    fprintf(f, "| budget | seq_len | largest b that fits | b | a | M (MiB) | predicted peak (MiB) |\n");
+    md_key_header(f, 1);
+    fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         if (g->metric != METRIC_RSS || !group_chosen(g))
@@ -210,7 +258,7 @@ void section_calculator(FILE *f, const struct fit_set *set)
         for (size_t b = 0; b < sizeof budgets_gib / sizeof budgets_gib[0]; b++)
             calculator_row(f, set, g, budgets_gib[b]);
     }
-    fprintf(f, "\nAny other plan: `peakfit calc %s --budget 24GiB --target-batch 512 --replicas 4 "
-               "--seq-len 256 --technique full` (`--json` for machines, `--micro-batch B --accum A` to "
-               "check a given plan).\n\n", set->dir);
+    fprintf(f, "\nAny other plan: `peakfit calc DIR --budget 24GiB --target-batch 512 --replicas 4 "
+               "--seq-len 256 --technique full` (`--model M` and `--device D` where DIR holds several, "
+               "`--json` for machines, `--micro-batch B --accum A` to check a given plan).\n\n");
 }

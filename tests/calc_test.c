@@ -11,7 +11,7 @@
 #include "runner/results_csv.h"
 #include "tests/check.h"
 
-static void write_peaks(const char *dir)
+static void write_peaks(const char *dir, const char *model)
 {
     char path[256];
     char err[512];
@@ -19,7 +19,7 @@ static void write_peaks(const char *dir)
     static struct grid_point points[4];
     int batches[] = {1, 2, 4, 8};
     for (int i = 0; i < 4; i++) {
-        points[i] = (struct grid_point){.job = &job, .model = "m", .model_source = "m", .device = "cpu",
+        points[i] = (struct grid_point){.job = &job, .model = model, .model_source = model, .device = "cpu",
                                         .technique = PF_TECH_FULL, .batch = batches[i], .seq_len = 256};
         snprintf(points[i].id, sizeof points[i].id, "p%d", i);
     }
@@ -43,18 +43,53 @@ static void write_peaks(const char *dir)
     close(fd);
 }
 
+/* peaks.csv of this model in dir, its fits, and the plan for E = 128 on
+ * 4 replicas in 2 GiB. */
+static void plan_e128(const char *dir, const char *model, struct fit_set *set, struct calc_request *req,
+                      struct calc_plan *p)
+{
+    char err[700];
+    write_peaks(dir, model);
+    CHECK(fit_set_load(dir, set, err, sizeof err) == 0, "fit_set_load: %s", err);
+    *req = (struct calc_request){.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    CHECK(calc_plan_make(set, req, p, err, sizeof err) == 0, "plan: %s", err);
+}
+
+/* --json is built with jansson: a model name with quotes, a backslash and
+ * a newline comes back whole from a JSON parser. */
+static void json_with_hostile_model_name(const char *dir)
+{
+    const char *model = "m\"}, \"fits\": false, \"x\": \"\\";
+    struct fit_set set;
+    struct calc_request req;
+    struct calc_plan p;
+    plan_e128(dir, model, &set, &req, &p);
+    json_t *o = calc_plan_json(&req, &p);
+    char *text = json_dumps(o, 0);
+    json_error_t jerr;
+    json_t *back = json_loads(text, 0, &jerr);
+    CHECK(back != NULL, "calc's JSON does not parse: %s: %s", jerr.text, text);
+    CHECK(back && json_is_string(json_object_get(back, "model")) &&
+              strcmp(json_string_value(json_object_get(back, "model")), model) == 0,
+          "model name not kept: %s", text);
+    CHECK(back && json_is_true(json_object_get(back, "fits")), "fits changed by the model name: %s", text);
+    CHECK(back && json_integer_value(json_object_get(back, "effective_batch")) == 128, "E: %s", text);
+    json_decref(back);
+    free(text);
+    json_decref(o);
+    fit_set_free(&set);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/peakfit-calc-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    write_peaks(dir);
     struct fit_set set;
-    char err[700];
-    CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
-    struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 4, .target_batch = 128};
+    struct calc_request req;
     struct calc_plan p;
-    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
-    CHECK(p.seq_len == 256, "seq_len %d", p.seq_len);
+    char err[700];
+    plan_e128(dir, "m", &set, &req, &p);
+    CHECK(p.seq_len == 256, "seq_len %ld", p.seq_len);
     CHECK(fabs(p.per_sample_mib - 128) < 1e-6, "A_sample %g", p.per_sample_mib);
     CHECK(p.max_micro_batch == 6, "b_max %ld", p.max_micro_batch);
     CHECK(p.micro_batch == 4 && p.accum == 8 && p.effective_batch == 128, "b %ld a %ld E %ld", p.micro_batch,
@@ -85,6 +120,8 @@ int main(void)
     fit_set_free(&set);
     char path[300];
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    unlink(path);
+    json_with_hostile_model_name(dir);
     unlink(path);
     rmdir(dir);
     CHECK_DONE();

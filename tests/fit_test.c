@@ -10,6 +10,7 @@
 #include "tests/check.h"
 
 static struct observation points[200];
+static const struct group_key key = {"m", "cpu", "full"};
 
 /* peak = F + A*b*s + B*b*s^2 + N(0, noise), over b x s x 2 repeats. */
 static struct observations synthetic(double F, double A, double B, double noise, const int *seqs, int n_seq,
@@ -50,7 +51,7 @@ static void quadratic_recovered(void)
     const int seqs[] = {64, 128, 256, 512};
     struct observations o = synthetic(500, 0.3, 0.0004, 3.0, seqs, 4, 1);
     struct group_fit g;
-    CHECK(group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g) == 0, "fit ran");
+    CHECK(group_fit_run(&o, &key, METRIC_RSS, &g) == 0, "fit ran");
     CHECK(g.choice == CHOICE_QUADRATIC, "quadratic chosen: %s", g.reason);
     CHECK(within_ci(group_chosen(&g), 0, 500), "F %.3f +- %.3f", group_chosen(&g)->c[0], ols_ci95(group_chosen(&g), 0));
     CHECK(within_ci(group_chosen(&g), 1, 0.3), "A %.5f +- %.5f", group_chosen(&g)->c[1], ols_ci95(group_chosen(&g), 1));
@@ -67,7 +68,7 @@ static void linear_when_b_is_zero(void)
     const int seqs[] = {64, 128, 256, 512};
     struct observations o = synthetic(500, 0.3, 0, 3.0, seqs, 4, 2);
     struct group_fit g;
-    group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g);
+    group_fit_run(&o, &key, METRIC_RSS, &g);
     CHECK(g.choice == CHOICE_LINEAR, "linear chosen: %s", g.reason);
     CHECK(g.f_p >= 0.05, "F-test p %g", g.f_p);
     CHECK(within_ci(group_chosen(&g), 0, 500) && within_ci(group_chosen(&g), 1, 0.3), "F %.2f A %.5f", group_chosen(&g)->c[0], group_chosen(&g)->c[1]);
@@ -78,10 +79,11 @@ static void b_unidentified_when_seq_len_is_fixed(void)
     const int seqs[] = {256};
     struct observations o = synthetic(500, 0.3, 0.0004, 3.0, seqs, 1, 3);
     struct group_fit g;
-    group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g);
+    group_fit_run(&o, &key, METRIC_RSS, &g);
     CHECK(g.choice == CHOICE_LINEAR, "linear when s is fixed");
     CHECK(strstr(g.reason, "cannot be identified") != NULL, "reason: %s", g.reason);
     CHECK(isnan(g.f_p), "no F-test without a second seq_len");
+    group_fit_free(&g);
 }
 
 /* For y = c0 + c1 x, se(c1) = sigma / sqrt(Sxx), sigma^2 = RSS / (n - 2). */
@@ -90,7 +92,7 @@ static void standard_error_closed_form(void)
     const int seqs[] = {128};
     struct observations o = synthetic(50, 0.1, 0, 5.0, seqs, 1, 4);
     struct group_fit g;
-    group_fit_run(&o, "m", "cpu", "full", METRIC_RSS, &g);
+    group_fit_run(&o, &key, METRIC_RSS, &g);
     double mean = 0, sxx = 0;
     for (int i = 0; i < o.n_ok; i++)
         mean += o.ok[i].tokens / o.n_ok;

@@ -2,6 +2,7 @@
 # is reported with its line and skipped, fit.csv has a row per group, the
 # report has every section and its charts exist as non-empty PNGs.
 source "$(dirname "$0")/lib.sh"
+set -o pipefail
 dir=$TMP/r
 mkdir -p "$dir"
 cp "$TESTS/fixtures/tiny-cpu.sweep" "$dir/sweep.sweep"
@@ -18,7 +19,7 @@ grep -qx "peakfit: $dir/peaks.csv:$((total + 1)): skipped: truncated last row (t
 # 6 techniques x 2 metrics, plus the header.
 expect_eq "fit.csv rows" "$(wc -l <"$dir/fit.csv")" 13
 expect_eq "full's model choice" "$("$CSVQ" "$dir/fit.csv" technique metric model_choice | awk '$1 == "full" && $2 == "rss" { print $3 }')" quadratic
-grep -q "^  inference: seq_len does not vary (only s=128): the b\*s^2 term cannot be identified" "$TMP/fit.out" ||
+grep -q "^  tiny / cpu / inference: seq_len does not vary (only s=128): the b\*s^2 term cannot be identified" "$TMP/fit.out" ||
     fail "no 'cannot be identified' for inference: $(cat "$TMP/fit.out")"
 
 "$PEAKFIT" plot "$dir" 2>"$TMP/plot.err" || fail "plot failed: $(cat "$TMP/plot.err")"
@@ -34,7 +35,7 @@ for section in "## Environment" "## Sweep" "## Fits" "## Fixed cost F" "## Chart
     grep -q "^$section" "$report" || fail "report has no section '$section'"
 done
 grep -q "openblas" "$report" || fail "report does not name the BLAS library"
-grep -o '](plots/[^)]*)' "$report" | tr -d '()]' | while read -r chart; do
+for chart in $(grep -o '](plots/[^)]*)' "$report" | tr -d '()]'); do
     [ -s "$dir/$chart" ] || fail "report references missing chart $chart"
 done
 expect_eq "charts referenced" "$(grep -c '](plots/' "$report")" 4

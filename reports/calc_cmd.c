@@ -1,0 +1,253 @@
+/* calc_cmd.c: `peakfit calc`'s options (one table: names, ranges,
+ * defaults, help and the messages all come from it) and its two outputs,
+ * a few lines for people and one JSON object (jansson) for programs. */
+#include <ctype.h>
+#include <getopt.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "reports/calc.h"
+#include "sweeps/limits.h"
+#include "sweeps/technique.h"
+#include "util/exit_status.h"
+#include "util/parse.h"
+
+enum option_kind { OPT_SIZE, OPT_WHOLE, OPT_FRACTION, OPT_TEXT, OPT_FLAG };
+
+static const struct calc_option {
+    const char *name, *arg;
+    enum option_kind kind;
+    size_t offset; /* of the field in struct calc_request */
+    double min, max;
+    const char *def, *help;
+} calc_options[] = {
+    {"budget", "SIZE", OPT_SIZE, offsetof(struct calc_request, budget_mib), 0, 0, NULL,
+     "memory for the whole process, baseline included (24GiB, 512MiB)"},
+    {"target-batch", "E", OPT_WHOLE, offsetof(struct calc_request, target_batch), 1, LIMIT_TARGET_BATCH_MAX,
+     "one micro-batch per replica", "effective batch to reach by accumulation (training only)"},
+    {"replicas", "G", OPT_WHOLE, offsetof(struct calc_request, replicas), 1, LIMIT_REPLICAS_MAX, "1",
+     "data-parallel replicas, each with its own memory"},
+    {"seq-len", "S", OPT_WHOLE, offsetof(struct calc_request, seq_len), 1, LIMIT_SEQ_LEN_MAX,
+     "the largest measured", "sequence length"},
+    {"technique", "T", OPT_TEXT, offsetof(struct calc_request, technique), 0, 0, "full", "technique"},
+    {"model", "M", OPT_TEXT, offsetof(struct calc_request, model), 0, 0, "the only model measured",
+     "model, as in peaks.csv's model column"},
+    {"device", "D", OPT_TEXT, offsetof(struct calc_request, device), 0, 0, "the only device measured",
+     "device"},
+    {"margin", "F", OPT_FRACTION, offsetof(struct calc_request, margin), 0, 0.99, "0",
+     "fraction of the budget kept free"},
+    {"micro-batch", "B", OPT_WHOLE, offsetof(struct calc_request, micro_batch), 1, LIMIT_BATCH_MAX, NULL,
+     "check this micro-batch instead of choosing one"},
+    {"accum", "A", OPT_WHOLE, offsetof(struct calc_request, accum), 1, LIMIT_TARGET_BATCH_MAX, "1",
+     "with --micro-batch: accumulation steps of the plan to check"},
+    {"json", NULL, OPT_FLAG, offsetof(struct calc_request, json), 0, 0, NULL, "print one JSON object"},
+};
+enum { N_OPTIONS = sizeof calc_options / sizeof calc_options[0] };
+
+static int calc_usage(void)
+{
+    fprintf(stderr, "usage: peakfit calc DIR --budget SIZE [options]\n");
+    for (int i = 0; i < N_OPTIONS; i++) {
+        const struct calc_option *o = &calc_options[i];
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(stderr, "  %-20s %s%s%s%s\n", left, o->help, o->def ? " (default: " : "", o->def ? o->def : "",
+                o->def ? ")" : "");
+    }
+    return EXIT_BAD_INPUT;
+}
+
+static int bad_value(const struct calc_option *o, const char *v)
+{
+    if (o->kind == OPT_WHOLE)
+        fprintf(stderr, "peakfit calc: --%s must be a whole number from %.0f to %.0f, not \"%s\"\n", o->name,
+                o->min, o->max, v);
+    else if (o->kind == OPT_FRACTION)
+        fprintf(stderr, "peakfit calc: --%s must be a fraction from %g to %g, not \"%s\"\n", o->name, o->min,
+                o->max, v);
+    else if (v[0] && (isdigit((unsigned char)v[strlen(v) - 1]) || v[strlen(v) - 1] == '.'))
+        fprintf(stderr, "peakfit calc: --%s needs a unit (e.g. 24GiB, 512MiB), not \"%s\"\n", o->name, v);
+    else
+        fprintf(stderr, "peakfit calc: --%s must be a size above 0 such as 24GiB or 512MiB, not \"%s\"\n",
+                o->name, v);
+    return -1;
+}
+
+/* Reads option o's value v into the request; -1 after saying why not. */
+static int set_option(struct calc_request *r, const struct calc_option *o, const char *v)
+{
+    char *field = (char *)r + o->offset;
+    int64_t bytes;
+    long n;
+    switch (o->kind) {
+    case OPT_SIZE:
+        /* A bare number would be bytes: far more likely a forgotten unit. */
+        if (!v[0] || isdigit((unsigned char)v[strlen(v) - 1]) || v[strlen(v) - 1] == '.' ||
+            parse_bytes(v, &bytes) != 0 || bytes <= 0)
+            return bad_value(o, v);
+        *(double *)field = bytes / 1048576.0;
+        return 0;
+    case OPT_WHOLE:
+        if (parse_long(v, (long)o->min, (long)o->max, &n) != 0)
+            return bad_value(o, v);
+        *(long *)field = n;
+        return 0;
+    case OPT_FRACTION:
+        return parse_double(v, o->min, o->max, (double *)field) != 0 ? bad_value(o, v) : 0;
+    case OPT_TEXT:
+        *(const char **)field = v;
+        return 0;
+    case OPT_FLAG:
+        *(int *)field = 1;
+        return 0;
+    }
+    return -1;
+}
+
+/* The checks between options, once all are read. */
+static int check_request(const struct calc_request *r)
+{
+    const char *why = NULL;
+    int t = technique_from_name(r->technique);
+    if (r->budget_mib <= 0)
+        why = "needs --budget SIZE";
+    else if (r->accum > 0 && r->micro_batch <= 0)
+        why = "--accum needs --micro-batch: --micro-batch B --accum A checks a given plan";
+    else if (t < 0) {
+        fprintf(stderr, "peakfit calc: --technique must be one of %s, not \"%s\"\n", technique_names(),
+                r->technique);
+        return -1;
+    } else if (!technique_is_training((pf_technique)t) && (r->target_batch > 0 || r->accum > 0)) {
+        fprintf(stderr, "peakfit calc: %s does not train: --target-batch and --accum apply to training "
+                "techniques only\n", r->technique);
+        return -1;
+    }
+    if (why)
+        fprintf(stderr, "peakfit calc: %s\n", why);
+    return why ? -1 : 0;
+}
+
+/* Fills the request from the command line; returns the index of DIR, or
+ * -1 after saying what is wrong. */
+static int parse_calc_args(int argc, char **argv, struct calc_request *r)
+{
+    struct option longopts[N_OPTIONS + 1];
+    for (int i = 0; i < N_OPTIONS; i++)
+        longopts[i] = (struct option){calc_options[i].name, calc_options[i].arg ? required_argument : no_argument,
+                                      NULL, i};
+    longopts[N_OPTIONS] = (struct option){0, 0, 0, 0};
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (opt == ':') {
+            fprintf(stderr, "peakfit calc: %s needs a value\n", argv[optind - 1]);
+            return -1;
+        }
+        if (opt == '?') {
+            fprintf(stderr, "peakfit calc: unknown option \"%s\"\n", argv[optind - 1]);
+            return -1;
+        }
+        if (set_option(r, &calc_options[opt], optarg) != 0)
+            return -1;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "peakfit calc: %s\n", optind == argc ? "needs DIR" : "takes one DIR");
+        return -1;
+    }
+    return check_request(r) == 0 ? optind : -1;
+}
+static void print_human(const struct calc_request *req, const struct calc_plan *p)
+{
+    const struct group_fit *g = p->fit;
+    char key[400];
+    group_key_format(&g->key, key, sizeof key);
+    printf("plan for %s, seq_len %ld\n", key, p->seq_len);
+    printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
+           req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
+    printf("  fit: %s, F = %.1f MiB, activations %.4g MiB per sample at s=%ld\n",
+           group_chosen(g)->p == 3 ? "quadratic" : "linear", group_chosen(g)->c[0], p->per_sample_mib, p->seq_len);
+    if (p->max_micro_batch > 0)
+        printf("  largest %s that fits: b = %ld\n", p->training ? "micro-batch" : "batch", p->max_micro_batch);
+    else
+        printf("  not even %s 1 fits this budget\n", p->training ? "micro-batch" : "batch");
+    if (p->training) {
+        printf("  micro-batch b = %ld, accumulation steps a = %ld, replicas g = %ld\n", p->micro_batch, p->accum,
+               req->replicas);
+        printf("  effective batch E = b x a x g = %ld x %ld x %ld = %ld\n", p->micro_batch, p->accum, req->replicas,
+               p->effective_batch);
+    } else {
+        printf("  batch b = %ld (%s does not train: no accumulation, no effective batch)\n", p->micro_batch,
+               g->key.technique);
+    }
+    printf("  activation memory M = b x A_sample = %.1f MiB\n", p->activation_mib);
+    printf("  predicted peak %.1f MiB (95%% CI +- %.1f): %s\n", p->predicted_mib, p->predicted_ci95_mib,
+           p->fits ? "fits" : "DOES NOT FIT");
+    if (p->training && req->target_batch > 0 && p->effective_batch != req->target_batch)
+        printf("  note: no micro-batch that fits makes b x a x g exactly %ld\n", req->target_batch);
+    if (p->extrapolated)
+        printf("  note: outside the measured range (batch %d-%d, seq_len %d-%d): an extrapolation\n",
+               g->min_batch, g->max_batch, g->seq_lens[0], g->seq_lens[g->n_seq - 1]);
+}
+
+json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p)
+{
+    const struct group_fit *g = p->fit;
+    json_t *o = json_object();
+#define GROUP_KEY_JSON(field, size) json_object_set_new(o, #field, json_string(g->key.field));
+    GROUP_KEY_FIELDS(GROUP_KEY_JSON)
+#undef GROUP_KEY_JSON
+    json_object_set_new(o, "seq_len", json_integer(p->seq_len));
+    json_object_set_new(o, "budget_mib", json_real(req->budget_mib));
+    json_object_set_new(o, "margin", json_real(req->margin));
+    json_object_set_new(o, "usable_mib", json_real(p->usable_mib));
+    json_object_set_new(o, "baseline_mib", json_real(g->baseline_mib));
+    json_object_set_new(o, "fit_model", json_string(group_chosen(g)->p == 3 ? "quadratic" : "linear"));
+    json_object_set_new(o, "per_sample_mib", json_real(p->per_sample_mib));
+    json_object_set_new(o, "training", json_boolean(p->training));
+    json_object_set_new(o, "max_micro_batch", json_integer(p->max_micro_batch));
+    json_object_set_new(o, "micro_batch", json_integer(p->micro_batch));
+    if (p->training) { /* no accumulation without training */
+        json_object_set_new(o, "accum_steps", json_integer(p->accum));
+        json_object_set_new(o, "replicas", json_integer(req->replicas));
+        json_object_set_new(o, "effective_batch", json_integer(p->effective_batch));
+    }
+    json_object_set_new(o, "activation_mib", json_real(p->activation_mib));
+    json_object_set_new(o, "predicted_peak_mib", json_real(p->predicted_mib));
+    json_object_set_new(o, "predicted_peak_ci95_mib",
+                        isfinite(p->predicted_ci95_mib) ? json_real(p->predicted_ci95_mib) : json_null());
+    json_object_set_new(o, "fits", json_boolean(p->fits));
+    json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
+    return o;
+}
+
+static int calc_run(const char *dir, const struct calc_request *req)
+{
+    struct fit_set set;
+    struct calc_plan plan;
+    char err[4400];
+    int rc = fit_set_load(dir, &set, err, sizeof err) == 0 && calc_plan_make(&set, req, &plan, err, sizeof err) == 0
+                 ? EXIT_DONE : EXIT_BAD_INPUT;
+    if (rc != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+    } else if (req->json) {
+        json_t *o = calc_plan_json(req, &plan);
+        json_dumpf(o, stdout, JSON_INDENT(0) | JSON_PRESERVE_ORDER);
+        printf("\n");
+        json_decref(o);
+    } else {
+        print_human(req, &plan);
+    }
+    fit_set_free(&set); /* fit_set_load leaves it freeable even when it fails */
+    return rc;
+}
+
+int calc_main(int argc, char **argv)
+{
+    struct calc_request req = {.technique = "full", .replicas = 1};
+    int dir = parse_calc_args(argc, argv, &req);
+    if (dir < 0)
+        return calc_usage();
+    return calc_run(argv[dir], &req);
+}
