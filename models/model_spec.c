@@ -89,20 +89,20 @@ static void name_model(const char *name_or_path, const char *source, char *out, 
             *c = '_';
 }
 
-/* Checks that a config can be built here: the shim's shape rules, and
- * fp32 weights that fit this machine. */
-static int check_buildable(const char *path, const pf_model_config *c, char *err, size_t errlen)
+/* Checks that a config can be built: the shim's shape rules, and (when
+ * it will be built here) fp32 weights that fit this machine. */
+static int check_buildable(const char *path, const pf_model_config *c, int here, char *err, size_t errlen)
 {
     char why[512];
     if (model_config_shape_problem(c, why, sizeof why) != 0 ||
-        model_weights_fit(c, machine_memory_bytes(), why, sizeof why) != 0) {
+        (here && model_weights_fit(c, machine_memory_bytes(), why, sizeof why) != 0)) {
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
     return 0;
 }
 
-static int load_config_file(const char *path, struct model_spec *out, char *err, size_t errlen)
+static int load_config_file(const char *path, int here, struct model_spec *out, char *err, size_t errlen)
 {
     size_t len;
     char *text = input_file_read(path, "model config", CONFIG_MAX_BYTES, &len, err, errlen);
@@ -111,7 +111,7 @@ static int load_config_file(const char *path, struct model_spec *out, char *err,
     struct config_json parsed;
     int rc = config_json_parse(path, text, len, &parsed, err, errlen);
     if (rc == 0)
-        rc = check_buildable(path, &parsed.config, err, errlen);
+        rc = check_buildable(path, &parsed.config, here, err, errlen);
     if (rc == 0) {
         out->config = parsed.config;
         out->config_hash = hash_bytes(text, len, hash_start());
@@ -124,7 +124,7 @@ static int load_config_file(const char *path, struct model_spec *out, char *err,
     return rc;
 }
 
-int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t errlen)
+static int load_spec(const char *spec, int here, struct model_spec *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (!model_spec_is_path(spec))
@@ -134,9 +134,19 @@ int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t 
     if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
         char path[4096 + 16];
         snprintf(path, sizeof path, "%s%sconfig.json", spec, spec[strlen(spec) - 1] == '/' ? "" : "/");
-        return load_config_file(path, out, err, errlen);
+        return load_config_file(path, here, out, err, errlen);
     }
-    return load_config_file(spec, out, err, errlen);
+    return load_config_file(spec, here, out, err, errlen);
+}
+
+int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t errlen)
+{
+    return load_spec(spec, 1, out, err, errlen);
+}
+
+int model_spec_read(const char *spec, struct model_spec *out, char *err, size_t errlen)
+{
+    return load_spec(spec, 0, out, err, errlen);
 }
 
 int model_spec_resolve(const char *spec, pf_model_config *out, char *err, size_t errlen)
