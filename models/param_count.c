@@ -47,6 +47,21 @@ int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targ
     return c->num_layers * layer;
 }
 
+pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options *t)
+{
+    int lora = t->technique == PF_TECH_LORA || t->technique == PF_TECH_LORA_CKPT;
+    int training = t->technique != PF_TECH_LOAD && t->technique != PF_TECH_INFERENCE;
+    int64_t dtype_bytes = t->technique == PF_TECH_BF16 ? 2 : 4;
+    int64_t adapters = lora ? model_lora_param_count(c, t->lora_rank, t->lora_targets) : 0;
+    pf_model_stats st = {.params = model_param_count(c) + adapters};
+    if (training)
+        st.trainable_params = lora ? adapters : st.params;
+    st.weight_bytes = st.params * dtype_bytes;
+    st.grad_bytes = st.trainable_params * dtype_bytes;
+    st.optimizer_bytes = 2 * st.trainable_params * dtype_bytes;
+    return st;
+}
+
 int64_t machine_memory_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);

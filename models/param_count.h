@@ -17,6 +17,12 @@ int64_t model_param_count(const pf_model_config *c);
  * (targets: PF_LORA_* bits). */
 int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targets);
 
+/* What the shim's model holds for options' technique, as
+ * pf_model_stats_get reports it after a step: LoRA adds adapters and
+ * trains only them; bf16 halves every tensor; AdamW keeps two moments per
+ * trainable weight; load and inference train nothing. */
+pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options *options);
+
 /* This machine's physical memory in bytes (0 when it cannot be read). */
 int64_t machine_memory_bytes(void);
 

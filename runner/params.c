@@ -52,23 +52,6 @@ static int parse_params_args(int argc, char **argv, pf_train_options *t)
     return 0;
 }
 
-/* What the shim holds for a technique: LoRA adds adapters and trains only
- * them; bf16 halves every tensor; AdamW keeps two moments per trainable
- * weight; inference and load train nothing. */
-static pf_model_stats technique_stats(const pf_model_config *c, const pf_train_options *t)
-{
-    int lora = t->technique == PF_TECH_LORA || t->technique == PF_TECH_LORA_CKPT;
-    int64_t dtype_bytes = t->technique == PF_TECH_BF16 ? 2 : 4;
-    int64_t adapters = lora ? model_lora_param_count(c, t->lora_rank, t->lora_targets) : 0;
-    pf_model_stats st = {.params = model_param_count(c) + adapters};
-    if (technique_is_training(t->technique))
-        st.trainable_params = lora ? adapters : st.params;
-    st.weight_bytes = st.params * dtype_bytes;
-    st.grad_bytes = st.trainable_params * dtype_bytes;
-    st.optimizer_bytes = 2 * st.trainable_params * dtype_bytes;
-    return st;
-}
-
 int params_main(int argc, char **argv)
 {
     pf_train_options t = {PF_TECH_FULL, DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS, DEFAULT_LEARNING_RATE};
@@ -88,7 +71,7 @@ int params_main(int argc, char **argv)
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_BAD_INPUT;
     }
-    pf_model_stats st = technique_stats(&spec.config, &t);
+    pf_model_stats st = model_footprint(&spec.config, &t);
     printf("model %s\ntechnique %s\nparams %lld\ntrainable_params %lld\nweight_bytes %lld\n"
            "grad_bytes %lld\noptimizer_bytes %lld\n", spec.name, technique_name(t.technique),
            (long long)st.params, (long long)st.trainable_params, (long long)st.weight_bytes,
