@@ -97,17 +97,12 @@ header_entry read_entry(const problem_at &at, const char *name, const json_t *v,
     std::string range = "data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) + "]";
     if (e.begin > e.end || e.end > data_size)
         at.fail(name, range + " lie outside the data section (" + std::to_string(data_size) + " bytes)");
-    // Counted against the range, which is known to lie in the file, so the
-    // product cannot overflow.
     uint64_t bytes = e.dtype->bytes;
-    for (int64_t d : e.shape) {
-        if (d != 0 && bytes > (e.end - e.begin) / (uint64_t)d) { bytes = UINT64_MAX; break; }
-        bytes *= (uint64_t)d;
-    }
-    if (bytes != e.end - e.begin)
-        at.fail(name, range + " hold " + std::to_string(e.end - e.begin) + " bytes, not the " +
-                          (bytes == UINT64_MAX ? std::string("more") : std::to_string(bytes)) +
-                          " that its dtype and shape need");
+    bool overflow = false;
+    for (int64_t d : e.shape) overflow = overflow || __builtin_mul_overflow(bytes, (uint64_t)d, &bytes);
+    if (overflow || bytes != e.end - e.begin)
+        at.fail(name, range + " hold " + std::to_string(e.end - e.begin) + " bytes, but its dtype and shape need " +
+                          (overflow ? std::string("more than 2^64") : std::to_string(bytes)));
     return e;
 }
 
