@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make fuzz: builds the sweep parser and the CSV reader into libFuzzer
+# make fuzz: builds the sweep parser, the CSV reader, the config.json reader
+# and the safetensors header check into libFuzzer
 # targets (clang, with ASan and UBSan) and runs each for SECONDS, starting
 # from the bad-input corpus. Not part of CI. Findings go to build-fuzz/.
 set -euo pipefail
@@ -11,14 +12,23 @@ fi
 out=build-fuzz
 mkdir -p "$out"
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -I. -Ishim -fsanitize=fuzzer,address,undefined"
-sources="util/*.c sweeps/*.c models/model_spec.c fit/*.c"
-for target in sweep csv; do
-    # shellcheck disable=SC2086
-    clang $flags -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $sources build/libpeakfit_torch.a \
-        -lstdc++ -ltorch -ltorch_cpu -lc10 -lgsl -lgslcblas -lcsv -lm -ldl
+sources="util/*.c sweeps/*.c models/*.c fit/*.c"
+torch="build/libpeakfit_torch.a -lstdc++ -ltorch -ltorch_cpu -lc10"
+for target in sweep csv config safetensors; do
     corpus=$out/corpus-$target
     mkdir -p "$corpus"
-    if [ $target = sweep ]; then cp tests/bad-sweeps/*.sweep sweeps/*.sweep "$corpus"/; else cp tests/fixtures/*.csv tests/bad-csvs/*.csv "$corpus"/ 2>/dev/null || true; fi
+    # The config reader is pure C: its fuzzer links neither libtorch nor the shim.
+    link="$sources $torch -lgsl -lgslcblas -lcsv -ljansson -lm -ldl"
+    case $target in
+    sweep) cp tests/bad-sweeps/*.sweep sweeps/*.sweep "$corpus"/ ;;
+    csv) cp tests/fixtures/*.csv tests/bad-csvs/*.csv "$corpus"/ 2>/dev/null || true ;;
+    config) link="util/input_file.c models/*.c -ljansson -lm"
+            cp tests/bad-configs/*.json tests/bad-sweeps/*.json "$corpus"/ ;;
+    safetensors) link="$torch -ljansson -lm -ldl"
+                 bash tests/bad-safetensors/make-corpus.sh "$corpus" ;;
+    esac
+    # shellcheck disable=SC2086
+    clang $flags -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $link
     echo "fuzzing $target for ${seconds}s"
     (cd "$out" && ./fuzz_$target -max_total_time="$seconds" -max_len=8192 "corpus-$target" 2>&1 | tail -3)
 done
