@@ -181,7 +181,8 @@ struct mapped_file {
     size_t size = 0;
     explicit mapped_file(const char *path)
     {
-        int fd = open(path, O_RDONLY);
+        // O_NONBLOCK: a FIFO given as the weights file must not hang the open.
+        int fd = open(path, O_RDONLY | O_NONBLOCK);
         struct stat st;
         if (fd < 0 || fstat(fd, &st) != 0) {
             if (fd >= 0) close(fd);

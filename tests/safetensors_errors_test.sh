@@ -15,3 +15,11 @@ while IFS=$'\t' read -r file expected; do
 done <"$TESTS/bad-safetensors/EXPECTED"
 expect_gt "cases checked" "$n" 15
 [ "$n" -eq "$(ls "$dir" | wc -l)" ] || fail "EXPECTED does not list every generated file"
+
+# Special files as the weights: refused at once, not read or waited on.
+mkfifo "$TMP/fifo.safetensors"
+for path in "$TMP/fifo.safetensors" /dev/zero; do
+    out=$(timeout 20 "$PEAKFIT" worker --model tiny --technique load --threads 1 --weights "$path" 2>&1); rc=$?
+    expect_eq "$path: exit status" "$rc" 4
+    expect_eq "$path: message" "$(worker_value error "$out")" "$path: not a regular file"
+done
