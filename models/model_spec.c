@@ -133,7 +133,11 @@ static int load_spec(const char *spec, int here, struct model_spec *out, char *e
     struct stat st;
     if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
         char path[4096 + 16];
-        snprintf(path, sizeof path, "%s%sconfig.json", spec, spec[strlen(spec) - 1] == '/' ? "" : "/");
+        if (snprintf(path, sizeof path, "%s%sconfig.json", spec, spec[strlen(spec) - 1] == '/' ? "" : "/") >=
+            (int)sizeof path) {
+            snprintf(err, errlen, "%.200s...: model folder path is longer than 4096 bytes", spec);
+            return -1;
+        }
         return load_config_file(path, here, out, err, errlen);
     }
     return load_config_file(spec, here, out, err, errlen);

@@ -24,8 +24,17 @@ for target in sweep csv config safetensors; do
     csv) cp tests/fixtures/*.csv tests/bad-csvs/*.csv "$corpus"/ 2>/dev/null || true ;;
     config) link="util/input_file.c models/*.c -ljansson -lm"
             cp tests/bad-configs/*.json tests/bad-sweeps/*.json "$corpus"/ ;;
-    safetensors) link="$torch -ljansson -lm -ldl"
-                 bash tests/bad-safetensors/make-corpus.sh "$corpus" ;;
+    safetensors)
+        # The header check itself is instrumented (the rest of the shim is
+        # not), so that the fuzzer sees its branches; ASan only: UBSan's C++
+        # checks need a C++ link.
+        for part in safetensors errors; do
+            clang++ -std=c++17 -g -O1 -Ishim -isystem /usr/include/torch/csrc/api/include \
+                -fsanitize=fuzzer-no-link,address \
+                -c -o "$out/$part.o" "shim/$part.cpp"
+        done
+        link="$out/safetensors.o $out/errors.o $torch -ljansson -lm -ldl"
+        bash tests/bad-safetensors/make-corpus.sh "$corpus" ;;
     esac
     # shellcheck disable=SC2086
     clang $flags -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $link
