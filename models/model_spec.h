@@ -15,13 +15,20 @@ struct model_spec {
     pf_model_config config;
 };
 
-/* Resolves a preset name or a config path (already relative to the right
- * directory). Returns 0, or -1 with "what is wrong" in err. */
+/* Resolves a preset name, a config path (already relative to the right
+ * directory) or a folder holding config.json, to a model that can be
+ * built here: config.json is read strictly (models/config_json.h), must
+ * follow the builder's shape rules (models/model_config.h), and its fp32
+ * weights must fit this machine's memory. Returns 0, or -1 with "what is
+ * wrong" in err, always filled; messages about a file start "PATH:". */
 int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t errlen);
+/* As model_spec_load, without the memory check: for arithmetic about a
+ * model that will not be built here (`peakfit params`, `calc`). */
+int model_spec_read(const char *spec, struct model_spec *out, char *err, size_t errlen);
 
 /* A spec is a path when it has a '/' or ends in ".json". */
 int model_spec_is_path(const char *spec);
-/* Returns 0, or -1 with the reason in err. */
+/* model_spec_load's config alone. Returns 0, or -1 with the reason in err. */
 int model_spec_resolve(const char *spec, pf_model_config *out, char *err, size_t errlen);
 const char *model_preset_names(void);
 #endif

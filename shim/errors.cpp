@@ -1,23 +1,44 @@
-// errors.cpp: the last error message, kept per thread.
+// errors.cpp: the last error message, kept per thread in a fixed buffer,
+// and which exceptions are allocation failures.
 #include <cstring>
+#include <torch/version.h>
 #include "guard.hpp"
 
-static thread_local std::string last_error;
+static thread_local char last_error[1024];
 
-void pf_set_last_error(const std::string &message)
+void pf_set_last_error(const char *message) noexcept
 {
-    // c10 messages carry a C++ backtrace after the first line; C callers
+    // c10 messages may carry a C++ backtrace after the sentence; C callers
     // want the sentence, not the stack.
-    last_error = message.substr(0, message.find("\nException raised from"));
+    size_t n = strlen(message);
+    for (const char *frames : {"\nException raised from", "\nframe #"}) {
+        const char *at = strstr(message, frames);
+        if (at && (size_t)(at - message) < n)
+            n = (size_t)(at - message);
+    }
+    if (n >= sizeof last_error)
+        n = sizeof last_error - 1;
+    memmove(last_error, message, n);
+    last_error[n] = '\0';
 }
 
-pf_status pf_status_of_message(const char *message)
+static bool is_allocation_failure(const c10::Error &e) noexcept
 {
-    // c10's CPU allocator reports a failed allocation as a c10::Error, not
-    // std::bad_alloc.
-    if (strstr(message, "not enough memory") || strstr(message, "out of memory"))
-        return PF_ERR_OOM;
-    return PF_ERR;
+#if TORCH_VERSION_MAJOR > 1 || (TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR >= 13)
+    // What the CUDA and MPS caching allocators throw.
+    if (dynamic_cast<const c10::OutOfMemoryError *>(&e))
+        return true;
+#endif
+    // libtorch's CPU allocator fails with a plain c10::Error from its
+    // CAFFE_ENFORCE, whose message starts with that check's source location.
+    static const char cpu_allocator[] = "[enforce fail at alloc_cpu.cpp:";
+    return strncmp(e.msg().c_str(), cpu_allocator, sizeof cpu_allocator - 1) == 0;
 }
 
-extern "C" const char *pf_last_error(void) { return last_error.c_str(); }
+pf_status pf_fail_c10(const c10::Error &e) noexcept
+{
+    pf_set_last_error(e.what_without_backtrace());
+    return is_allocation_failure(e) ? PF_ERR_OOM : PF_ERR;
+}
+
+extern "C" const char *pf_last_error(void) { return last_error; }

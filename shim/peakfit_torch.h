@@ -4,6 +4,7 @@
 #ifndef PEAKFIT_TORCH_H
 #define PEAKFIT_TORCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -134,8 +135,14 @@ void pf_tensor_bytes_reset_peak(void);
 pf_status pf_model_new(const pf_model_config *config,
                        const pf_train_options *options, uint64_t seed,
                        const char *device, pf_model **out);
-/* Copies weights from a safetensors file; names are Hugging Face's. */
+/* Copies weights from a safetensors file; names are Hugging Face's. The
+ * header is checked first, as pf_safetensors_check does. */
 pf_status pf_model_load_safetensors(pf_model *model, const char *path);
+/* Checks the n bytes of a safetensors file (header length, JSON header,
+ * every entry's dtype, shape and data_offsets against the data section,
+ * no overlaps, no duplicate names). PF_OK, or PF_ERR with
+ * "NAME: tensor T: what" in pf_last_error(). Needs no pf_init(). */
+pf_status pf_safetensors_check(const char *name, const void *bytes, size_t n);
 /* One step of the model's technique on random token ids: forward, and for
  * training techniques cross-entropy, backward, AdamW step, zero_grad. */
 pf_status pf_model_step(pf_model *model, int64_t batch, int64_t seq_len,

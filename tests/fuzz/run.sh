@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make fuzz: builds the sweep parser and the CSV reader into libFuzzer
+# make fuzz: builds the sweep parser, the CSV reader, the config.json reader
+# and the safetensors header check into libFuzzer
 # targets (clang, with ASan and UBSan) and runs each for SECONDS, starting
 # from the bad-input corpus. Not part of CI. Findings go to build-fuzz/.
 set -euo pipefail
@@ -11,21 +12,36 @@ fi
 out=build-fuzz
 mkdir -p "$out"
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -I. -Ishim -fsanitize=fuzzer,address,undefined"
+torch="build/libpeakfit_torch.a -lstdc++ -ltorch -ltorch_cpu -lc10"
 # The CSV reader, the fit's loader and the resume check need no libtorch.
 csv_sources="util/csv_table.c util/input_file.c util/parse.c util/peaks_columns.c util/id_index.c
     util/capped_notes.c fit/observations.c runner/results_csv.c runner/results_resume.c sweeps/technique.c"
-for target in sweep csv; do
+for target in sweep csv config safetensors; do
+    corpus=$out/corpus-$target
+    mkdir -p "$corpus"
+    # Only the safetensors check needs the shim; the sweep parser (device
+    # names from a table), the CSV reader and the config reader are pure C.
     case $target in
-    # The sweep parser needs no libtorch: device names are checked from a
-    # table, their availability by the runner.
-    sweep) link="util/*.c sweeps/*.c models/*.c -lcsv -ljansson -lm" ;;
-    *) link="$csv_sources -lcsv -ljansson -lm" ;;
+    sweep) link="util/*.c sweeps/*.c models/*.c -lcsv -ljansson -lm"
+           cp tests/bad-sweeps/*.sweep sweeps/*.sweep "$corpus"/ ;;
+    csv) link="$csv_sources -lcsv -ljansson -lm"
+         cp tests/fixtures/*.csv tests/bad-csvs/*.csv "$corpus"/ 2>/dev/null || true ;;
+    config) link="util/input_file.c models/*.c -ljansson -lm"
+            cp tests/bad-configs/*.json tests/bad-sweeps/*.json "$corpus"/ ;;
+    safetensors)
+        # The header check itself is instrumented (the rest of the shim is
+        # not), so that the fuzzer sees its branches; ASan only: UBSan's C++
+        # checks need a C++ link.
+        for part in safetensors errors; do
+            clang++ -std=c++17 -g -O1 -Ishim -isystem /usr/include/torch/csrc/api/include \
+                -fsanitize=fuzzer-no-link,address \
+                -c -o "$out/$part.o" "shim/$part.cpp"
+        done
+        link="$out/safetensors.o $out/errors.o $torch -ljansson -lm -ldl"
+        bash tests/bad-safetensors/make-corpus.sh "$corpus" ;;
     esac
     # shellcheck disable=SC2086
     clang $flags -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $link
-    corpus=$out/corpus-$target
-    mkdir -p "$corpus"
-    if [ $target = sweep ]; then cp tests/bad-sweeps/*.sweep sweeps/*.sweep "$corpus"/; else cp tests/fixtures/*.csv tests/bad-csvs/*.csv "$corpus"/ 2>/dev/null || true; fi
     echo "fuzzing $target for ${seconds}s"
     (cd "$out" && ./fuzz_$target -max_total_time="$seconds" -max_len=8192 "corpus-$target" 2>&1 | tail -3)
 done

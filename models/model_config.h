@@ -1,0 +1,42 @@
+/* model_config.h: what a Llama-family config must hold, written once: the
+ * config.json fields peakfit reads, their types, ranges and defaults (one
+ * table, walked by the reader), and the shape rules the model builder
+ * needs. The ranges keep every product in param_count.c inside int64_t:
+ * at most 2^24 * 2^20 for the embeddings and 10000 layers of
+ * 4 * 2^20 * 2^22 weights each, about 2^58. */
+#ifndef PEAKFIT_MODEL_CONFIG_H
+#define PEAKFIT_MODEL_CONFIG_H
+#include <stddef.h>
+#include "peakfit_torch.h"
+
+#define CONFIG_HIDDEN_MAX (1L << 20)
+#define CONFIG_LAYERS_MAX 10000L
+#define CONFIG_HEADS_MAX (1L << 16)
+#define CONFIG_INTERMEDIATE_MAX (1L << 22)
+#define CONFIG_VOCAB_MAX (1L << 24)
+
+enum config_field_type { CONFIG_INT, CONFIG_REAL, CONFIG_BOOL };
+
+/* One config.json field: its key, where it lands in pf_model_config, its
+ * range, and whether a config must give it (else fallback applies). */
+struct config_field {
+    const char *key;
+    enum config_field_type type;
+    size_t offset;
+    double min, max;
+    int required;
+    double fallback;
+};
+
+/* num_key_value_heads' fallback, 0, means "as many as num_attention_heads". */
+extern const struct config_field model_config_fields[];
+extern const size_t model_config_field_count;
+
+/* Puts every optional field's fallback into c. */
+void model_config_defaults(pf_model_config *c);
+
+/* The builder's rules on a config whose fields are in range: heads divide
+ * hidden_size, kv heads divide heads, the head dimension is even. Returns
+ * 0, or -1 with the reason in why (the same words as the shim's check). */
+int model_config_shape_problem(const pf_model_config *c, char *why, size_t whylen);
+#endif

@@ -1,0 +1,82 @@
+/* param_count.c: parameter arithmetic over the projection table. */
+#include <stdio.h>
+#include <unistd.h>
+#include "models/param_count.h"
+
+/* One decoder layer's linear projections: in and out features. */
+struct projection {
+    unsigned lora_bit;
+    int64_t in, out;
+};
+
+/* Shapes as shim/llama.cpp registers them; kv is the keys' and values'
+ * width, num_kv_heads * head dimension. */
+static int layer_projections(const pf_model_config *c, struct projection p[7])
+{
+    int64_t h = c->hidden_size, m = c->intermediate_size;
+    int64_t kv = c->num_kv_heads * (h / c->num_heads);
+    const struct projection all[7] = {
+        {PF_LORA_Q, h, h}, {PF_LORA_K, h, kv}, {PF_LORA_V, h, kv}, {PF_LORA_O, h, h},
+        {PF_LORA_GATE, h, m}, {PF_LORA_UP, h, m}, {PF_LORA_DOWN, m, h},
+    };
+    for (int i = 0; i < 7; i++)
+        p[i] = all[i];
+    return 7;
+}
+
+int64_t model_param_count(const pf_model_config *c)
+{
+    struct projection p[7];
+    int n = layer_projections(c, p);
+    int64_t layer = 2 * c->hidden_size; /* input and post-attention RMSNorm */
+    for (int i = 0; i < n; i++)
+        layer += p[i].in * p[i].out;
+    int64_t embeddings = c->vocab_size * c->hidden_size;
+    int64_t head = c->tie_embeddings ? 0 : embeddings;
+    return embeddings + c->num_layers * layer + c->hidden_size + head;
+}
+
+int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targets)
+{
+    struct projection p[7];
+    int n = layer_projections(c, p);
+    int64_t layer = 0;
+    for (int i = 0; i < n; i++)
+        if (targets & p[i].lora_bit)
+            layer += (int64_t)rank * (p[i].in + p[i].out);
+    return c->num_layers * layer;
+}
+
+pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options *t)
+{
+    const pf_technique_info *info = pf_technique_info_of(t->technique);
+    int lora = info->lora;
+    int training = info->training;
+    int64_t dtype_bytes = info->precision == PF_BF16 ? 2 : 4;
+    int64_t adapters = lora ? model_lora_param_count(c, t->lora_rank, t->lora_targets) : 0;
+    pf_model_stats st = {.params = model_param_count(c) + adapters};
+    if (training)
+        st.trainable_params = lora ? adapters : st.params;
+    st.weight_bytes = st.params * dtype_bytes;
+    st.grad_bytes = st.trainable_params * dtype_bytes;
+    st.optimizer_bytes = 2 * st.trainable_params * dtype_bytes;
+    return st;
+}
+
+int64_t machine_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? (int64_t)pages * page : 0;
+}
+
+int model_weights_fit(const pf_model_config *c, int64_t memory_bytes, char *why, size_t whylen)
+{
+    int64_t params = model_param_count(c);
+    if (memory_bytes <= 0 || params * 4 <= memory_bytes)
+        return 0;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    snprintf(why, whylen, "%.1e parameters need %.1f GiB for their fp32 weights alone, "
+             "more than this machine's %.1f GiB of memory", (double)params, (double)params * 4 / gib,
+             (double)memory_bytes / gib);
+    return -1;
+}
