@@ -13,7 +13,8 @@
 #define GROUP_KEY_FIELDS(X) \
     X(model, 256)           \
     X(device, 16)           \
-    X(technique, 16)
+    X(technique, 16)        \
+    X(attention, 8)
 
 struct group_key {
 #define GROUP_KEY_MEMBER(field, size) char field[size];

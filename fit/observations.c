@@ -62,6 +62,8 @@ static void read_fields(const char *const *f, struct observation *o)
     o->threads = f[PEAKS_COL_threads][0] ? small(f[PEAKS_COL_threads]) : 0;
     o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);
+    /* Before the column, attention always kept its probabilities. */
+    text(o->attention, sizeof o->attention, f[PEAKS_COL_attention][0] ? f[PEAKS_COL_attention] : "eager");
 }
 
 /* Returns 0, or -1 with why the row cannot be an observation in bad. */

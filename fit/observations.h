@@ -19,7 +19,8 @@ struct observation {
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];
     int threads, blas_threads;
-    char error[512];       /* why a failed point failed, as its row says */
+    char error[512];
+    char attention[8];     /* sdpa or eager; empty in files from before the column (eager then) */       /* why a failed point failed, as its row says */
 };
 
 struct observations {

@@ -1,32 +1,67 @@
 /* calc.c: the planning arithmetic. Predictions use the rss fit (what the
  * OS sees) plus the measured baseline, so the budget is the whole process. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "reports/calc.h"
 #include "sweeps/technique.h"
 
-/* Is this an rss fit of the requested technique, and of the requested
- * model and device where those are asked for and not ignored? */
-static int candidate(const struct group_fit *g, const struct calc_request *r, int by_model, int by_device)
+/* The choices a request may have to make, in order: which model, which
+ * device, which attention. Each must be named when there are several, and
+ * the message lists them. */
+static const struct choice_axis {
+    const char *what;
+    size_t key_off;     /* offsetof(struct group_key, field) */
+    size_t request_off; /* offsetof(struct calc_request, field): the --option's text or NULL */
+} axes[] = {
+    {"model", offsetof(struct group_key, model), offsetof(struct calc_request, model)},
+    {"device", offsetof(struct group_key, device), offsetof(struct calc_request, device)},
+    {"attention", offsetof(struct group_key, attention), offsetof(struct calc_request, attention)},
+};
+enum { N_AXES = sizeof axes / sizeof axes[0] };
+
+static const char *key_field(const struct group_fit *g, int axis)
 {
-    return g->metric == METRIC_RSS && !strcmp(g->key.technique, r->technique) &&
-           (!by_model || !r->model || model_matches(g->key.model, r->model)) &&
-           (!by_device || !r->device || !strcmp(g->key.device, r->device));
+    return (const char *)&g->key + axes[axis].key_off;
 }
 
-static int any_candidate(const struct fit_set *set, const struct calc_request *r, int by_model, int by_device)
+static const char *wanted(const struct calc_request *r, int axis)
+{
+    return *(const char *const *)((const char *)r + axes[axis].request_off);
+}
+
+static int axis_matches(const struct group_fit *g, const struct calc_request *r, int axis)
+{
+    const char *w = wanted(r, axis);
+    if (!w)
+        return 1;
+    return axis == 0 ? model_matches(g->key.model, w) : !strcmp(key_field(g, axis), w);
+}
+
+/* Is this an rss fit of the requested technique, matching what was asked
+ * on the axes before `upto`? */
+static int candidate(const struct group_fit *g, const struct calc_request *r, int upto)
+{
+    if (g->metric != METRIC_RSS || strcmp(g->key.technique, r->technique))
+        return 0;
+    for (int a = 0; a < upto; a++)
+        if (!axis_matches(g, r, a))
+            return 0;
+    return 1;
+}
+
+static int any_candidate(const struct fit_set *set, const struct calc_request *r, int upto)
 {
     for (int i = 0; i < set->n_groups; i++)
-        if (candidate(&set->groups[i], r, by_model, by_device))
+        if (candidate(&set->groups[i], r, upto))
             return 1;
     return 0;
 }
 
-/* The distinct models (display names) or devices among the candidates, as
- * "a, b" in out; returns how many there are. */
-static int choices(const struct fit_set *set, const struct calc_request *r, int by_model, int devices,
-                   char *out, size_t size)
+/* The distinct values of an axis among the candidates matching the axes
+ * before it, as "a, b" in out; returns how many there are. */
+static int choices(const struct fit_set *set, const struct calc_request *r, int axis, char *out, size_t size)
 {
     int n = 0;
     size_t used = 0;
@@ -35,13 +70,11 @@ static int choices(const struct fit_set *set, const struct calc_request *r, int 
         const struct group_fit *g = &set->groups[i];
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
-            seen = candidate(&set->groups[j], r, by_model, 0) &&
-                   !strcmp(devices ? set->groups[j].key.device : set->groups[j].key.model,
-                           devices ? g->key.device : g->key.model);
-        if (seen || !candidate(g, r, by_model, 0))
+            seen = candidate(&set->groups[j], r, axis) && !strcmp(key_field(&set->groups[j], axis), key_field(g, axis));
+        if (seen || !candidate(g, r, axis))
             continue;
         char name[256];
-        const char *text = devices ? g->key.device : model_display_name(g->key.model, name, sizeof name);
+        const char *text = axis == 0 ? model_display_name(g->key.model, name, sizeof name) : key_field(g, axis);
         if (used < size)
             used += (size_t)snprintf(out + used, size - used, "%s%s", n ? ", " : "", text);
         n++;
@@ -63,34 +96,25 @@ static const char *techniques_fitted(const struct fit_set *set, char *out, size_
     return out;
 }
 
-/* The choices a request may have to make, in order: which model, then
- * which device. Each must be named when there are several, and the
- * message lists them. */
-static const struct choice_axis {
-    const char *what;
-    int devices; /* 0: models */
-} axes[] = {{"model", 0}, {"device", 1}};
-
 static int check_choices(const struct fit_set *set, const struct calc_request *r, char *err, unsigned long errlen)
 {
     char list[1024], techniques[512];
-    if (!any_candidate(set, r, 0, 0)) {
+    if (!any_candidate(set, r, 0)) {
         snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s)", set->dir, r->technique,
                  techniques_fitted(set, techniques, sizeof techniques));
         return -1;
     }
-    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
-        const struct choice_axis *a = &axes[i];
-        const char *wanted = a->devices ? r->device : r->model;
-        int n = choices(set, r, a->devices, a->devices, list, sizeof list);
-        if (wanted && !any_candidate(set, r, 1, a->devices)) {
-            snprintf(err, errlen, "%s: no %s \"%s\" with technique %s (%ss: %.900s)", set->dir, a->what, wanted,
-                     r->technique, a->what, list);
+    for (int a = 0; a < N_AXES; a++) {
+        const char *what = axes[a].what, *w = wanted(r, a);
+        int n = choices(set, r, a, list, sizeof list);
+        if (w && !any_candidate(set, r, a + 1)) {
+            snprintf(err, errlen, "%s: no %s \"%s\" with technique %s (%ss: %.900s)", set->dir, what, w,
+                     r->technique, what, list);
             return -1;
         }
-        if (!wanted && n > 1) {
+        if (!w && n > 1) {
             snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)",
-                     set->dir, a->what, r->technique, a->what, a->what, list);
+                     set->dir, what, r->technique, what, what, list);
             return -1;
         }
     }
@@ -104,7 +128,7 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
         return NULL;
     const struct group_fit *g = NULL;
     for (int i = 0; i < set->n_groups && !g; i++)
-        if (candidate(&set->groups[i], req, 1, 1))
+        if (candidate(&set->groups[i], req, N_AXES))
             g = &set->groups[i];
     if (g && !group_chosen(g)) {
         char key[400];

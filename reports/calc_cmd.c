@@ -35,6 +35,8 @@ static const struct calc_option {
      "model, as in peaks.csv's model column"},
     {"device", "D", OPT_TEXT, offsetof(struct calc_request, device), 0, 0, "the only device measured",
      "device"},
+    {"attention", "A", OPT_TEXT, offsetof(struct calc_request, attention), 0, 0, "the only attention measured",
+     "attention implementation (sdpa, eager)"},
     {"margin", "F", OPT_FRACTION, offsetof(struct calc_request, margin), 0, 0.99, "0",
      "fraction of the budget kept free"},
     {"micro-batch", "B", OPT_WHOLE, offsetof(struct calc_request, micro_batch), 1, LIMIT_BATCH_MAX, NULL,

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "runner/grid.h"
 #include "sweeps/limits.h"
+#include "sweeps/attention.h"
 #include "sweeps/technique.h"
 #include "util/exit_status.h"
 #include "util/hash.h"
@@ -35,7 +36,7 @@ static long long job_count(const struct sweep_job *j)
     long long per_model_device = 0;
     for (int t = 0; t < j->n_techniques; t++)
         per_model_device += technique_runs_steps(j->techniques[t]) ? (long long)j->n_seq_lens * j->n_batches : 1;
-    return (long long)j->n_models * j->n_devices * per_model_device * j->repeats;
+    return (long long)j->n_models * j->n_devices * j->n_attentions * per_model_device * j->repeats;
 }
 
 long long grid_count(const struct sweep *sweep)
@@ -53,10 +54,10 @@ void grid_point_settings(const struct grid_point *p, char *out, size_t size)
     char targets[64] = "";
     if (lora)
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);
-    snprintf(out, size, "model_source=%s;config_hash=%016llx;device=%s;technique=%s;batch=%d;seq_len=%d;"
+    snprintf(out, size, "model_source=%s;config_hash=%016llx;device=%s;technique=%s;attention=%s;batch=%d;seq_len=%d;"
              "steps=%d;seed=%ld;threads=%d;timeout_s=%.17g;mem_limit=%lld;weights=%s;lora_rank=%d;lora_targets=%s",
              p->model_source, (unsigned long long)p->config_hash, p->device, technique_name(p->technique),
-             p->batch, p->seq_len, technique_runs_steps(p->technique) ? j->steps : 0, j->seed, j->threads,
+             attention_name(p->attention), p->batch, p->seq_len, technique_runs_steps(p->technique) ? j->steps : 0, j->seed, j->threads,
              j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets);
 }
 
@@ -72,8 +73,8 @@ static void make_id(struct grid_point *p)
             *c = *c == ',' ? '+' : *c; /* ids stay free of CSV's separator */
         snprintf(lora, sizeof lora, "/lora%d-%s", p->job->lora_rank, targets);
     }
-    snprintf(p->id, sizeof p->id, "%s/%s/%s/%s%s/b%d/s%d/st%d/r%d", p->job->name, p->model, p->device,
-             technique_name(p->technique), lora, p->batch, p->seq_len, p->job->steps, p->repeat);
+    snprintf(p->id, sizeof p->id, "%s/%s/%s/%s%s/%s/b%d/s%d/st%d/r%d", p->job->name, p->model, p->device,
+             technique_name(p->technique), lora, attention_name(p->attention), p->batch, p->seq_len, p->job->steps, p->repeat);
 }
 
 /* --- a point shared by two jobs is measured once ------------------------- */
@@ -147,13 +148,14 @@ static int add_job(const struct sweep *sweep, const struct sweep_job *j, struct 
     for (int m = 0; m < j->n_models; m++) {
         const struct model_spec *spec = sweep_job_model(sweep, j, m);
         for (int dev = 0; dev < j->n_devices; dev++)
-            for (int t = 0; t < j->n_techniques; t++) {
-                struct grid_point base = {.job = j, .model = spec->name, .model_source = spec->source,
-                                          .config_hash = spec->config_hash, .device = j->devices[dev],
-                                          .technique = j->techniques[t]};
-                if (add_technique(g, d, &base) != 0)
-                    return -1;
-            }
+            for (int t = 0; t < j->n_techniques; t++)
+                for (int a = 0; a < j->n_attentions; a++) {
+                    struct grid_point base = {.job = j, .model = spec->name, .model_source = spec->source,
+                                              .config_hash = spec->config_hash, .device = j->devices[dev],
+                                              .technique = j->techniques[t], .attention = j->attentions[a]};
+                    if (add_technique(g, d, &base) != 0)
+                        return -1;
+                }
     }
     return 0;
 }

@@ -16,6 +16,7 @@ struct grid_point {
     uint64_t config_hash;     /* FNV-1a of the config file; 0 for a preset */
     const char *device;
     pf_technique technique;
+    pf_attention attention;
     int batch;    /* 0 for a technique without steps (load) */
     int seq_len;  /* 0 for a technique without steps (load) */
     int repeat;   /* 0 .. job->repeats - 1 */

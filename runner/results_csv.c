@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "runner/results_csv.h"
 #include "runner/results_resume.h"
+#include "sweeps/attention.h"
 #include "sweeps/technique.h"
 #include "util/csv_table.h"
 #include "util/peaks_columns.h"
@@ -96,6 +97,7 @@ static const char *point_text(enum peaks_column c, const struct grid_point *p, r
     case PEAKS_COL_timeout_s: return amount(num, j->timeout_s, "%.10g");
     case PEAKS_COL_mem_limit_mib: return amount(num, j->mem_limit > 0 ? mib(j->mem_limit) : -1, "%.10g");
     case PEAKS_COL_weights: return j->weights;
+    case PEAKS_COL_attention: return attention_name(p->attention);
     default: return NULL; /* a result: measured, not set */
     }
 }

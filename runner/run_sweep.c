@@ -14,6 +14,7 @@
 #include "runner/results_csv.h"
 #include "runner/run_sweep.h"
 #include "runner/spawn.h"
+#include "sweeps/attention.h"
 #include "sweeps/technique.h"
 #include "util/exit_status.h"
 
@@ -79,6 +80,7 @@ static void build_command(struct worker_command *c, const char *self, const stru
     add_arg(c, "--model", p->model_source);
     add_arg(c, "--device", p->device);
     add_arg(c, "--technique", technique_name(p->technique));
+    add_arg(c, "--attention", attention_name(p->attention));
     if (technique_runs_steps(p->technique)) {
         add_number(c, "--batch", p->batch);
         add_number(c, "--seq-len", p->seq_len);

@@ -93,8 +93,8 @@ static int check_point(const struct sweep_job *j)
 {
     if (j->n_models != 1 || j->n_techniques != 1)
         return usage("--model and --technique are required, one of each");
-    if (j->n_devices != 1 || j->n_batches > 1 || j->n_seq_lens > 1)
-        return usage("--device, --batch and --seq-len take one value each");
+    if (j->n_devices != 1 || j->n_attentions != 1 || j->n_batches > 1 || j->n_seq_lens > 1)
+        return usage("--device, --attention, --batch and --seq-len take one value each");
     if (technique_runs_steps(j->techniques[0]) && (!j->n_batches || !j->n_seq_lens))
         return usage("--batch and --seq-len are required for this technique");
     return 0;
@@ -176,7 +176,8 @@ static int build_model(const struct worker_args *a, pf_model **model)
 {
     const struct sweep_job *j = a->job;
     const pf_train_options train = {.technique = j->techniques[0], .lora_rank = j->lora_rank,
-                                    .lora_targets = j->lora_targets, .learning_rate = DEFAULT_LEARNING_RATE};
+                                    .lora_targets = j->lora_targets, .learning_rate = DEFAULT_LEARNING_RATE,
+                                    .attention = j->attentions[0]};
     double t0 = monotonic_seconds();
     pf_status st = pf_model_new(&sweep_job_model(a->sweep, j, 0)->config, &train, (uint64_t)j->seed,
                                 j->devices[0], model);

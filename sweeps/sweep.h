@@ -31,6 +31,8 @@ struct sweep_job {
     int device_line;      /* of the device key that set devices; 0: the default */
     pf_technique techniques[SWEEP_MAX_LIST];
     int n_techniques;
+    pf_attention attentions[SWEEP_MAX_LIST];
+    int n_attentions;
     int batches[SWEEP_MAX_LIST];
     int n_batches;
     int seq_lens[SWEEP_MAX_LIST];

@@ -8,6 +8,7 @@
 #include "sweeps/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
+#include "sweeps/attention.h"
 #include "sweeps/technique.h"
 #include "util/input_file.h"
 #include "util/parse.h"
@@ -25,6 +26,10 @@ static const struct sweep_key keys[] = {
      .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"},
     {.name = "technique", .type = KEY_TECHNIQUES, LIST(techniques, n_techniques, SWEEP_MAX_LIST),
      .flag = "technique", .no_default = "required", .help = "list of %s"},
+    {.name = "attention", .type = KEY_ATTENTIONS, LIST(attentions, n_attentions, SWEEP_MAX_LIST),
+     .flag = "attention", .def_text = "sdpa",
+     .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "
+             "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"},
     {.name = "batch", .type = KEY_COUNTS, LIST(batches, n_batches, SWEEP_MAX_LIST), .min = 1,
      .max = LIMIT_BATCH_MAX, .flag = "batch", .no_default = "required unless only `load`",
      .help = "list of micro-batch sizes, %s"},
@@ -161,6 +166,15 @@ static int set_technique(struct parser *p, const char *item, int index)
     return 0;
 }
 
+static int set_attention(struct parser *p, const char *item, int index)
+{
+    int a = attention_from_name(item);
+    if (a < 0)
+        return parser_fail(p, "unknown attention \"%s\" (attention: %s)", item, attention_names());
+    p->job->attentions[index] = (pf_attention)a;
+    return 0;
+}
+
 static int set_count(struct parser *p, const struct sweep_key *k, const char *item, int index)
 {
     long v;
@@ -180,6 +194,7 @@ static int set_item(struct parser *p, const struct sweep_key *k, const char *ite
     case KEY_MODELS: return set_model(p, item, index);
     case KEY_DEVICES: return set_device(p, item, index);
     case KEY_TECHNIQUES: return set_technique(p, item, index);
+    case KEY_ATTENTIONS: return set_attention(p, item, index);
     default: return set_count(p, k, item, index);
     }
 }
@@ -263,7 +278,8 @@ static int set_path(struct parser *p, const struct sweep_key *k, const char *val
 int sweep_key_set(struct parser *p, const struct sweep_key *k, char *value)
 {
     switch (k->type) {
-    case KEY_MODELS: case KEY_DEVICES: case KEY_TECHNIQUES: case KEY_COUNTS: return set_list(p, k, value);
+    case KEY_MODELS: case KEY_DEVICES: case KEY_TECHNIQUES: case KEY_ATTENTIONS: case KEY_COUNTS:
+        return set_list(p, k, value);
     case KEY_INT: return set_int(p, k, value);
     case KEY_DURATION: return set_duration(p, k, value);
     case KEY_SIZE_OR_NONE: return set_size_or_none(p, k, value);
@@ -322,6 +338,7 @@ static void choices(const struct sweep_key *k, char *out, size_t size)
     case KEY_MODELS: backticked(model_preset_names(), out, size); break;
     case KEY_DEVICES: backticked(device_names(), out, size); break;
     case KEY_TECHNIQUES: backticked(technique_names(), out, size); break;
+    case KEY_ATTENTIONS: backticked(attention_names(), out, size); break;
     case KEY_LORA_TARGETS: backticked(lora_target_names(), out, size); break;
     default: snprintf(out, size, "%ld … %ld", k->min, k->max);
     }

@@ -10,7 +10,7 @@
 #include "tests/check.h"
 
 static struct observation points[200];
-static const struct group_key key = {"m", "cpu", "full"};
+static const struct group_key key = {"m", "cpu", "full", "sdpa"};
 
 /* peak = F + A*b*s + B*b*s^2 + N(0, noise), over b x s x 2 repeats. */
 static struct observations synthetic(double F, double A, double B, double noise, const int *seqs, int n_seq,
@@ -28,6 +28,7 @@ static struct observations synthetic(double F, double A, double B, double noise,
                 strcpy(o->model, "m");
                 strcpy(o->device, "cpu");
                 strcpy(o->technique, "full");
+                strcpy(o->attention, "sdpa");
                 o->batch = batches[b];
                 o->seq_len = seqs[s];
                 o->tokens = (double)o->batch * o->seq_len;

@@ -296,7 +296,7 @@ static void check_devices(void)
 /* Techniques: names and properties from PF_TECHNIQUES. */
 static void check_techniques(void)
 {
-    CHECK(strcmp(technique_names(), "load, inference, full, full+ckpt, bf16, lora, lora+ckpt") == 0, "%s",
+    CHECK(strcmp(technique_names(), "load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16") == 0, "%s",
           technique_names());
     CHECK(technique_from_name("lora+ckpt") == PF_TECH_LORA_CKPT && technique_from_name("x") == -1, "from name");
     CHECK(technique_is_lora(PF_TECH_LORA_CKPT) && !technique_is_lora(PF_TECH_FULL_CKPT), "lora");

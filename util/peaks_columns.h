@@ -58,7 +58,8 @@
     X(threads_requested, INT, SETTING)          \
     X(timeout_s, NUM, LIMIT)                    \
     X(mem_limit_mib, NUM, LIMIT)                \
-    X(weights, TEXT, SETTING)
+    X(weights, TEXT, SETTING)                   \
+    X(attention, TEXT, POINT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
