@@ -35,8 +35,9 @@ static long long job_count(const struct sweep_job *j)
 {
     long long per_model_device = 0;
     for (int t = 0; t < j->n_techniques; t++)
-        per_model_device += technique_runs_steps(j->techniques[t]) ? (long long)j->n_seq_lens * j->n_batches : 1;
-    return (long long)j->n_models * j->n_devices * j->n_attentions * per_model_device * j->repeats;
+        per_model_device += technique_runs_steps(j->techniques[t])
+            ? (long long)j->n_attentions * j->n_seq_lens * j->n_batches : 1;
+    return (long long)j->n_models * j->n_devices * per_model_device * j->repeats;
 }
 
 long long grid_count(const struct sweep *sweep)
@@ -73,8 +74,12 @@ static void make_id(struct grid_point *p)
             *c = *c == ',' ? '+' : *c; /* ids stay free of CSV's separator */
         snprintf(lora, sizeof lora, "/lora%d-%s", p->job->lora_rank, targets);
     }
-    snprintf(p->id, sizeof p->id, "%s/%s/%s/%s%s/%s/b%d/s%d/st%d/r%d", p->job->name, p->model, p->device,
-             technique_name(p->technique), lora, attention_name(p->attention), p->batch, p->seq_len, p->job->steps, p->repeat);
+    /* Attention matters only to techniques that run steps. */
+    char attention[16] = "";
+    if (technique_runs_steps(p->technique))
+        snprintf(attention, sizeof attention, "/%s", attention_name(p->attention));
+    snprintf(p->id, sizeof p->id, "%s/%s/%s/%s%s%s/b%d/s%d/st%d/r%d", p->job->name, p->model, p->device,
+             technique_name(p->technique), lora, attention, p->batch, p->seq_len, p->job->steps, p->repeat);
 }
 
 /* --- a point shared by two jobs is measured once ------------------------- */
@@ -149,7 +154,7 @@ static int add_job(const struct sweep *sweep, const struct sweep_job *j, struct 
         const struct model_spec *spec = sweep_job_model(sweep, j, m);
         for (int dev = 0; dev < j->n_devices; dev++)
             for (int t = 0; t < j->n_techniques; t++)
-                for (int a = 0; a < j->n_attentions; a++) {
+                for (int a = 0; a < (technique_runs_steps(j->techniques[t]) ? j->n_attentions : 1); a++) {
                     struct grid_point base = {.job = j, .model = spec->name, .model_source = spec->source,
                                               .config_hash = spec->config_hash, .device = j->devices[dev],
                                               .technique = j->techniques[t], .attention = j->attentions[a]};

@@ -7,7 +7,7 @@
 /* A point, and (through job) every setting it is measured under: steps,
  * seed, threads (requested), timeout_s, mem_limit, weights (canonical),
  * lora_rank and lora_targets; grid_point_settings() writes them all. */
-enum { GRID_ID_MAX = 384 };
+enum { GRID_ID_MAX = 400 };
 
 struct grid_point {
     const struct sweep_job *job;

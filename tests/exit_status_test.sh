@@ -98,5 +98,7 @@ expect_status "params: bad option" 2 "$PEAKFIT" params tiny --lora-rank 0
 # worker: its statuses are its runner's (runner/point_result.h)
 expect_status "worker: done" 0 "$PEAKFIT" worker --model tiny --technique load
 expect_status "worker: bad option" 2 "$PEAKFIT" worker --model tiny --technique fulll
-expect_status "worker: point failed" 4 "$PEAKFIT" worker --model "$TMP/none/config.json" --technique load
+expect_status "worker: bad model" 2 "$PEAKFIT" worker --model "$TMP/none/config.json" --technique load
+# A device this libtorch lacks fails inside the worker (run refuses it earlier).
+expect_status "worker: point failed" 4 "$PEAKFIT" worker --model tiny --technique load --device mps
 true

@@ -87,8 +87,8 @@ static void check_axes_and_ids(void)
     CHECK(p[2].batch == 4 && p[2].seq_len == 16, "then batch");
     CHECK(p[4].seq_len == 32, "then seq_len");
     CHECK(p[12].technique == PF_TECH_LORA, "then technique");
-    CHECK(strcmp(p[12].id, "train/tiny/cpu/lora/lora4-q+v/b1/s16/st3/r0") == 0, "LoRA settings in the id: %s", p[12].id);
-    CHECK(strcmp(p[0].id, "train/tiny/cpu/full/b1/s16/st3/r0") == 0, "id: %s", p[0].id);
+    CHECK(strcmp(p[12].id, "train/tiny/cpu/lora/lora4-q+v/sdpa/b1/s16/st3/r0") == 0, "LoRA settings in the id: %s", p[12].id);
+    CHECK(strcmp(p[0].id, "train/tiny/cpu/full/sdpa/b1/s16/st3/r0") == 0, "id: %s", p[0].id);
     CHECK(p[24].technique == PF_TECH_LOAD && p[24].batch == 0 && p[24].seq_len == 0, "load point");
     CHECK(strcmp(p[24].id, "load/tiny/cpu/load/b0/s0/st3/r0") == 0, "load id: %s", p[24].id);
     CHECK(strcmp(p[0].model, "tiny") == 0 && strcmp(p[0].model_source, "tiny") == 0 && p[0].config_hash == 0,
@@ -119,7 +119,7 @@ static void check_settings(void)
     struct grid g;
     CHECK(grid_build(s, &g, err, sizeof err) == EXIT_DONE && g.n == 1, "grid_build: %s", err);
     char want[16384];
-    snprintf(want, sizeof want, "model_source=tiny;config_hash=0000000000000000;device=cpu;technique=lora;"
+    snprintf(want, sizeof want, "model_source=tiny;config_hash=0000000000000000;device=cpu;technique=lora;attention=sdpa;"
              "batch=2;seq_len=8;steps=2;seed=7;threads=3;timeout_s=90;mem_limit=1048576;weights=%s/w/model.safetensors;"
              "lora_rank=8;lora_targets=q,down", dir);
     grid_point_settings(&g.points[0], text, sizeof text);
@@ -223,7 +223,7 @@ static void check_shared_points(void)
              "each is measured once\n", dir);
     CHECK(g.warnings && strcmp(g.warnings, want) == 0, "warning:\n%s\nnot\n%s", g.warnings, want);
     for (int i = 0; i < g.n; i++)
-        CHECK(strcmp(g.points[i].id, "b/tiny/cpu/full/b2/s8/st2/r0") != 0, "b's copy of a's point kept");
+        CHECK(strcmp(g.points[i].id, "b/tiny/cpu/full/sdpa/b2/s8/st2/r0") != 0, "b's copy of a's point kept");
     grid_free(&g);
     sweep_free(s);
 }

@@ -16,10 +16,12 @@ done <"$TESTS/bad-safetensors/EXPECTED"
 expect_gt "cases checked" "$n" 15
 [ "$n" -eq "$(ls "$dir" | wc -l)" ] || fail "EXPECTED does not list every generated file"
 
-# Special files as the weights: refused at once, not read or waited on.
+# Special files as the weights: refused at once, as a bad option value,
+# not read or waited on.
 mkfifo "$TMP/fifo.safetensors"
-for path in "$TMP/fifo.safetensors" /dev/zero; do
+for case in "$TMP/fifo.safetensors:is a FIFO" "/dev/zero:is a character device"; do
+    path=${case%%:*} kind=${case#*:}
     out=$(timeout 20 "$PEAKFIT" worker --model tiny --technique load --threads 1 --weights "$path" 2>&1); rc=$?
-    expect_eq "$path: exit status" "$rc" 4
-    expect_eq "$path: message" "$(worker_value error "$out")" "$path: not a regular file"
+    expect_eq "$path: exit status" "$rc" 2
+    expect_eq "$path: message" "$(head -1 <<<"$out")" "peakfit worker: --weights: $path: $kind, not a regular file"
 done
