@@ -45,7 +45,7 @@ by_folder=$("$PEAKFIT" calc "$models" --budget 2GiB --model alpha --json) || fai
 by_path=$("$PEAKFIT" calc "$models" --budget 2GiB --model /models/alpha/config.json --json) || fail "calc --model PATH"
 expect_eq "--model by folder name and by path" "$by_folder" "$by_path"
 beta=$("$PEAKFIT" calc "$models" --budget 2GiB --model beta) || fail "calc --model beta"
-grep -q "^plan for beta / cpu / full, seq_len 256$" <<<"$beta" || fail "beta's plan: $beta"
+grep -q "^plan for beta / cpu / full / eager, seq_len 256$" <<<"$beta" || fail "beta's plan: $beta"
 
 # Inference trains nothing: no accumulation in its plan.
 inference=$("$PEAKFIT" calc "$models" --budget 2GiB --model beta --technique inference) || fail "inference plan"
@@ -77,7 +77,7 @@ expect_calc_error "--margin 1" \
 expect_calc_error "--micro-batch 0" \
     'peakfit calc: --micro-batch must be a whole number from 1 to 1000000, not "0"' "$d" --budget 2GiB --micro-batch 0
 expect_calc_error "an unknown technique" \
-    'peakfit calc: --technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, not "fulll"' \
+    'peakfit calc: --technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "fulll"' \
     "$d" --budget 2GiB --technique fulll
 expect_calc_error "an unknown option" 'peakfit calc: unknown option "--budjet"' "$d" --budjet 2GiB
 expect_calc_error "a missing value" 'peakfit calc: --budget needs a value' "$d" --budget
@@ -93,7 +93,7 @@ grep -q -- "--margin 0.1" <<<"$usage" && fail "usage shows --margin 0.1 as if it
 
 # The report's calculator plans each device from its own fit.
 "$PEAKFIT" report "$devices" 2>/dev/null || fail "report on two devices"
-largest() { awk -F' [|] ' -v d="$1" '$2 == d && $4 == "8 GiB" { print $6 }' "$devices/report.md"; }
+largest() { awk -F' [|] ' -v d="$1" '$2 == d && $5 == "8 GiB" { print $7 }' "$devices/report.md"; }
 [ -n "$(largest cpu)" ] && [ -n "$(largest cuda)" ] || fail "calculator rows: $(grep '8 GiB' "$devices/report.md")"
 expect_gt "cpu's largest batch in 8 GiB against cuda's (whose peaks are twice as high)" "$(largest cpu)" "$(largest cuda)"
 true

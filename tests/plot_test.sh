@@ -13,7 +13,7 @@ evil1="a\";system \"touch $TMP/PWNED1\";plot 0 title \""
 evil2="b' \`touch $TMP/PWNED2\` \$(touch $TMP/PWNED3) @x \\ ';system('touch $TMP/PWNED4');'"
 csv_field() { printf '"%s"' "${1//\"/\"\"}"; }
 awk -F, -v OFS=, -v m1="$(csv_field "$evil1")" -v m2="$(csv_field "$evil2")" \
-    'NR == 1 { print; next } $5 == "full" { $3 = m1; print; $3 = m2; $21 += 50; print }' \
+    'NR == 1 { print; next } $5 == "full" { id = $1; $1 = id "-1"; $3 = m1; print; $1 = id "-2"; $3 = m2; $21 += 50; print }' \
     "$TESTS/fixtures/tiny-cpu-peaks.csv" >"$dir/peaks.csv"
 "$PEAKFIT" plot "$dir" 2>"$TMP/plot.err" || fail "plot failed: $(cat "$TMP/plot.err")"
 for n in 1 2 3 4; do

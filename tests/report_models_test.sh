@@ -24,23 +24,23 @@ report=$dir/report.md
 # section TITLE: the lines of one section of the report
 section() { awk -v t="## $1" 'index($0, t) == 1 { on = 1; next } /^## / { on = 0 } on' "$report"; }
 for model in alpha beta; do
-    section "Fits" | grep -q "^| $model | cpu | full | rss | 12 | quadratic |" || fail "fits table: no $model row"
-    section "Fixed cost F" | grep -q "^| $model | cpu | full | rss |" || fail "fixed-cost table: no $model row"
-    section "Calculator" | grep -q "^| $model | cpu | full | 8 GiB | 256 |" || fail "calculator: no $model row"
-    section "Measurements" | grep -q "^| $model | cpu | full | 8 | 256 | ok |" || fail "measurements: no $model row"
+    section "Fits" | grep -q "^| $model | cpu | full | eager | rss | 12 | quadratic |" || fail "fits table: no $model row"
+    section "Fixed cost F" | grep -q "^| $model | cpu | full | eager | rss |" || fail "fixed-cost table: no $model row"
+    section "Calculator" | grep -q "^| $model | cpu | full | eager | 8 GiB | 256 |" || fail "calculator: no $model row"
+    section "Measurements" | grep -q "^| $model | cpu | full | eager | 8 | 256 | ok |" || fail "measurements: no $model row"
 done
 section "Fits" | grep -q "config.json" && fail "a model shows as its config path"
-section "Calculator" | grep -q "^| alpha | cpu | inference | 8 GiB | 128 | [0-9]* | [0-9]* | - (no training) |" ||
+section "Calculator" | grep -q "^| alpha | cpu | inference | eager | 8 GiB | 128 | [0-9]* | [0-9]* | - (no training) |" ||
     fail "inference has accumulation in the calculator: $(section Calculator | grep inference | head -1)"
 
 failures=$(section "Points that did not finish")
 grep -q "Out-of-memory and timed-out" <<<"$failures" && fail "the failures heading assumes every failure is an OOM"
-grep -qx "| beta | cpu | full | 64 | 256 | oom | 4095.8 | over mem_limit 4096 MiB: killed |" <<<"$failures" ||
+grep -qx "| beta | cpu | full | eager | 64 | 256 | oom | 4095.8 | over mem_limit 4096 MiB: killed |" <<<"$failures" ||
     fail "oom row: $failures"
-grep -qxF '| beta | cpu | full | 32 | 256 | error |  | hidden_size 100 \| not a multiple of heads, "3" |' <<<"$failures" ||
+grep -qxF '| beta | cpu | full | eager | 32 | 256 | error |  | hidden_size 100 \| not a multiple of heads, "3" |' <<<"$failures" ||
     fail "error row: $failures"
 grep -q "measured |" <<<"$failures" && fail "the word 'measured' where a number belongs: $failures"
 section "Measurements" | grep -q -- "-1\.0\|-1 |" && fail "a -1 sentinel in the measurements table"
-section "Measurements" | grep -qx "| beta | cpu | full | 32 | 256 | error |  |  |  |  |" ||
+section "Measurements" | grep -qx "| beta | cpu | full | eager | 32 | 256 | error |  |  |  |  |" ||
     fail "unknown numbers not blank: $(section Measurements | grep error)"
 true

@@ -19,7 +19,7 @@ grep -qx "peakfit: $dir/peaks.csv:$((total + 1)): skipped: truncated last row (t
 # 6 techniques x 2 metrics, plus the header.
 expect_eq "fit.csv rows" "$(wc -l <"$dir/fit.csv")" 13
 expect_eq "full's model choice" "$("$CSVQ" "$dir/fit.csv" technique metric model_choice | awk '$1 == "full" && $2 == "rss" { print $3 }')" quadratic
-grep -q "^  tiny / cpu / inference: seq_len does not vary (only s=128): the b\*s^2 term cannot be identified" "$TMP/fit.out" ||
+grep -q "^  tiny / cpu / inference / eager: seq_len does not vary (only s=128): the b\*s^2 term cannot be identified" "$TMP/fit.out" ||
     fail "no 'cannot be identified' for inference: $(cat "$TMP/fit.out")"
 
 "$PEAKFIT" plot "$dir" 2>"$TMP/plot.err" || fail "plot failed: $(cat "$TMP/plot.err")"
