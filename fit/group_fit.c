@@ -92,6 +92,24 @@ static double aic(const struct ols *f)
     return f->n * log(rss / f->n) + 2.0 * (f->p + 1);
 }
 
+/* A b*s^2 term that is significant but tiny (an s-only cost such as the
+ * rotary tables bends the exact allocator counts by a fraction of a MiB) is
+ * not worth the extrapolation risk of a quadratic: it is kept only when it
+ * is at least this share of the peak at the point with the largest b*s^2. */
+#define MATERIAL_SHARE 0.01
+
+static double quadratic_share(const struct group_fit *g)
+{
+    const struct observation *top = g->points[0];
+    for (int i = 1; i < g->n; i++)
+        if ((double)g->points[i]->batch * g->points[i]->seq_len * g->points[i]->seq_len >
+            (double)top->batch * top->seq_len * top->seq_len)
+            top = g->points[i];
+    double bs2 = (double)top->batch * top->seq_len * top->seq_len;
+    double peak = ols_predict(&g->quadratic, (double)top->batch * top->seq_len, bs2);
+    return peak > 0 ? fabs(g->quadratic.c[2] * bs2) / peak : 0;
+}
+
 static void choose(struct group_fit *g)
 {
     const struct ols *lin = &g->linear, *quad = &g->quadratic;
@@ -114,10 +132,15 @@ static void choose(struct group_fit *g)
     int dof = g->n - 3;
     g->f_stat = quad->rss > 0 ? (lin->rss - quad->rss) / (quad->rss / dof) : INFINITY;
     g->f_p = isinf(g->f_stat) ? 0 : gsl_cdf_fdist_Q(fmax(g->f_stat, 0), 1, dof);
-    if (g->f_p < 0.05) {
+    double share = quadratic_share(g);
+    if (g->f_p < 0.05 && share >= MATERIAL_SHARE) {
         g->choice = CHOICE_QUADRATIC;
-        snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g < 0.05; quadratic",
-                 g->f_stat, g->f_p);
+        snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g < 0.05, and it is "
+                 "%.1f%% of the largest point's peak; quadratic", g->f_stat, g->f_p, 100 * share);
+    } else if (g->f_p < 0.05) {
+        snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g < 0.05, but it is "
+                 "only %.2f%% of the largest point's peak (< %.0f%%); linear", g->f_stat, g->f_p, 100 * share,
+                 100 * MATERIAL_SHARE);
     } else {
         snprintf(g->reason, sizeof g->reason, "F-test for the b*s^2 term: F=%.3g, p=%.3g >= 0.05; linear",
                  g->f_stat, g->f_p);
