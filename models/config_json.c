@@ -169,7 +169,7 @@ static int take_config(const char *path, const json_t *root, struct config_json 
     if (!fam || check_refused(path, root, err, errlen) != 0)
         return -1;
     out->family = fam;
-    model_config_defaults(&out->config);
+    model_config_defaults(&out->config, fam->reads);
     model_family_apply(fam, &out->config);
     if (take_fields(path, root, fam, &out->config, err, errlen) != 0)
         return -1;

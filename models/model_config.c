@@ -38,10 +38,12 @@ const struct config_field model_config_fields[] = {
 };
 const size_t model_config_field_count = sizeof model_config_fields / sizeof model_config_fields[0];
 
-void model_config_defaults(pf_model_config *c)
+void model_config_defaults(pf_model_config *c, unsigned reads)
 {
     for (size_t i = 0; i < model_config_field_count; i++) {
         const struct config_field *f = &model_config_fields[i];
+        if (!(f->reads & reads))
+            continue;
         char *at = (char *)c + f->offset;
         if (f->type == CONFIG_INT) *(int64_t *)at = (int64_t)f->fallback;
         else if (f->type == CONFIG_REAL) *(double *)at = f->fallback;

@@ -42,9 +42,9 @@ struct config_field {
 extern const struct config_field model_config_fields[];
 extern const size_t model_config_field_count;
 
-/* Puts every optional field's fallback into c (the family's defaults go
- * on top: model_family_apply). */
-void model_config_defaults(pf_model_config *c);
+/* Puts the fallback of every field a family with these READS_* bits reads
+ * into c (the family's own defaults go on top: model_family_apply). */
+void model_config_defaults(pf_model_config *c, unsigned reads);
 
 /* The builder's rules on a config whose fields are in range: heads divide
  * hidden_size (unless head_dim is given), kv heads divide heads, heads *

@@ -130,7 +130,7 @@ torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::T
     if (!norm[PF_LN_Q].is_empty())
         qs = norm[PF_LN_Q](qs), ks = norm[PF_LN_K](ks);
     qs = qs.transpose(1, 2), ks = ks.transpose(1, 2), vs = vs.transpose(1, 2);
-    if (cos.defined()) {
+    if (cos.numel() > 0) {
         qs = qs * cos + rotate_half(qs) * sin;
         ks = ks * cos + rotate_half(ks) * sin;
     }
@@ -148,7 +148,7 @@ torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::T
 
 torch::Tensor DecoderLayerImpl::mlp(const torch::Tensor &x)
 {
-    const Projection &down = proj[PF_PROJ_DOWN];
+    Projection &down = proj[PF_PROJ_DOWN];
     if (!proj[PF_PROJ_GATE_UP].is_empty()) { // Phi-3: [gate | up]
         auto parts = proj[PF_PROJ_GATE_UP](x).chunk(2, -1);
         return down(parts[1] * activation(config.activation, parts[0]));
@@ -230,7 +230,9 @@ static torch::Tensor embeddings(DecoderImpl &m, const torch::Tensor &ids)
 
 torch::Tensor DecoderImpl::forward(const torch::Tensor &ids)
 {
-    torch::Tensor x = embeddings(*this, ids), cos, sin;
+    // Empty tables with learned positions (checkpointing saves them, and
+    // autograd cannot save an undefined tensor).
+    torch::Tensor x = embeddings(*this, ids), cos = torch::empty({0}), sin = torch::empty({0});
     if (!(config.arch & PF_ARCH_LEARNED_POSITIONS))
         std::tie(cos, sin) = rotary_tables(config, ids.size(1), x.options());
     bool recompute = checkpoint_layers && torch::GradMode::is_enabled();

@@ -45,7 +45,7 @@ struct DecoderLayerImpl : torch::nn::Module {
     std::vector<Projection> proj; // by pf_projection_role; null where the family has none
     std::vector<Norm> norm;       // by pf_layer_norm_role; null where the family has none
     DecoderLayerImpl(const pf_model_config &c, const pf_train_options &t);
-    // x: [b, s, hidden]; cos, sin: [s, head_dim] (undefined with learned positions)
+    // x: [b, s, hidden]; cos, sin: [s, head_dim] (empty with learned positions)
     torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin);
     torch::Tensor attention(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin);
     torch::Tensor mlp(const torch::Tensor &x);
