@@ -2,28 +2,48 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "models/model_config.h"
+#include "models/model_family.h"
 
-#define FIELD(key, type, member, min, max, required, fallback) \
-    {key, type, offsetof(pf_model_config, member), min, max, required, fallback}
+#define FIELD(key, type, member, min, max, required, fallback, null_zero, reads) \
+    {key, type, offsetof(pf_model_config, member), min, max, required, fallback, null_zero, reads}
+#define HF READS_HF_NAMES
+#define GPT2 READS_GPT2_NAMES
+#define ALL (READS_HF_NAMES | READS_GPT2_NAMES)
 
-/* Hugging Face LlamaConfig's names; the fallbacks are its defaults. */
+/* Hugging Face's names (LlamaConfig's, GPT2Config's); the fallbacks are
+ * their defaults. num_key_value_heads' and n_inner's 0 mean "as many as
+ * num_attention_heads" and "4 * n_embd". */
 const struct config_field model_config_fields[] = {
-    FIELD("hidden_size", CONFIG_INT, hidden_size, 1, CONFIG_HIDDEN_MAX, 1, 0),
-    FIELD("num_hidden_layers", CONFIG_INT, num_layers, 1, CONFIG_LAYERS_MAX, 1, 0),
-    FIELD("num_attention_heads", CONFIG_INT, num_heads, 1, CONFIG_HEADS_MAX, 1, 0),
-    FIELD("num_key_value_heads", CONFIG_INT, num_kv_heads, 1, CONFIG_HEADS_MAX, 0, 0),
-    FIELD("intermediate_size", CONFIG_INT, intermediate_size, 1, CONFIG_INTERMEDIATE_MAX, 1, 0),
-    FIELD("vocab_size", CONFIG_INT, vocab_size, 1, CONFIG_VOCAB_MAX, 1, 0),
-    FIELD("tie_word_embeddings", CONFIG_BOOL, tie_embeddings, 0, 1, 0, 0),
-    FIELD("rope_theta", CONFIG_REAL, rope_theta, 1, 1e12, 0, 10000.0),
-    FIELD("rms_norm_eps", CONFIG_REAL, rms_norm_eps, 0, 1, 0, 1e-6),
+    FIELD("hidden_size", CONFIG_INT, hidden_size, 1, CONFIG_HIDDEN_MAX, 1, 0, 0, HF),
+    FIELD("n_embd", CONFIG_INT, hidden_size, 1, CONFIG_HIDDEN_MAX, 1, 0, 0, GPT2),
+    FIELD("num_hidden_layers", CONFIG_INT, num_layers, 1, CONFIG_LAYERS_MAX, 1, 0, 0, HF),
+    FIELD("n_layer", CONFIG_INT, num_layers, 1, CONFIG_LAYERS_MAX, 1, 0, 0, GPT2),
+    FIELD("num_attention_heads", CONFIG_INT, num_heads, 1, CONFIG_HEADS_MAX, 1, 0, 0, HF),
+    FIELD("n_head", CONFIG_INT, num_heads, 1, CONFIG_HEADS_MAX, 1, 0, 0, GPT2),
+    FIELD("num_key_value_heads", CONFIG_INT, num_kv_heads, 1, CONFIG_HEADS_MAX, 0, 0, 0, HF),
+    FIELD("intermediate_size", CONFIG_INT, intermediate_size, 1, CONFIG_INTERMEDIATE_MAX, 1, 0, 0, HF),
+    FIELD("n_inner", CONFIG_INT, intermediate_size, 1, CONFIG_INTERMEDIATE_MAX, 0, 0, 1, GPT2),
+    FIELD("vocab_size", CONFIG_INT, vocab_size, 1, CONFIG_VOCAB_MAX, 1, 0, 0, ALL),
+    FIELD("n_positions", CONFIG_INT, max_positions, 1, CONFIG_POSITIONS_MAX, 0, 1024, 0, GPT2),
+    FIELD("tie_word_embeddings", CONFIG_BOOL, tie_embeddings, 0, 1, 0, 0, 0, ALL),
+    FIELD("rope_theta", CONFIG_REAL, rope_theta, 1, 1e12, 0, 10000.0, 0, HF),
+    FIELD("rms_norm_eps", CONFIG_REAL, rms_norm_eps, 0, 1, 0, 1e-6, 0, HF),
+    FIELD("layer_norm_epsilon", CONFIG_REAL, rms_norm_eps, 0, 1, 0, 1e-5, 0, GPT2),
+    FIELD("head_dim", CONFIG_INT, head_dim, 1, CONFIG_HEAD_DIM_MAX, 0, 0, 0, READS_HEAD_DIM),
+    FIELD("attention_bias", CONFIG_BOOL, attention_bias, 0, 1, 0, 0, 0, READS_ATTENTION_BIAS),
+    FIELD("mlp_bias", CONFIG_BOOL, mlp_bias, 0, 1, 0, 0, 0, READS_MLP_BIAS),
+    FIELD("attn_logit_softcapping", CONFIG_REAL, attn_softcap, 0, 1e6, 0, 50.0, 1, READS_SOFTCAP),
+    FIELD("final_logit_softcapping", CONFIG_REAL, final_softcap, 0, 1e6, 0, 30.0, 1, READS_SOFTCAP),
+    FIELD("query_pre_attn_scalar", CONFIG_REAL, query_scale_base, 1, 1e9, 0, 256.0, 0, READS_SOFTCAP),
 };
 const size_t model_config_field_count = sizeof model_config_fields / sizeof model_config_fields[0];
 
-void model_config_defaults(pf_model_config *c)
+void model_config_defaults(pf_model_config *c, unsigned reads)
 {
     for (size_t i = 0; i < model_config_field_count; i++) {
         const struct config_field *f = &model_config_fields[i];
+        if (!(f->reads & reads))
+            continue;
         char *at = (char *)c + f->offset;
         if (f->type == CONFIG_INT) *(int64_t *)at = (int64_t)f->fallback;
         else if (f->type == CONFIG_REAL) *(double *)at = f->fallback;
@@ -33,18 +53,21 @@ void model_config_defaults(pf_model_config *c)
 
 int model_config_shape_problem(const pf_model_config *c, char *why, size_t whylen)
 {
+    int64_t d = pf_head_dim(c);
     if (c->hidden_size <= 0 || c->num_layers <= 0 || c->num_heads <= 0 || c->num_kv_heads <= 0 ||
-        c->intermediate_size <= 0 || c->vocab_size <= 0)
+        c->intermediate_size <= 0 || c->vocab_size <= 0 || c->head_dim < 0)
         snprintf(why, whylen, "every size in the model config must be positive");
-    else if (c->hidden_size % c->num_heads != 0)
+    else if (c->head_dim == 0 && c->hidden_size % c->num_heads != 0)
         snprintf(why, whylen, "hidden_size %lld is not a multiple of num_attention_heads %lld",
                  (long long)c->hidden_size, (long long)c->num_heads);
     else if (c->num_heads % c->num_kv_heads != 0)
         snprintf(why, whylen, "num_attention_heads %lld is not a multiple of num_key_value_heads %lld",
                  (long long)c->num_heads, (long long)c->num_kv_heads);
-    else if ((c->hidden_size / c->num_heads) % 2 != 0)
-        snprintf(why, whylen, "head dimension %lld must be even for rotary embeddings",
-                 (long long)(c->hidden_size / c->num_heads));
+    else if (c->num_heads * d > CONFIG_INTERMEDIATE_MAX)
+        snprintf(why, whylen, "num_attention_heads %lld times head_dim %lld is more than %ld",
+                 (long long)c->num_heads, (long long)d, CONFIG_INTERMEDIATE_MAX);
+    else if (!(c->arch & PF_ARCH_LEARNED_POSITIONS) && d % 2 != 0)
+        snprintf(why, whylen, "head dimension %lld must be even for rotary embeddings", (long long)d);
     else
         return 0;
     return -1;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "models/config_json.h"
 #include "models/model_config.h"
+#include "models/model_family.h"
 #include "models/model_spec.h"
 #include "models/param_count.h"
 #include "util/hash.h"
@@ -22,9 +23,11 @@ struct preset {
 
 static const struct preset presets[] = {
     /* HuggingFaceTB/SmolLM2-135M: 134,515,008 parameters. */
-    {"smollm2-135m", {576, 30, 9, 3, 1536, 49152, 1, 100000.0, 1e-5}},
+    {"smollm2-135m", {.hidden_size = 576, .num_layers = 30, .num_heads = 9, .num_kv_heads = 3,
+      .intermediate_size = 1536, .vocab_size = 49152, .tie_embeddings = 1, .rope_theta = 100000.0, .rms_norm_eps = 1e-5}},
     /* Small enough for tests: 5,245,184 parameters, runs in a second. */
-    {"tiny", {256, 4, 4, 2, 768, 8192, 1, 10000.0, 1e-5}},
+    {"tiny", {.hidden_size = 256, .num_layers = 4, .num_heads = 4, .num_kv_heads = 2,
+      .intermediate_size = 768, .vocab_size = 8192, .tie_embeddings = 1, .rope_theta = 10000.0, .rms_norm_eps = 1e-5}},
 };
 
 int model_spec_is_path(const char *spec)
@@ -42,6 +45,7 @@ static int load_preset(const char *spec, struct model_spec *out, char *err, size
             snprintf(out->name, sizeof out->name, "%s", spec);
             snprintf(out->source, sizeof out->source, "%s", spec);
             out->config = presets[i].config;
+            out->family = "llama";
             return 0;
         }
     }
@@ -114,6 +118,7 @@ static int load_config_file(const char *path, int here, struct model_spec *out, 
         rc = check_buildable(path, &parsed.config, here, err, errlen);
     if (rc == 0) {
         out->config = parsed.config;
+        out->family = parsed.family->model_type;
         out->config_hash = hash_bytes(text, len, hash_start());
         char *real = realpath(path, NULL);
         snprintf(out->source, sizeof out->source, "%s", real ? real : path);

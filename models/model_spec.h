@@ -1,5 +1,6 @@
 /* model_spec.h: what a sweep's `model =` names: a built-in preset, or the
- * path of a Hugging Face config.json for a Llama-family model. */
+ * path of a Hugging Face config.json (or its folder) for a decoder of one of
+ * the families in models/model_family.h. */
 #ifndef PEAKFIT_MODEL_SPEC_H
 #define PEAKFIT_MODEL_SPEC_H
 #include <stddef.h>
@@ -12,6 +13,7 @@ struct model_spec {
                             * config.json's _name_or_path, or the folder holding config.json */
     char source[4096];     /* the preset's name, or the canonical path of the config file */
     uint64_t config_hash;  /* FNV-1a of the config file's bytes (util/hash.h); 0 for a preset */
+    const char *family;    /* its model_type (models/model_family.h); "llama" for a preset */
     pf_model_config config;
 };
 

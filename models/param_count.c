@@ -3,46 +3,37 @@
 #include <unistd.h>
 #include "models/param_count.h"
 
-/* One decoder layer's linear projections: in and out features. */
-struct projection {
-    unsigned lora_bit;
-    int64_t in, out;
-};
-
-/* Shapes as shim/llama.cpp registers them; kv is the keys' and values'
- * width, num_kv_heads * head dimension. */
-static int layer_projections(const pf_model_config *c, struct projection p[7])
+/* One layer: its projections and norms, as pf_layer_projections and
+ * pf_layer_norms (shim/peakfit_torch.h) lay them out for the builder too. */
+static int64_t layer_param_count(const pf_model_config *c)
 {
-    int64_t h = c->hidden_size, m = c->intermediate_size;
-    int64_t kv = c->num_kv_heads * (h / c->num_heads);
-    const struct projection all[7] = {
-        {PF_LORA_Q, h, h}, {PF_LORA_K, h, kv}, {PF_LORA_V, h, kv}, {PF_LORA_O, h, h},
-        {PF_LORA_GATE, h, m}, {PF_LORA_UP, h, m}, {PF_LORA_DOWN, m, h},
-    };
-    for (int i = 0; i < 7; i++)
-        p[i] = all[i];
-    return 7;
+    pf_projection p[PF_LAYER_PROJECTIONS_MAX];
+    pf_layer_norm norms[PF_LN_COUNT];
+    int n = pf_layer_projections(c, p), k = pf_layer_norms(c, norms);
+    int64_t layer = 0;
+    for (int i = 0; i < n; i++)
+        layer += p[i].in * p[i].out + (p[i].bias ? p[i].out : 0);
+    for (int i = 0; i < k; i++)
+        layer += pf_norm_params(c, norms[i].dim);
+    return layer;
 }
 
 int64_t model_param_count(const pf_model_config *c)
 {
-    struct projection p[7];
-    int n = layer_projections(c, p);
-    int64_t layer = 2 * c->hidden_size; /* input and post-attention RMSNorm */
-    for (int i = 0; i < n; i++)
-        layer += p[i].in * p[i].out;
     int64_t embeddings = c->vocab_size * c->hidden_size;
+    int64_t positions = (c->arch & PF_ARCH_LEARNED_POSITIONS) ? c->max_positions * c->hidden_size : 0;
     int64_t head = c->tie_embeddings ? 0 : embeddings;
-    return embeddings + c->num_layers * layer + c->hidden_size + head;
+    return embeddings + positions + c->num_layers * layer_param_count(c) + pf_norm_params(c, c->hidden_size) +
+           head;
 }
 
 int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targets)
 {
-    struct projection p[7];
-    int n = layer_projections(c, p);
+    pf_projection p[PF_LAYER_PROJECTIONS_MAX];
+    int n = pf_layer_projections(c, p);
     int64_t layer = 0;
     for (int i = 0; i < n; i++)
-        if (targets & p[i].lora_bit)
+        if (targets & p[i].lora_targets)
             layer += (int64_t)rank * (p[i].in + p[i].out);
     return c->num_layers * layer;
 }

@@ -1,4 +1,4 @@
-/* param_count.h: a Llama model's size, from its config alone (no libtorch,
+/* param_count.h: a decoder's size, from its config alone (no libtorch,
  * no allocation), so that an absurd config is refused before anything is
  * built and `peakfit params` answers at once even for a 70B config. The
  * counts are exact: they agree with the tensors the shim builds
@@ -9,12 +9,13 @@
 #include <stdint.h>
 #include "peakfit_torch.h"
 
-/* Embeddings, per layer q, k, v, o, gate, up, down and two RMSNorms, the
- * final norm, and the output head unless it is tied to the embeddings. */
+/* Embeddings, the position table (GPT-2), per layer the projections and
+ * norms of pf_layer_projections / pf_layer_norms, the final norm, and the
+ * output head unless it is tied to the embeddings. */
 int64_t model_param_count(const pf_model_config *c);
 
 /* LoRA adapters: rank * (in + out) per targeted projection per layer
- * (targets: PF_LORA_* bits). */
+ * (targets: PF_LORA_* bits; a fused projection is targeted by any part). */
 int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targets);
 
 /* What the shim's model holds for options' technique, as

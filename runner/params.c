@@ -73,8 +73,8 @@ int params_main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     pf_model_stats st = model_footprint(&spec.config, &t);
-    printf("model %s\ntechnique %s\nparams %lld\ntrainable_params %lld\nweight_bytes %lld\n"
-           "grad_bytes %lld\noptimizer_bytes %lld\n", spec.name, technique_name(t.technique),
+    printf("model %s\nfamily %s\ntechnique %s\nparams %lld\ntrainable_params %lld\nweight_bytes %lld\n"
+           "grad_bytes %lld\noptimizer_bytes %lld\n", spec.name, spec.family, technique_name(t.technique),
            (long long)st.params, (long long)st.trainable_params, (long long)st.weight_bytes,
            (long long)st.grad_bytes, (long long)st.optimizer_bytes);
     return EXIT_DONE;

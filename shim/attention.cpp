@@ -16,7 +16,7 @@
 #include <limits>
 #include <ATen/autocast_mode.h>
 #include <torch/version.h>
-#include "llama.hpp"
+#include "decoder.hpp"
 
 namespace {
 
@@ -106,10 +106,13 @@ torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, con
 #endif
 }
 
-torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v)
+torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
+                              double softcap)
 {
     int64_t s = q.size(2);
     torch::Tensor scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt((double)q.size(3));
+    if (softcap > 0) // Gemma 2's attn_logit_softcapping (transformers' eager path only)
+        scores = torch::tanh(scores / softcap) * softcap;
     scores = scores.masked_fill(future_mask(0, s, q.device()), -std::numeric_limits<float>::infinity());
     // transformers' eager path: softmax in fp32, back to the query's dtype.
     torch::Tensor probs = torch::softmax(scores, -1, torch::kFloat).to(q.scalar_type());

@@ -3,7 +3,7 @@
 // forward runs without a graph and keeps only the layer's input; backward
 // recomputes the layer with grad enabled and backpropagates through it,
 // which accumulates the layer's parameter gradients directly.
-#include "llama.hpp"
+#include "decoder.hpp"
 
 namespace {
 

@@ -13,15 +13,18 @@ static bool is_training(pf_technique t) { return pf_technique_info_of(t)->traini
 static std::string config_problem(const pf_model_config &c, const pf_train_options &t)
 {
     std::ostringstream why;
+    int64_t d = pf_head_dim(&c);
     if (c.hidden_size <= 0 || c.num_layers <= 0 || c.num_heads <= 0 || c.num_kv_heads <= 0 ||
-        c.intermediate_size <= 0 || c.vocab_size <= 0)
+        c.intermediate_size <= 0 || c.vocab_size <= 0 || c.head_dim < 0)
         why << "every size in the model config must be positive";
-    else if (c.hidden_size % c.num_heads != 0)
+    else if (c.head_dim == 0 && c.hidden_size % c.num_heads != 0)
         why << "hidden_size " << c.hidden_size << " is not a multiple of num_attention_heads " << c.num_heads;
     else if (c.num_heads % c.num_kv_heads != 0)
         why << "num_attention_heads " << c.num_heads << " is not a multiple of num_key_value_heads " << c.num_kv_heads;
-    else if ((c.hidden_size / c.num_heads) % 2 != 0)
-        why << "head dimension " << c.hidden_size / c.num_heads << " must be even for rotary embeddings";
+    else if (!(c.arch & PF_ARCH_LEARNED_POSITIONS) && d % 2 != 0)
+        why << "head dimension " << d << " must be even for rotary embeddings";
+    else if ((c.arch & PF_ARCH_LEARNED_POSITIONS) && c.max_positions <= 0)
+        why << "a model with learned positions needs n_positions";
     else if (t.technique < 0 || t.technique >= PF_TECH_COUNT)
         why << "unknown technique " << (int)t.technique;
     else if (is_lora(t.technique) && (t.lora_rank <= 0 || t.lora_targets == 0))
@@ -58,7 +61,7 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     auto m = std::make_unique<pf_model>();
     m->options = opts;
     m->device = torch::Device(device);
-    m->net = Llama(*config, opts);
+    m->net = Decoder(*config, opts);
     init_adapters(*m->net);
     if (pf_technique_info_of(opts.technique)->precision == PF_BF16)
         m->net->to(torch::kBFloat16);

@@ -1,10 +1,10 @@
 // model.hpp: what a pf_model handle holds.
 #pragma once
 #include <memory>
-#include "llama.hpp"
+#include "decoder.hpp"
 
 struct pf_model {
-    Llama net{nullptr};
+    Decoder net{nullptr};
     pf_train_options options;
     torch::Device device{torch::kCPU};
     std::vector<torch::Tensor> trainable;

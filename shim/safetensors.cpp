@@ -4,7 +4,9 @@
 // then the raw tensor bytes. The file is mapped, not read, so loading adds
 // no second copy of the weights to the process. The header is parsed with
 // jansson (duplicate names refused, nesting bounded) and every entry is
-// checked against the data section before any byte of it is touched.
+// checked against the data section before any byte of it is touched. A
+// sharded checkpoint is loaded through its index (model.safetensors.index.json),
+// shard by shard, each mapped only while it is copied.
 #include <fcntl.h>
 #include <jansson.h>
 #include <sys/mman.h>
@@ -12,7 +14,9 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <set>
 #include "guard.hpp"
 #include "model.hpp"
 
@@ -164,18 +168,26 @@ std::vector<header_entry> read_header(const problem_at &at, const char *bytes, s
     return entries;
 }
 
-// Hugging Face's parameter names, as this model registers them.
-std::string local_name(std::string name)
+// What a checkpoint may hold that is no parameter: rotary tables and old
+// GPT-2 checkpoints' attention masks.
+bool is_buffer(const std::string &name)
 {
-    if (name == "lm_head.weight") return "lm_head";
-    if (name.rfind("model.", 0) == 0) name = name.substr(6);
-    for (const char *part : {"self_attn.", "mlp."}) {
-        size_t at = name.find(part);
-        if (at != std::string::npos) name.erase(at, strlen(part));
-    }
-    return name;
+    for (const char *tail : {"rotary_emb.inv_freq", ".attn.bias", ".attn.masked_bias"})
+        if (name.size() > strlen(tail) && name.compare(name.size() - strlen(tail), strlen(tail), tail) == 0)
+            return true;
+    return false;
 }
 
+// The model parameter a file's tensor stands for: the model registers
+// Hugging Face's names, so the name itself; checkpoints saved from the base
+// model (GPT2Model, LlamaModel) lack the "transformer." or "model." prefix.
+torch::Tensor *parameter_for(torch::OrderedDict<std::string, torch::Tensor> &params, const pf_model_config &c,
+                             const std::string &name)
+{
+    if (torch::Tensor *p = params.find(name)) return p;
+    std::string embed = pf_model_names_of(&c).embed;
+    return params.find(embed.substr(0, embed.find('.') + 1) + name);
+}
 struct mapped_file {
     void *data = MAP_FAILED;
     size_t size = 0;
@@ -214,6 +226,65 @@ void copy_entry(const problem_at &at, torch::Tensor &param, const header_entry &
     param.copy_(src.to(param.dtype()));
 }
 
+// One safetensors file's tensors copied into the model's parameters; the
+// tensors it names are added to loaded. A shard of an index must hold the
+// tensors the index's weight_map puts in it (owner: tensor -> file name).
+void load_file(pf_model &m, torch::OrderedDict<std::string, torch::Tensor> &params, const std::string &path,
+               const std::map<std::string, std::string> *owner, const std::string &file,
+               std::set<std::string> &loaded)
+{
+    mapped_file mapped(path.c_str());
+    problem_at at{path};
+    size_t data_start;
+    auto entries = read_header(at, mapped.bytes(), mapped.size, &data_start);
+    const char *data = mapped.bytes() + data_start;
+    for (const auto &e : entries) {
+        if (owner) {
+            auto it = owner->find(e.name);
+            if (it == owner->end()) at.fail(e.name, "is not in the index's weight_map");
+            if (it->second != file) at.fail(e.name, "the index's weight_map puts it in " + it->second);
+        }
+        if (is_buffer(e.name) || (e.name == "lm_head.weight" && m.net->config.tie_embeddings)) continue;
+        torch::Tensor *param = parameter_for(params, m.net->config, e.name);
+        if (!param) at.fail("no model parameter for tensor " + e.name);
+        copy_entry(at, *param, e, data);
+        loaded.insert(e.name);
+    }
+}
+
+// A sharded checkpoint's model.safetensors.index.json: {"metadata": {...},
+// "weight_map": {tensor: shard file in the same folder}}. Returns the
+// shards in order of first mention, and each tensor's shard in owner.
+std::vector<std::string> read_index(const std::string &path, std::map<std::string, std::string> &owner)
+{
+    problem_at at{path};
+    size_t n = 0;
+    mapped_file mapped(path.c_str());
+    n = mapped.size;
+    json_error_t why;
+    std::unique_ptr<json_t, json_deleter> root(json_loadb(mapped.bytes(), n, JSON_REJECT_DUPLICATES, &why));
+    if (!root) throw std::runtime_error(path + ":" + std::to_string(why.line) + ": " + why.text);
+    const json_t *map = json_is_object(root.get()) ? json_object_get(root.get(), "weight_map") : nullptr;
+    if (!map || !json_is_object(map) || json_object_size(map) == 0)
+        at.fail("weight_map must be an object mapping tensor names to shard files");
+    std::vector<std::string> shards;
+    const char *name;
+    json_t *value;
+    json_object_foreach(const_cast<json_t *>(map), name, value) {
+        std::string file = json_is_string(value) ? json_string_value(value) : "";
+        if (file.empty() || file.find('/') != std::string::npos || file == "." || file == "..")
+            at.fail("weight_map: tensor " + std::string(name) + ": the shard must be a file name in the index's folder");
+        owner[name] = file;
+        if (std::find(shards.begin(), shards.end(), file) == shards.end()) shards.push_back(file);
+    }
+    return shards;
+}
+
+bool ends_with(const std::string &s, const char *tail)
+{
+    return s.size() >= strlen(tail) && s.compare(s.size() - strlen(tail), strlen(tail), tail) == 0;
+}
+
 } // namespace
 
 extern "C" pf_status pf_safetensors_check(const char *name, const void *bytes, size_t n)
@@ -227,26 +298,25 @@ extern "C" pf_status pf_safetensors_check(const char *name, const void *bytes, s
 extern "C" pf_status pf_model_load_safetensors(pf_model *m, const char *path)
 {
     PF_GUARD_BEGIN
-    mapped_file file(path);
-    problem_at at{path};
-    size_t data_start;
-    auto entries = read_header(at, file.bytes(), file.size, &data_start);
-    const char *data = file.bytes() + data_start;
     auto params = m->net->named_parameters();
-    size_t copied = 0;
+    std::set<std::string> loaded;
     torch::NoGradGuard no_grad;
-    for (const auto &e : entries) {
-        std::string local = local_name(e.name);
-        if (local == "lm_head" && m->net->config.tie_embeddings) continue;
-        torch::Tensor *param = params.find(local);
-        if (!param) at.fail("no model parameter for tensor " + e.name);
-        copy_entry(at, *param, e, data);
-        copied++;
+    if (!ends_with(path, ".json")) {
+        load_file(*m, params, path, nullptr, "", loaded);
+    } else {
+        std::map<std::string, std::string> owner;
+        std::string p = path, folder = p.find('/') == std::string::npos ? "" : p.substr(0, p.rfind('/') + 1);
+        for (const auto &shard : read_index(p, owner))
+            load_file(*m, params, folder + shard, &owner, shard, loaded);
+        for (const auto &entry : owner)
+            if (!loaded.count(entry.first) && !is_buffer(entry.first) &&
+                !(entry.first == "lm_head.weight" && m->net->config.tie_embeddings))
+                problem_at{p}.fail("weight_map: tensor " + entry.first + ": not in shard " + entry.second);
     }
     size_t adapters = 0;
     for (auto &p : params) adapters += p.key().find("lora_") != std::string::npos;
-    if (copied + adapters != params.size())
-        at.fail("holds " + std::to_string(copied) + " of the model's " + std::to_string(params.size() - adapters) +
-                " weights");
+    if (loaded.size() + adapters != params.size())
+        problem_at{path}.fail("holds " + std::to_string(loaded.size()) + " of the model's " +
+                              std::to_string(params.size() - adapters) + " weights");
     PF_GUARD_END
 }

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "sweeps/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
@@ -19,8 +21,8 @@
 static const struct sweep_key keys[] = {
     {.name = "model", .type = KEY_MODELS, LIST(models, n_models, SWEEP_MAX_MODELS), .flag = "model",
      .no_default = "required",
-     .help = "list of presets (%s) or paths to a Hugging Face `config.json` of a Llama-family model "
-             "(relative to the sweep file)"},
+     .help = "list of presets (%s) or paths to a Hugging Face `config.json`, or its folder, of a model of a "
+             "family peakfit builds (relative to the sweep file)"},
     {.name = "device", .type = KEY_DEVICES, LIST(devices, n_devices, SWEEP_MAX_LIST), .flag = "device",
      .def_text = "cpu",
      .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"},
@@ -54,7 +56,8 @@ static const struct sweep_key keys[] = {
     {.name = "lora_targets", .type = KEY_LORA_TARGETS, FIELD(lora_targets), .def = DEFAULT_LORA_TARGETS,
      .flag = "lora-targets", .help = "projections with adapters: %s"},
     {.name = "weights", .type = KEY_PATH, FIELD(weights), .flag = "weights", .no_default = "random weights",
-     .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file)"},
+     .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file), a "
+             "sharded checkpoint's `model.safetensors.index.json`, or a model folder holding either"},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
@@ -254,13 +257,33 @@ static int set_lora_targets(struct parser *p, const struct sweep_key *k, const c
     return *out ? 0 : parser_fail(p, "%s must list some of %s, not \"%s\"", k->name, lora_target_names(), value);
 }
 
-/* A regular file (a FIFO would hang the worker), stored canonical so that
- * however the path is typed, the point is the same. */
+/* A model folder as downloaded from the Hub stands for its sharded
+ * checkpoint's index (model.safetensors.index.json) when it has one, else
+ * for its model.safetensors. Returns 0, or -1 when the name is too long. */
+static int weights_in_folder(char *path, size_t size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    size_t n = strlen(path);
+    const char *sep = n && path[n - 1] == '/' ? "" : "/";
+    char index[SWEEP_LONG_PATH_MAX];
+    if (snprintf(index, sizeof index, "%s%smodel.safetensors.index.json", path, sep) >= (int)sizeof index)
+        return -1;
+    const char *name = access(index, F_OK) == 0 ? "model.safetensors.index.json" : "model.safetensors";
+    return snprintf(path + n, size - n, "%s%s", sep, name) >= (int)(size - n) ? -1 : 0;
+}
+
+/* A regular file (a FIFO would hang the worker), or a model folder,
+ * stored canonical so that however the path is typed, the point is the
+ * same. */
 static int set_path(struct parser *p, const struct sweep_key *k, const char *value)
 {
     char path[SWEEP_LONG_PATH_MAX], why[SWEEP_LONG_PATH_MAX + 128];
     if (resolve_path(p, value, path, sizeof path) != 0)
         return -1;
+    if (weights_in_folder(path, sizeof path) != 0)
+        return parser_fail(p, "%s: the weights file's path is longer than %zu bytes", value, sizeof path - 1);
     FILE *f = input_file_open(path, "weights file", 0, why, sizeof why);
     if (!f)
         return parser_fail(p, "%s", why);

@@ -60,3 +60,10 @@ err=$(timeout 20 bash -c "$(declare -f grid_message); dir=$dir PEAKFIT=$PEAKFIT 
 expect_eq "/dev/zero in a sweep: grid exit status" "$rc" 2
 expect_eq "/dev/zero in a sweep: grid message" "$err" \
     "peakfit: $dir/s.sweep:2: /dev/zero: is a character device, not a regular file"
+
+# A field that would change the architecture is refused when the sweep is
+# checked, at the sweep's line, as by params.
+err=$(grid_message mixture-of-experts.json); rc=$?
+expect_eq "mixture of experts: grid exit status" "$rc" 2
+expect_eq "mixture of experts: grid message" "$err" "peakfit: $dir/s.sweep:2: $dir/mixture-of-experts.json: field \
+num_local_experts: mixture-of-experts layers are not implemented (it is 8)"

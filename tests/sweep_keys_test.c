@@ -6,40 +6,11 @@
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
 #include "tests/check.h"
-
-/* The README's table: from its header line to the first line that is not
- * a table row. Run from the repository root (tests/run-tests.sh does). */
-static char *readme_table(void)
-{
-    FILE *f = fopen("README.md", "r");
-    char *text = NULL, line[4096];
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    int in_table = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        if (strcmp(line, "| key | value | default |\n") == 0)
-            in_table = 1;
-        else if (in_table && line[0] != '|')
-            break;
-        if (in_table)
-            fputs(line, out);
-    }
-    if (f)
-        fclose(f);
-    fclose(out);
-    return text;
-}
+#include "tests/readme_table.h"
 
 static void check_readme(void)
 {
-    char *want = NULL, *got = readme_table();
-    size_t size = 0;
-    FILE *out = open_memstream(&want, &size);
-    sweep_keys_markdown(out);
-    fclose(out);
-    CHECK(strcmp(got, want) == 0, "README.md's key table is not the key table's; it should read:\n%s", want);
-    free(got);
-    free(want);
+    check_readme_table("| key | value | default |\n", sweep_keys_markdown, "key");
 }
 
 static void check_defaults(void)

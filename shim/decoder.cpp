@@ -1,0 +1,253 @@
+// decoder.cpp: the decoder's modules and forward pass, one code path for
+// every family; what differs is read off pf_model_config's switches.
+#include <cmath>
+#include "decoder.hpp"
+
+// --- building blocks ----------------------------------------------------
+
+ProjectionImpl::ProjectionImpl(int64_t in, int64_t out, bool with_bias, bool conv1d_, int lora_rank)
+    : conv1d(conv1d_)
+{
+    double bound = 1.0 / std::sqrt((double)in);
+    std::vector<int64_t> shape = conv1d ? std::vector<int64_t>{in, out} : std::vector<int64_t>{out, in};
+    weight = register_parameter("weight", torch::empty(shape).uniform_(-bound, bound));
+    if (with_bias)
+        bias = register_parameter("bias", torch::zeros({out}));
+    if (lora_rank > 0) {
+        // Drawn by init_adapters once the base exists, so one seed gives the
+        // same base weights with or without adapters.
+        lora_a = register_parameter("lora_a", torch::zeros({lora_rank, in}));
+        lora_b = register_parameter("lora_b", torch::zeros({out, lora_rank}));
+    }
+}
+
+torch::Tensor ProjectionImpl::forward(const torch::Tensor &x)
+{
+    torch::Tensor y;
+    if (!conv1d) {
+        y = torch::nn::functional::linear(x, weight, bias);
+    } else {
+        // GPT-2's Conv1D: x W + b with W [in, out], as one addmm.
+        auto shape = x.sizes().vec();
+        shape.back() = weight.size(1);
+        torch::Tensor flat = x.reshape({-1, x.size(-1)});
+        y = (bias.defined() ? torch::addmm(bias, flat, weight) : torch::mm(flat, weight)).view(shape);
+    }
+    if (lora_a.defined())
+        y = y + torch::nn::functional::linear(torch::nn::functional::linear(x, lora_a), lora_b);
+    return y;
+}
+
+NormImpl::NormImpl(int64_t dim, int kind_, double eps_) : kind(kind_), eps(eps_)
+{
+    weight = register_parameter("weight", kind == PF_NORM_RMS_OFFSET ? torch::zeros({dim}) : torch::ones({dim}));
+    if (kind == PF_NORM_LAYER)
+        bias = register_parameter("bias", torch::zeros({dim}));
+}
+
+torch::Tensor NormImpl::forward(const torch::Tensor &x)
+{
+    if (kind == PF_NORM_LAYER)
+        return torch::layer_norm(x, {x.size(-1)}, weight, bias, eps);
+    torch::Tensor normed = x * torch::rsqrt(x.pow(2).mean(-1, true) + eps);
+    return kind == PF_NORM_RMS_OFFSET ? normed * (1 + weight) : normed * weight;
+}
+
+// Registers module under a dotted name ("self_attn.q_proj"), making the
+// plain modules on the way (Hugging Face's self_attn, mlp, model, ...).
+template <class Holder>
+static Holder register_at(torch::nn::Module &root, const std::string &dotted, Holder module)
+{
+    torch::nn::Module *at = &root;
+    std::string rest = dotted;
+    for (size_t dot; (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1)) {
+        std::string part = rest.substr(0, dot);
+        auto children = at->named_children();
+        auto *found = children.find(part);
+        at = found ? found->get() : at->register_module(part, std::make_shared<torch::nn::Module>()).get();
+    }
+    at->register_module(rest, module);
+    return module;
+}
+
+static torch::Tensor activation(int kind, const torch::Tensor &x)
+{
+    switch (kind) {
+    case PF_ACT_GELU: return torch::gelu(x);
+    case PF_ACT_GELU_TANH: return torch::gelu(x, "tanh");
+    case PF_ACT_RELU: return torch::relu(x);
+    default: return torch::silu(x);
+    }
+}
+
+void init_adapters(torch::nn::Module &model)
+{
+    torch::NoGradGuard no_grad;
+    for (auto &named : model.named_parameters())
+        if (named.key().size() >= 6 && named.key().compare(named.key().size() - 6, 6, "lora_a") == 0)
+            named.value().uniform_(-1.0 / std::sqrt((double)named.value().size(1)),
+                                   1.0 / std::sqrt((double)named.value().size(1)));
+}
+
+// --- a layer -------------------------------------------------------------
+
+DecoderLayerImpl::DecoderLayerImpl(const pf_model_config &c, const pf_train_options &t)
+    : config(c), heads(c.num_heads), kv_heads(c.num_kv_heads), head_dim(pf_head_dim(&c)),
+      attention_kind(t.attention), proj(PF_PROJ_COUNT, Projection(nullptr)), norm(PF_LN_COUNT, Norm(nullptr))
+{
+    pf_projection p[PF_LAYER_PROJECTIONS_MAX];
+    pf_layer_norm n[PF_LN_COUNT];
+    bool conv1d = c.arch & PF_ARCH_GPT2_LAYOUT;
+    for (int i = 0, count = pf_layer_projections(&c, p); i < count; i++) {
+        int rank = (t.lora_targets & p[i].lora_targets) ? t.lora_rank : 0;
+        proj[p[i].role] = register_at(*this, p[i].name, Projection(p[i].in, p[i].out, p[i].bias, conv1d, rank));
+    }
+    for (int i = 0, count = pf_layer_norms(&c, n); i < count; i++)
+        norm[n[i].role] = register_at(*this, n[i].name, Norm(n[i].dim, c.norm, c.rms_norm_eps));
+}
+
+// Hugging Face's rotate_half: [x1, x2] -> [-x2, x1] on the last dimension.
+static torch::Tensor rotate_half(const torch::Tensor &x)
+{
+    auto halves = x.chunk(2, -1);
+    return torch::cat({-halves[1], halves[0]}, -1);
+}
+
+torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::Tensor &cos,
+                                          const torch::Tensor &sin)
+{
+    int64_t b = x.size(0), s = x.size(1), qw = heads * head_dim, kvw = kv_heads * head_dim;
+    torch::Tensor qs, ks, vs;
+    if (!proj[PF_PROJ_QKV].is_empty()) { // fused: [q | k | v] on the last dimension
+        torch::Tensor qkv = proj[PF_PROJ_QKV](x);
+        qs = qkv.narrow(-1, 0, qw), ks = qkv.narrow(-1, qw, kvw), vs = qkv.narrow(-1, qw + kvw, kvw);
+    } else {
+        qs = proj[PF_PROJ_Q](x), ks = proj[PF_PROJ_K](x), vs = proj[PF_PROJ_V](x);
+    }
+    // [b, s, heads * d] -> [b, s, heads, d]; Qwen3 normalises each head there.
+    qs = qs.view({b, s, heads, head_dim}), ks = ks.view({b, s, kv_heads, head_dim});
+    vs = vs.view({b, s, kv_heads, head_dim});
+    if (!norm[PF_LN_Q].is_empty())
+        qs = norm[PF_LN_Q](qs), ks = norm[PF_LN_K](ks);
+    qs = qs.transpose(1, 2), ks = ks.transpose(1, 2), vs = vs.transpose(1, 2);
+    if (cos.numel() > 0) {
+        qs = qs * cos + rotate_half(qs) * sin;
+        ks = ks * cos + rotate_half(ks) * sin;
+    }
+    // Grouped-query attention: each key/value head serves heads/kv_heads
+    // queries, repeated as transformers' repeat_kv does for both paths.
+    ks = ks.repeat_interleave(heads / kv_heads, 1);
+    vs = vs.repeat_interleave(heads / kv_heads, 1);
+    // Gemma 2 scales by query_pre_attn_scalar^-0.5, not head_dim^-0.5.
+    if (config.query_scale_base > 0 && config.query_scale_base != (double)head_dim)
+        qs = qs * std::sqrt((double)head_dim / config.query_scale_base);
+    torch::Tensor out = attention_kind == PF_ATTN_EAGER ? attention_eager(qs, ks, vs, config.attn_softcap)
+                                                        : attention_sdpa(qs, ks, vs);
+    return proj[PF_PROJ_O](out.transpose(1, 2).reshape({b, s, qw}));
+}
+
+torch::Tensor DecoderLayerImpl::mlp(const torch::Tensor &x)
+{
+    Projection &down = proj[PF_PROJ_DOWN];
+    if (!proj[PF_PROJ_GATE_UP].is_empty()) { // Phi-3: [gate | up]
+        auto parts = proj[PF_PROJ_GATE_UP](x).chunk(2, -1);
+        return down(parts[1] * activation(config.activation, parts[0]));
+    }
+    if (!proj[PF_PROJ_GATE].is_empty())
+        return down(activation(config.activation, proj[PF_PROJ_GATE](x)) * proj[PF_PROJ_UP](x));
+    return down(activation(config.activation, proj[PF_PROJ_UP](x)));
+}
+
+torch::Tensor DecoderLayerImpl::forward(const torch::Tensor &x, const torch::Tensor &cos,
+                                        const torch::Tensor &sin)
+{
+    torch::Tensor a = attention(norm[PF_LN_INPUT](x), cos, sin);
+    if (!norm[PF_LN_AFTER_ATTN].is_empty())
+        a = norm[PF_LN_AFTER_ATTN](a);
+    torch::Tensor h = x + a;
+    torch::Tensor f = mlp(norm[PF_LN_PRE_MLP](h));
+    if (!norm[PF_LN_AFTER_MLP].is_empty())
+        f = norm[PF_LN_AFTER_MLP](f);
+    return h + f;
+}
+
+// --- the model -----------------------------------------------------------
+
+DecoderImpl::DecoderImpl(const pf_model_config &c, const pf_train_options &t)
+    : config(c), checkpoint_layers(pf_technique_info_of(t.technique)->checkpoint)
+{
+    pf_model_names names = pf_model_names_of(&c);
+    embed = register_at(*this, names.embed, torch::nn::Embedding(c.vocab_size, c.hidden_size));
+    if (c.arch & PF_ARCH_LEARNED_POSITIONS)
+        positions = register_at(*this, names.positions, torch::nn::Embedding(c.max_positions, c.hidden_size));
+    {
+        // Hugging Face's initializer_range: with N(0, 1) and a tied head the
+        // logits, and so the loss, would be absurdly large.
+        torch::NoGradGuard no_grad;
+        embed->weight.normal_(0.0, 0.02);
+        if (positions)
+            positions->weight.normal_(0.0, 0.02);
+    }
+    layers = register_at(*this, names.layers, torch::nn::ModuleList());
+    for (int64_t i = 0; i < c.num_layers; i++)
+        layers->push_back(DecoderLayer(c, t));
+    final_norm = register_at(*this, names.final_norm, Norm(c.hidden_size, c.norm, c.rms_norm_eps));
+    if (!c.tie_embeddings) {
+        lm_head = register_at(*this, names.head, Projection(c.hidden_size, c.vocab_size, false, false, 0));
+        torch::NoGradGuard no_grad;
+        lm_head->weight.normal_(0.0, 0.02);
+    }
+}
+
+// cos and sin of the rotary angles, [s, head_dim], as Hugging Face builds them.
+static std::pair<torch::Tensor, torch::Tensor> rotary_tables(const pf_model_config &c, int64_t s,
+                                                             torch::TensorOptions options)
+{
+    int64_t d = pf_head_dim(&c);
+    torch::Tensor exponents = torch::arange(0, d, 2, torch::kFloat) / (double)d;
+    torch::Tensor inv_freq = torch::pow(c.rope_theta, -exponents);
+    torch::Tensor angles = torch::outer(torch::arange(s, torch::kFloat), inv_freq);
+    torch::Tensor full = torch::cat({angles, angles}, -1).to(options);
+    return {full.cos(), full.sin()};
+}
+
+// The embeddings: Gemma scales them by sqrt(hidden_size); GPT-2 adds its
+// learned positions, of which there are n_positions.
+static torch::Tensor embeddings(DecoderImpl &m, const torch::Tensor &ids)
+{
+    torch::Tensor x = m.embed(ids);
+    if (m.config.arch & PF_ARCH_EMBED_SCALE)
+        x = x * std::sqrt((double)m.config.hidden_size);
+    if (m.positions) {
+        int64_t s = ids.size(1);
+        if (s > m.config.max_positions)
+            throw std::invalid_argument("seq_len " + std::to_string(s) + " is more than the model's " +
+                                        std::to_string(m.config.max_positions) + " positions (n_positions)");
+        x = x + m.positions(torch::arange(s, ids.options()));
+    }
+    return x;
+}
+
+torch::Tensor DecoderImpl::forward(const torch::Tensor &ids)
+{
+    // Empty tables with learned positions (checkpointing saves them, and
+    // autograd cannot save an undefined tensor).
+    torch::Tensor x = embeddings(*this, ids), cos = torch::empty({0}), sin = torch::empty({0});
+    if (!(config.arch & PF_ARCH_LEARNED_POSITIONS))
+        std::tie(cos, sin) = rotary_tables(config, ids.size(1), x.options());
+    bool recompute = checkpoint_layers && torch::GradMode::is_enabled();
+    // With a frozen embedding (LoRA) nothing entering the first checkpoint
+    // requires grad, and autograd would skip its backward and so every
+    // adapter's gradient; Hugging Face's enable_input_require_grads does this.
+    if (recompute && !x.requires_grad())
+        x.requires_grad_(true);
+    for (size_t i = 0; i < layers->size(); i++) {
+        DecoderLayer layer = layers->ptr<DecoderLayerImpl>(i);
+        x = recompute ? checkpointed_layer(layer, x, cos, sin) : layer(x, cos, sin);
+    }
+    x = final_norm(x);
+    torch::Tensor logits = lm_head ? lm_head(x) : torch::nn::functional::linear(x, embed->weight);
+    if (config.final_softcap > 0) // Gemma 2
+        logits = torch::tanh(logits / config.final_softcap) * config.final_softcap;
+    return logits;
+}

@@ -1,0 +1,46 @@
+/* readme_table.h: a table of README.md as text, for the tests that check
+ * it against the list it is generated from (include after tests/check.h). */
+#ifndef PEAKFIT_README_TABLE_H
+#define PEAKFIT_README_TABLE_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests/check.h"
+
+/* The table whose header line is header (with its newline): from that
+ * line to the first line that is not a table row; to free(). Run from the
+ * repository root (tests/run-tests.sh does). */
+static char *readme_table(const char *header)
+{
+    FILE *f = fopen("README.md", "r");
+    char *text = NULL, line[4096];
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    int in_table = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strcmp(line, header) == 0)
+            in_table = 1;
+        else if (in_table && line[0] != '|')
+            break;
+        if (in_table)
+            fputs(line, out);
+    }
+    if (f)
+        fclose(f);
+    fclose(out);
+    return text;
+}
+
+/* Checks README.md's table under header against what markdown writes. */
+static void check_readme_table(const char *header, void (*markdown)(FILE *out), const char *what)
+{
+    char *want = NULL, *got = readme_table(header);
+    size_t size = 0;
+    FILE *out = open_memstream(&want, &size);
+    markdown(out);
+    fclose(out);
+    CHECK(strcmp(got, want) == 0, "README.md's %s table is not the table's; it should read:\n%s", what, want);
+    free(got);
+    free(want);
+}
+#endif
