@@ -35,8 +35,10 @@ static const struct command commands[] = {
     {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator"},
     {"calc", calc_main,
      "DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
-     "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]",
-     "the largest micro-batch that fits, and the accumulation steps"},
+     "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]\n"
+     "  calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
+     "       [--fixed SIZE --budget SIZE] [--json]",
+     "the largest micro-batch that fits, and the accumulation steps (without DIR: from your own numbers)"},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
      "build a model and print its parameter counts"},
     {"worker", worker_main, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
@@ -45,7 +47,8 @@ static const struct command commands[] = {
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
 static const char exit_statuses[] =
-    "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted\n";
+    "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted;\n"
+    "  calc's plan: 0 fits, 3 fits at the estimate only (not within its 95% interval), 4 does not fit\n";
 
 static void print_usage(FILE *out)
 {
