@@ -87,6 +87,23 @@ static json_t *hinge_json(const struct group_fit *g)
     return o;
 }
 
+/* The held-out points: measured, predicted with their interval, error in %. */
+static json_t *holdout_json(const struct group_fit *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->n_held; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "batch", json_integer(g->held[i]->batch));
+        json_object_set_new(p, "seq_len", json_integer(g->held[i]->seq_len));
+        json_object_set_new(p, "measured_mib", number(g->held_y[i]));
+        json_object_set_new(p, "predicted_mib", number(g->held_predicted[i]));
+        json_object_set_new(p, "predicted_ci95_mib", number(g->held_ci95[i]));
+        json_object_set_new(p, "error_pct", number(group_held_error_pct(g, i)));
+        json_array_append_new(a, p);
+    }
+    return a;
+}
+
 static json_t *group_json(const struct group_fit *g)
 {
     json_t *o = json_object();
@@ -110,6 +127,7 @@ static json_t *group_json(const struct group_fit *g)
     json_object_set_new(o, "environment", environment_json(g));
     json_object_set_new(o, "hinge", hinge_json(g));
     json_object_set_new(o, "flags", json_string(g->flags));
+    json_object_set_new(o, "holdout", holdout_json(g));
     return o;
 }
 

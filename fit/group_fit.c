@@ -20,11 +20,45 @@ static double metric_value(const struct observation *o, enum metric m)
     return m == METRIC_RSS ? o->rss_mib : o->tensor_mib;
 }
 
-static int in_group(const struct group_fit *g, const struct observation *p)
+/* In the group and the fit (held): in the group and held out. */
+static int in_group_as(const struct group_fit *g, const struct observation *p, int held)
 {
     struct group_key key;
     group_key_of(p, &key);
-    return group_key_compare(&key, &g->key) == 0 && metric_value(p, g->metric) >= 0;
+    return group_key_compare(&key, &g->key) == 0 && metric_value(p, g->metric) >= 0 && p->holdout == held;
+}
+
+static int in_group(const struct group_fit *g, const struct observation *p) { return in_group_as(g, p, 0); }
+
+/* The held-out points, predicted by the fit. Returns 0, or -2 out of memory. */
+static int hold_out(const struct observations *o, struct group_fit *g)
+{
+    int n = 0;
+    for (int i = 0; i < o->n_ok; i++)
+        n += in_group_as(g, &o->ok[i], 1);
+    if (n == 0 || !group_chosen(g))
+        return 0;
+    g->held = malloc((size_t)n * sizeof *g->held);
+    g->held_y = malloc((size_t)n * sizeof *g->held_y);
+    g->held_predicted = malloc((size_t)n * sizeof *g->held_predicted);
+    g->held_ci95 = malloc((size_t)n * sizeof *g->held_ci95);
+    if (!g->held || !g->held_y || !g->held_predicted || !g->held_ci95)
+        return -2;
+    for (int i = 0; i < o->n_ok; i++) {
+        const struct observation *p = &o->ok[i];
+        if (!in_group_as(g, p, 1))
+            continue;
+        g->held[g->n_held] = p;
+        g->held_y[g->n_held] = metric_value(p, g->metric);
+        g->held_predicted[g->n_held] = group_predict(g, p->batch, p->seq_len, &g->held_ci95[g->n_held]);
+        g->n_held++;
+    }
+    return 0;
+}
+
+double group_held_error_pct(const struct group_fit *g, int i)
+{
+    return 100.0 * (g->held_predicted[i] - g->held_y[i]) / g->held_y[i];
 }
 
 /* Two passes: count, then fill arrays of exactly that size. */
@@ -233,7 +267,7 @@ int group_fit_run(const struct observations *o, const struct group_key *key, enu
     fixed_costs(g);
     flag_poor_fit(g);
     free(x1), free(x2), free(y);
-    return 0;
+    return hold_out(o, g);
 }
 
 void group_fit_free(struct group_fit *g)
@@ -244,6 +278,10 @@ void group_fit_free(struct group_fit *g)
     free(g->predicted);
     free(g->loo_error);
     free(g->parts);
+    free(g->held);
+    free(g->held_y);
+    free(g->held_predicted);
+    free(g->held_ci95);
     memset(g, 0, sizeof *g);
 }
 

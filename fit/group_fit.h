@@ -39,6 +39,11 @@ struct group_fit {
     struct hinge_point *parts;            /* n entries, with hinge */
     double p_step, p_step_ci95;
     char flags[512];                      /* poor-fit warnings, "; "-separated; empty when none */
+    /* held-out points (the sweep's holdout key): measured, not fitted;
+     * each one's measured peak, prediction and its 95% half-width */
+    int n_held;
+    const struct observation **held;
+    double *held_y, *held_predicted, *held_ci95;
 };
 
 /* A poor fit: R^2 below this, a negative A, or fewer points than
@@ -57,6 +62,8 @@ void group_fit_free(struct group_fit *g);
 /* Predicted peak (MiB) at batch b and seq_len s, with its 95% half-width:
  * the line's, or with the hinge the larger of P_step and the line's. */
 double group_predict(const struct group_fit *g, double b, double s, double *ci95);
+/* A held-out point's prediction error, in % of its measured peak. */
+double group_held_error_pct(const struct group_fit *g, int i);
 /* With the hinge: does the optimizer step set the predicted peak at (b, s)? */
 int group_step_binds(const struct group_fit *g, double b, double s);
 /* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */

@@ -26,6 +26,7 @@ struct observation {
      * allocator-level peak above the baseline and the RSS at its end
      * above the baseline; -1 when unknown (inference, older files) */
     double phase_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
+    int holdout;           /* 1: measured to check the fit, kept out of it */
 };
 
 struct observations {

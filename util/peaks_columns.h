@@ -65,7 +65,8 @@
     X(optimizer_peak_mib, NUM, RESULT)          \
     X(forward_end_rss_mib, NUM, RESULT)         \
     X(backward_end_rss_mib, NUM, RESULT)        \
-    X(optimizer_end_rss_mib, NUM, RESULT)
+    X(optimizer_end_rss_mib, NUM, RESULT)       \
+    X(holdout, INT, SETTING)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
