@@ -57,9 +57,9 @@ static const struct sweep_key keys[] = {
      .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file)"},
     {.name = "holdout", .type = KEY_PAIRS, LIST(holdouts, n_holdouts, SWEEP_MAX_LIST), .min = 1,
      .max = LIMIT_BATCH_MAX, .no_default = "none",
-     .help = "list of batch`x`seq_len points (`6x384, 3x128`) measured for each technique that runs steps "
-             "but kept out of the fit: the report and fit.json give each one's predicted peak, interval and "
-             "error; not in the job's batch x seq_len grid"},
+     .help = "list of `BxS` points, batch x seq_len (`6x384, 3x128`), measured for each technique that runs "
+             "steps but kept out of the fit: the report and fit.json give each one's predicted peak, interval "
+             "and error; none may be in the job's batch x seq_len grid"},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
