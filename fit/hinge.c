@@ -7,7 +7,7 @@
 int hinge_has_phases(const struct observation *o)
 {
     for (int i = 0; i < PF_PHASE_COUNT; i++)
-        if (!(o->phase_mib[i] >= 0))
+        if (!(o->phase_mib[i] > 0)) /* -1: unknown; a phase holds the weights at least */
             return 0;
     return 1;
 }

@@ -302,6 +302,14 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     return o;
 }
 
+/* Prints one JSON object on a line, and frees it. */
+static void print_json(json_t *o)
+{
+    json_dumpf(o, stdout, JSON_INDENT(0) | JSON_PRESERVE_ORDER);
+    printf("\n");
+    json_decref(o);
+}
+
 /* dir: a results directory (its peaks.csv is fitted) or a fit.json. */
 static int calc_run(const char *dir, const struct calc_request *req)
 {
@@ -317,10 +325,7 @@ static int calc_run(const char *dir, const struct calc_request *req)
     if (rc == EXIT_BAD_INPUT) {
         fprintf(stderr, "peakfit: %s\n", err);
     } else if (req->json) {
-        json_t *o = calc_plan_json(req, &plan);
-        json_dumpf(o, stdout, JSON_INDENT(0) | JSON_PRESERVE_ORDER);
-        printf("\n");
-        json_decref(o);
+        print_json(calc_plan_json(req, &plan));
     } else {
         print_human(req, &plan);
     }
@@ -337,10 +342,7 @@ static int calc_standalone_run(const struct calc_request *req)
         return EXIT_BAD_INPUT;
     }
     if (req->json) {
-        json_t *o = standalone_plan_json(req, &plan);
-        json_dumpf(o, stdout, JSON_INDENT(0) | JSON_PRESERVE_ORDER);
-        printf("\n");
-        json_decref(o);
+        print_json(standalone_plan_json(req, &plan));
     } else {
         standalone_plan_print(req, &plan);
     }

@@ -89,6 +89,10 @@ expect_status "report: report.md cannot be written" 1 "$PEAKFIT" report "$TMP/re
 expect_status "calc: done" 0 "$PEAKFIT" calc "$good" --budget 2GiB
 expect_status "calc: bad budget" 2 "$PEAKFIT" calc "$good" --budget lots
 expect_status "calc: bad peaks.csv" 2 "$PEAKFIT" calc "$bad" --budget 2GiB
+expect_status "calc: does not fit" 4 "$PEAKFIT" calc "$good" --budget 100MiB
+expect_status "calc: standalone" 0 "$PEAKFIT" calc --per-sample 0.5GB --micro-batch 4 --accum 8
+expect_status "verify: bad budget" 2 "$PEAKFIT" verify "$good" --budget lots
+expect_status "verify: bad peaks.csv" 2 "$PEAKFIT" verify "$bad" --budget 2GiB
 
 # params
 expect_status "params: done" 0 "$PEAKFIT" params tiny

@@ -47,7 +47,7 @@ expect_error() {
 echo '{}' >"$TMP/empty.json"
 expect_error "no groups" "peakfit: $TMP/empty.json: no \"groups\" array: not a peakfit fit.json" "$TMP/empty.json"
 printf '{"groups": [\n  1,\n' >"$TMP/cut.json"
-expect_error "cut short" "peakfit: $TMP/cut.json:3: '[' or '{' expected near end of file" "$TMP/cut.json"
+expect_error "cut short" "peakfit: $TMP/cut.json:3: ']' expected near end of file" "$TMP/cut.json"
 sed 's/"baseline_mib": [^,]*/"baseline_mib": "lots"/' "$shared" >"$TMP/typed.json"
 expect_error "a mistyped field" "peakfit: $TMP/typed.json: group 0: \"baseline_mib\" must be a number or null" \
     "$TMP/typed.json"
