@@ -22,13 +22,21 @@ void hinge_split(const struct observation *o, double metric_mib, struct hinge_po
     out->step_binds = step > fb;
 }
 
+/* The mean of the step parts where the step bound, with its interval; where
+ * it bound nowhere, the smallest step part (the memory above live tensors
+ * grows with the batch, and the line set every measured peak anyway). */
 void hinge_step(const struct hinge_point *pts, int n, double *p_step, double *ci95)
 {
-    double sum = 0, sq = 0;
+    double sum = 0, sq = 0, least = INFINITY;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        least = fmin(least, pts[i].step_mib);
+        if (pts[i].step_binds)
+            sum += pts[i].step_mib, k++;
+    }
+    *p_step = k ? sum / k : n ? least : NAN;
     for (int i = 0; i < n; i++)
-        sum += pts[i].step_mib;
-    *p_step = n ? sum / n : NAN;
-    for (int i = 0; i < n; i++)
-        sq += (pts[i].step_mib - *p_step) * (pts[i].step_mib - *p_step);
-    *ci95 = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(sq / (n - 1) / n) : NAN;
+        if (pts[i].step_binds)
+            sq += (pts[i].step_mib - *p_step) * (pts[i].step_mib - *p_step);
+    *ci95 = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * sqrt(sq / (k - 1) / k) : NAN;
 }

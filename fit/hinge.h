@@ -17,7 +17,8 @@ struct hinge_point { double line_mib, step_mib; int step_binds; };
 int hinge_has_phases(const struct observation *o);
 /* The parts of o's peak metric_mib. */
 void hinge_split(const struct observation *o, double metric_mib, struct hinge_point *out);
-/* P_step from n points' step targets: their mean and its 95% half-width
- * (NAN with one point). */
+/* P_step from n points: the mean of the step parts where the step set the
+ * peak, with its 95% half-width (NAN with fewer than two); where it set
+ * none, the smallest step part, without an interval. */
 void hinge_step(const struct hinge_point *pts, int n, double *p_step, double *ci95);
 #endif

@@ -35,8 +35,9 @@ void section_phases(FILE *f, const struct fit_set *set)
                "each phase's end. The optimizer step's peak (weights, gradients, AdamW state and its "
                "temporaries) does not grow with tokens; the forward/backward peak does. So the fit is "
                "**peak = max(P_step, F + A·T (+ B·b·s²))**: the line fitted to the forward/backward part, P_step "
-               "the mean of the optimizer-step part, the memory above live tensors carried by both. Which "
-               "part set each point's peak is read off its phases.\n\n");
+               "the mean of the optimizer-step part where it set the peak (else its smallest), the memory "
+               "above live tensors carried by both. Which part set each point's peak is read off its "
+               "phases.\n\n");
     for (int i = 0; i < set->n_groups; i++)
         if (set->groups[i].metric == METRIC_RSS && set->groups[i].hinge && group_chosen(&set->groups[i])) {
             hinge_summary(f, &set->groups[i]);
