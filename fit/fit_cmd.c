@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fit/fit_cmd.h"
+#include "fit/fit_json.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"
 #include "util/output_file.h"
@@ -53,6 +54,14 @@ static const char *seq_list(const struct group_fit *g, char *out, size_t size, i
             used += (size_t)snprintf(out + used, size - used, "%s%d", i ? ";" : "", g->seq_lens[i]);
     }
     return out;
+}
+
+static int hinge_step_bound(const struct group_fit *g)
+{
+    int n = 0;
+    for (int i = 0; g->hinge && i < g->n; i++)
+        n += g->parts[i].step_binds;
+    return n;
 }
 
 static const char *choice_name(const struct group_fit *g)
@@ -110,7 +119,11 @@ static double when_fitted(const struct group_fit *g, double v) { return group_ch
     X(overhead_mib, NUMBER, g->overhead_mib)                            \
     X(baseline_mib, NUMBER, g->baseline_mib)                            \
     X(A_sample_mib, TEXT, seq_list(g, buf, sizeof buf, 1))              \
-    X(reason, TEXT, g->reason)
+    X(reason, TEXT, g->reason)                                          \
+    X(hinge, NUMBER, g->hinge)                                          \
+    X(P_step_mib, NUMBER, g->hinge ? g->p_step : NAN)                   \
+    X(P_step_ci95_mib, NUMBER, g->hinge ? g->p_step_ci95 : NAN)         \
+    X(flags, TEXT, g->flags)
 
 /* fit-residuals.csv after the key, one row per point i of g. */
 #define RESIDUAL_COLUMNS(X)                                             \
@@ -121,7 +134,8 @@ static double when_fitted(const struct group_fit *g, double v) { return group_ch
     X(observed_mib, NUMBER, g->y[i])                                    \
     X(predicted_mib, NUMBER, g->predicted[i])                           \
     X(residual_mib, NUMBER, g->y[i] - g->predicted[i])                  \
-    X(loo_error_mib, NUMBER, g->loo_error[i])
+    X(loo_error_mib, NUMBER, g->loo_error[i])                           \
+    X(binds, TEXT, !g->hinge ? "" : g->parts[i].step_binds ? "optimizer" : "forward/backward")
 
 #define COLUMN_NAME(name, kind, value) #name ","
 #define WRITE_TEXT(value) text_field(f, &first, value)
@@ -179,9 +193,10 @@ static int write_csv(const struct fit_set *set, const char *name, void (*head)(F
 
 int fit_write_files(const struct fit_set *set)
 {
-    if (write_csv(set, "fit.csv", fit_header, write_fit_row) != 0)
+    if (write_csv(set, "fit.csv", fit_header, write_fit_row) != 0 ||
+        write_csv(set, "fit-residuals.csv", residual_header, write_residual_rows) != 0)
         return -1;
-    return write_csv(set, "fit-residuals.csv", residual_header, write_residual_rows);
+    return fit_json_write(set);
 }
 
 /* "value +- ci", or "value (exact)" when no residual dof is left. */
@@ -212,11 +227,17 @@ void fit_print_table(const struct fit_set *set, FILE *out)
                 model_display_name(g->key.model, model, sizeof model), g->key.device, g->key.technique,
                 metric_name(g->metric), g->n, choice_name(g), F, A, B, c ? c->r2 : NAN, c ? g->loo_rmse : NAN);
     }
-    for (int i = 0; i < set->n_groups; i++)
-        if (set->groups[i].metric == METRIC_RSS) {
-            group_key_format(&set->groups[i].key, key, sizeof key);
-            fprintf(out, "  %s: %s\n", key, set->groups[i].reason);
-        }
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        group_key_format(&g->key, key, sizeof key);
+        if (g->metric == METRIC_RSS)
+            fprintf(out, "  %s: %s\n", key, g->reason);
+        if (g->metric == METRIC_RSS && g->hinge && group_chosen(g))
+            fprintf(out, "  %s: hinge: peak = max(P_step %.1f +- %.1f MiB, the line); the optimizer step set the "
+                    "peak at %d of %d points\n", key, g->p_step, g->p_step_ci95, hinge_step_bound(g), g->n);
+        if (g->flags[0])
+            fprintf(out, "  %s (%s): POOR FIT: %s\n", key, metric_name(g->metric), g->flags);
+    }
 }
 
 int fit_main(int argc, char **argv)

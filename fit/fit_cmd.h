@@ -4,7 +4,7 @@
 #include "fit/fit_set.h"
 
 int fit_main(int argc, char **argv);
-/* Writes DIR/fit.csv and DIR/fit-residuals.csv; returns 0 or -1. */
+/* Writes DIR/fit.csv, DIR/fit-residuals.csv and DIR/fit.json; returns 0 or -1. */
 int fit_write_files(const struct fit_set *set);
 /* The human table, as `peakfit fit` prints it. */
 void fit_print_table(const struct fit_set *set, FILE *out);

@@ -2,6 +2,7 @@
  * prediction error, and F against the measured fixed costs. */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,45 @@ static double metric_value(const struct observation *o, enum metric m)
     return m == METRIC_RSS ? o->rss_mib : o->tensor_mib;
 }
 
-static int in_group(const struct group_fit *g, const struct observation *p)
+/* In the group and the fit (held): in the group and held out. */
+static int in_group_as(const struct group_fit *g, const struct observation *p, int held)
 {
     struct group_key key;
     group_key_of(p, &key);
-    return group_key_compare(&key, &g->key) == 0 && metric_value(p, g->metric) >= 0;
+    return group_key_compare(&key, &g->key) == 0 && metric_value(p, g->metric) >= 0 && p->holdout == held;
+}
+
+static int in_group(const struct group_fit *g, const struct observation *p) { return in_group_as(g, p, 0); }
+
+/* The held-out points, predicted by the fit. Returns 0, or -2 out of memory. */
+static int hold_out(const struct observations *o, struct group_fit *g)
+{
+    int n = 0;
+    for (int i = 0; i < o->n_ok; i++)
+        n += in_group_as(g, &o->ok[i], 1);
+    if (n == 0 || !group_chosen(g))
+        return 0;
+    g->held = malloc((size_t)n * sizeof *g->held);
+    g->held_y = malloc((size_t)n * sizeof *g->held_y);
+    g->held_predicted = malloc((size_t)n * sizeof *g->held_predicted);
+    g->held_ci95 = malloc((size_t)n * sizeof *g->held_ci95);
+    if (!g->held || !g->held_y || !g->held_predicted || !g->held_ci95)
+        return -2;
+    for (int i = 0; i < o->n_ok; i++) {
+        const struct observation *p = &o->ok[i];
+        if (!in_group_as(g, p, 1))
+            continue;
+        g->held[g->n_held] = p;
+        g->held_y[g->n_held] = metric_value(p, g->metric);
+        g->held_predicted[g->n_held] = group_predict(g, p->batch, p->seq_len, &g->held_ci95[g->n_held]);
+        g->n_held++;
+    }
+    return 0;
+}
+
+double group_held_error_pct(const struct group_fit *g, int i)
+{
+    return 100.0 * (g->held_predicted[i] - g->held_y[i]) / g->held_y[i];
 }
 
 /* Two passes: count, then fill arrays of exactly that size. */
@@ -39,15 +74,31 @@ static int collect(const struct observations *o, struct group_fit *g)
     g->seq_lens = malloc((size_t)n * sizeof *g->seq_lens);
     g->predicted = calloc((size_t)n, sizeof *g->predicted);
     g->loo_error = calloc((size_t)n, sizeof *g->loo_error);
-    if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error)
+    g->parts = calloc((size_t)n, sizeof *g->parts);
+    if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error || !g->parts)
         return -2;
+    g->hinge = 1;
     for (int i = 0; i < o->n_ok; i++) {
         if (!in_group(g, &o->ok[i]))
             continue;
         g->points[g->n] = &o->ok[i];
+        g->hinge &= hinge_has_phases(&o->ok[i]);
         g->y[g->n++] = metric_value(&o->ok[i], g->metric);
     }
+    for (int i = 0; g->hinge && i < n; i++)
+        hinge_split(g->points[i], g->y[i], &g->parts[i]);
     return 0;
+}
+
+/* What the line is fitted to at point i. */
+static double line_target(const struct group_fit *g, int i) { return g->hinge ? g->parts[i].line_mib : g->y[i]; }
+
+/* The prediction from a line fit f at point p: with the hinge, the larger
+ * of P_step and the line. */
+static double point_predict(const struct group_fit *g, const struct ols *f, const struct observation *p)
+{
+    double line = ols_predict(f, p->tokens, (double)p->batch * p->seq_len * p->seq_len);
+    return g->hinge ? fmax(line, g->p_step) : line;
 }
 
 /* seq_lens has room for n entries, the most there can be. */
@@ -79,7 +130,7 @@ static int design(const struct group_fit *g, int skip, double *x1, double *x2, d
         const struct observation *p = g->points[i];
         x1[n] = p->tokens;
         x2[n] = (double)p->batch * p->seq_len * p->seq_len;
-        y[n++] = g->y[i];
+        y[n++] = line_target(g, i);
     }
     return n;
 }
@@ -156,7 +207,7 @@ static void leave_one_out(struct group_fit *g, double *x1, double *x2, double *y
     g->loo_max_abs = 0;
     for (int i = 0; i < g->n; i++) {
         const struct observation *p = g->points[i];
-        g->predicted[i] = ols_predict(group_chosen(g), p->tokens, (double)p->batch * p->seq_len * p->seq_len);
+        g->predicted[i] = point_predict(g, group_chosen(g), p);
         res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
         struct ols without;
         int n = design(g, i, x1, x2, y);
@@ -164,7 +215,7 @@ static void leave_one_out(struct group_fit *g, double *x1, double *x2, double *y
         g->loo_error[i] = NAN;
         if (!without.identifiable)
             continue; /* that point alone pinned a coefficient down */
-        g->loo_error[i] = g->y[i] - ols_predict(&without, p->tokens, (double)p->batch * p->seq_len * p->seq_len);
+        g->loo_error[i] = g->y[i] - point_predict(g, &without, p);
         sq += g->loo_error[i] * g->loo_error[i];
         g->loo_max_abs = fmax(g->loo_max_abs, fabs(g->loo_error[i]));
         g->loo_n++;
@@ -183,6 +234,31 @@ static void fixed_costs(struct group_fit *g)
         g->baseline_mib += p->baseline_mib / g->n;
     }
     g->overhead_mib = group_chosen(g) ? group_chosen(g)->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
+}
+
+/* Appends one warning to g->flags. */
+static void flag(struct group_fit *g, const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t used = strlen(g->flags);
+    snprintf(g->flags + used, sizeof g->flags - used, "%s%s", used ? "; " : "", text);
+}
+
+static void flag_poor_fit(struct group_fit *g)
+{
+    const struct ols *c = group_chosen(g);
+    if (!c)
+        return;
+    if (g->n < c->p + 2)
+        flag(g, "%d points, fewer than its %d coefficients + 2: too few to check the fit", g->n, c->p);
+    if (c->r2 < GROUP_FIT_R2_MIN)
+        flag(g, "R^2 %.3f below %g: the fit explains the peaks poorly", c->r2, GROUP_FIT_R2_MIN);
+    if (c->c[1] < 0)
+        flag(g, "A = %.3g MiB/token is negative: memory cannot shrink with tokens", c->c[1]);
 }
 
 int group_fit_run(const struct observations *o, const struct group_key *key, enum metric metric,
@@ -207,11 +283,14 @@ int group_fit_run(const struct observations *o, const struct group_key *key, enu
     g->aic_linear = aic(&g->linear);
     g->aic_quadratic = aic(&g->quadratic);
     choose(g);
+    if (g->hinge)
+        hinge_step(g->parts, g->n, &g->p_step, &g->p_step_ci95);
     if (group_chosen(g))
         leave_one_out(g, x1, x2, y);
     fixed_costs(g);
+    flag_poor_fit(g);
     free(x1), free(x2), free(y);
-    return 0;
+    return hold_out(o, g);
 }
 
 void group_fit_free(struct group_fit *g)
@@ -221,12 +300,27 @@ void group_fit_free(struct group_fit *g)
     free(g->seq_lens);
     free(g->predicted);
     free(g->loo_error);
+    free(g->parts);
+    free(g->held);
+    free(g->held_y);
+    free(g->held_predicted);
+    free(g->held_ci95);
     memset(g, 0, sizeof *g);
+}
+
+int group_step_binds(const struct group_fit *g, double b, double s)
+{
+    return g->hinge && g->p_step > ols_predict(group_chosen(g), b * s, b * s * s);
 }
 
 double group_predict(const struct group_fit *g, double b, double s, double *ci95)
 {
     double x1 = b * s, x2 = b * s * s;
+    if (group_step_binds(g, b, s)) {
+        if (ci95)
+            *ci95 = g->p_step_ci95;
+        return g->p_step;
+    }
     if (ci95)
         *ci95 = group_chosen(g)->t975 * ols_predict_se(group_chosen(g), x1, x2);
     return ols_predict(group_chosen(g), x1, x2);

@@ -6,6 +6,7 @@
 #ifndef PEAKFIT_GROUP_FIT_H
 #define PEAKFIT_GROUP_FIT_H
 #include "fit/group_key.h"
+#include "fit/hinge.h"
 #include "fit/observations.h"
 #include "fit/ols.h"
 
@@ -31,7 +32,23 @@ struct group_fit {
     double loo_rmse, loo_max_abs, rmse;
     /* the fixed costs the worker measured, and what of F they leave */
     double weight_mib, grad_mib, optimizer_mib, baseline_mib, overhead_mib;
+    /* the hinge (fit/hinge.h), where every point has per-phase peaks: the
+     * models above are then fitted to the forward/backward part, and the
+     * peak is max(P_step, that line) */
+    int hinge;
+    struct hinge_point *parts;            /* n entries, with hinge */
+    double p_step, p_step_ci95;
+    char flags[512];                      /* poor-fit warnings, "; "-separated; empty when none */
+    /* held-out points (the sweep's holdout key): measured, not fitted;
+     * each one's measured peak, prediction and its 95% half-width */
+    int n_held;
+    const struct observation **held;
+    double *held_y, *held_predicted, *held_ci95;
 };
+
+/* A poor fit: R^2 below this, a negative A, or fewer points than
+ * coefficients + 2 is flagged in fit's output, fit.csv, fit.json and the report. */
+#define GROUP_FIT_R2_MIN 0.9
 
 const char *metric_name(enum metric m);
 /* The chosen model's fit: &g->linear, &g->quadratic, or NULL if neither fits. */
@@ -42,8 +59,13 @@ const struct ols *group_chosen(const struct group_fit *g);
 int group_fit_run(const struct observations *o, const struct group_key *key, enum metric metric,
                   struct group_fit *g);
 void group_fit_free(struct group_fit *g);
-/* Predicted peak (MiB) at batch b and seq_len s, with its 95% half-width. */
+/* Predicted peak (MiB) at batch b and seq_len s, with its 95% half-width:
+ * the line's, or with the hinge the larger of P_step and the line's. */
 double group_predict(const struct group_fit *g, double b, double s, double *ci95);
+/* A held-out point's prediction error, in % of its measured peak. */
+double group_held_error_pct(const struct group_fit *g, int i);
+/* With the hinge: does the optimizer step set the predicted peak at (b, s)? */
+int group_step_binds(const struct group_fit *g, double b, double s);
 /* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */
 double group_per_sample(const struct group_fit *g, double s);
 #endif

@@ -64,6 +64,11 @@ static void read_fields(const char *const *f, struct observation *o)
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);
     /* Before the column, attention always kept its probabilities. */
     text(o->attention, sizeof o->attention, f[PEAKS_COL_attention][0] ? f[PEAKS_COL_attention] : "eager");
+    o->holdout = peaks_number(f[PEAKS_COL_holdout]) == 1;
+    for (int i = 0; i < PF_PHASE_COUNT; i++) {
+        o->phase_mib[i] = peaks_number(f[PEAKS_COL_forward_peak_mib + i]);
+        o->phase_end_rss_mib[i] = peaks_number(f[PEAKS_COL_forward_end_rss_mib + i]);
+    }
 }
 
 /* Returns 0, or -1 with why the row cannot be an observation in bad. */

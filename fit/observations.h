@@ -3,6 +3,7 @@
  * failures (out of memory, timeout, ...) for the report. */
 #ifndef PEAKFIT_OBSERVATIONS_H
 #define PEAKFIT_OBSERVATIONS_H
+#include "peakfit_torch.h"
 
 struct observation {
     int line;              /* in peaks.csv */
@@ -19,8 +20,13 @@ struct observation {
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];
     int threads, blas_threads;
-    char error[512];
-    char attention[8];     /* sdpa or eager; empty in files from before the column (eager then) */       /* why a failed point failed, as its row says */
+    char error[512];       /* why a failed point failed, as its row says */
+    char attention[8];     /* sdpa or eager; empty in files from before the column (eager then) */
+    /* per phase of a step (PF_PHASES: forward, backward, optimizer): the
+     * allocator-level peak above the baseline and the RSS at its end
+     * above the baseline; -1 when unknown (inference, older files) */
+    double phase_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
+    int holdout;           /* 1: measured to check the fit, kept out of it */
 };
 
 struct observations {

@@ -103,6 +103,36 @@ static void throughput_chart(FILE *f, const struct group_fit *const *g, int n)
     fprintf(f, "\n");
 }
 
+static int any_phases(const struct group_fit *const *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (g[i]->hinge)
+            return 1;
+    return 0;
+}
+
+/* Each group's three phases, one colour per group, one point type per phase. */
+static void phases_chart(FILE *f, const struct group_fit *const *g, int n)
+{
+    static const char *const phase[] = {"forward", "backward", "optimizer step"};
+    char title[1500], label[700], text[800];
+    const char *sep = "";
+    fprintf(f, "set title \"Peak of each phase of a step (live tensors above baseline) vs tokens\"\n"
+               "set xlabel \"tokens per micro-batch, b x s\"\nset ylabel \"phase peak (MiB)\"\nset key left top\nplot ");
+    for (int i = 0; i < n; i++) {
+        if (!g[i]->hinge)
+            continue; /* an empty data file would stop gnuplot */
+        plot_group_label(label, sizeof label, g, n, i, " ");
+        for (int k = 0; k < 3; k++) {
+            snprintf(text, sizeof text, "%s: %s", label, phase[k]);
+            fprintf(f, "%s\"phases-%d.dat\" using 1:%d with linespoints pt %d ps 1.3 lc %d title %s", sep, i, k + 2,
+                    5 + 2 * k, i + 1, gnuplot_quote(text, title, sizeof title));
+            sep = ", \\\n     ";
+        }
+    }
+    fprintf(f, "\n");
+}
+
 /* Each chart: its file name, whether it has anything to draw (and why not),
  * and its part of the script. */
 static const struct chart {
@@ -115,6 +145,8 @@ static const struct chart {
     {"residuals", any_fitted, "no group could be fitted (each needs two distinct token counts)", residual_chart},
     {"breakdown", any_fitted, "no group could be fitted (each needs two distinct token counts)", breakdown_chart},
     {"throughput", any_step_time, "no step times were recorded", throughput_chart},
+    {"peak_by_phase", any_phases, "no group has per-phase peaks (training techniques, measured by this version)",
+     phases_chart},
 };
 const int plot_chart_count = sizeof charts / sizeof charts[0];
 

@@ -123,6 +123,18 @@ static void write_breakdown(FILE *f, const struct group_fit *const *groups, int 
     }
 }
 
+/* Each phase's allocator-level peak above baseline, by tokens (empty
+ * without the hinge's per-phase peaks). */
+static void write_phases(FILE *f, const struct group_fit *g)
+{
+    fprintf(f, "# tokens forward_mib backward_mib optimizer_mib batch seq_len\n");
+    for (int i = 0; g->hinge && i < g->n; i++) {
+        const struct observation *p = g->points[i];
+        fprintf(f, "%g %g %g %g %d %d\n", p->tokens, p->phase_mib[PF_PHASE_FORWARD], p->phase_mib[PF_PHASE_BACKWARD],
+                p->phase_mib[PF_PHASE_OPTIMIZER], p->batch, p->seq_len);
+    }
+}
+
 static int write_series(const char *dir, const char *name, int index, void (*writer)(FILE *, const struct group_fit *),
                         const struct group_fit *g)
 {
@@ -141,7 +153,7 @@ int plot_data_write(const char *dir, const struct group_fit *const *groups, int 
         const char *name;
         void (*writer)(FILE *, const struct group_fit *);
     } series[] = {{"points", write_points}, {"fit", write_fit}, {"residuals", write_residuals},
-                  {"throughput", write_throughput}};
+                  {"throughput", write_throughput}, {"phases", write_phases}};
     for (int i = 0; i < n; i++)
         for (size_t w = 0; w < sizeof series / sizeof series[0]; w++)
             if (write_series(dir, series[w].name, i, series[w].writer, groups[i]) != 0)

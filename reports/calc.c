@@ -141,20 +141,60 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
     return g;
 }
 
-static long largest_fitting_batch(const struct group_fit *g, double usable, long s)
+static const struct { const char *words; int exit_status; } outcomes[] = {
+#define PLAN_OUTCOME_ROW(e, words, status) {words, status},
+    PLAN_OUTCOMES(PLAN_OUTCOME_ROW)
+#undef PLAN_OUTCOME_ROW
+};
+
+const char *plan_outcome_words(enum plan_outcome o) { return outcomes[o].words; }
+int plan_outcome_exit(enum plan_outcome o) { return outcomes[o].exit_status; }
+
+double zero_saving_mib(int z, long g, double weights_mib, double grads_mib, double optimizer_mib)
 {
-    double per_sample = group_per_sample(g, s);
-    double room = usable - g->baseline_mib - group_chosen(g)->c[0];
+    double sharded = (z >= 1 ? optimizer_mib : 0) + (z >= 2 ? grads_mib : 0) + (z >= 3 ? weights_mib : 0);
+    return g > 1 ? sharded * (1 - 1.0 / (double)g) : 0;
+}
+
+/* The predicted peak of one replica, baseline included, at b: its
+ * estimate, or with upper the upper end of its 95% interval (the estimate
+ * when no interval exists). */
+static double peak_at(const struct calc_plan *p, long b, int upper)
+{
+    double ci;
+    double peak = p->fit->baseline_mib - p->sharded_saving_mib + group_predict(p->fit, (double)b, (double)p->seq_len, &ci);
+    return upper && isfinite(ci) ? peak + ci : peak;
+}
+
+static long largest_at_estimate(const struct calc_plan *p)
+{
+    const struct group_fit *g = p->fit;
+    double per_sample = group_per_sample(g, p->seq_len);
+    double room = p->usable_mib - g->baseline_mib - p->fixed_per_replica_mib;
     if (per_sample <= 0)
         return 0; /* a fit whose peak does not grow with batch cannot bound it */
+    if (g->hinge && g->baseline_mib + g->p_step - p->sharded_saving_mib > p->usable_mib)
+        return 0; /* the optimizer step alone is over */
     double b = floor(room / per_sample);
     return b >= 1 ? (long)fmin(b, 1e9) : 0;
 }
 
-/* The largest micro-batch that fits, unless a slightly smaller one (down
- * to half) makes b * a * g hit the target exactly; never more than the
- * target needs. 1 when nothing fits, so the plan shows as not fitting. */
-static long choose_micro_batch(long max_b, long target, long replicas)
+/* The largest b <= hi whose interval's upper end fits, by bisection (the
+ * upper end grows with b wherever the estimate does). */
+static long largest_within_interval(const struct calc_plan *p, long hi)
+{
+    long lo = 0;
+    while (lo < hi) {
+        long mid = lo + (hi - lo + 1) / 2;
+        if (peak_at(p, mid, 1) <= p->usable_mib)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+long calc_choose_micro_batch(long max_b, long target, long replicas)
 {
     if (max_b <= 0)
         return 1;
@@ -169,15 +209,27 @@ static long choose_micro_batch(long max_b, long target, long replicas)
     return max_b;
 }
 
+static enum plan_outcome judge(const struct calc_plan *p)
+{
+    if (peak_at(p, p->micro_batch, 1) <= p->usable_mib)
+        return PLAN_FITS;
+    return peak_at(p, p->micro_batch, 0) <= p->usable_mib ? PLAN_FITS_AT_ESTIMATE : PLAN_DOES_NOT_FIT;
+}
+
 static void evaluate(struct calc_plan *p, long replicas)
 {
     const struct group_fit *g = p->fit;
+    int s_max = g->seq_lens[g->n_seq - 1];
     p->effective_batch = p->micro_batch * p->accum * replicas;
-    p->predicted_mib = g->baseline_mib + group_predict(g, (double)p->micro_batch, p->seq_len, &p->predicted_ci95_mib);
+    p->predicted_mib = peak_at(p, p->micro_batch, 0);
+    group_predict(g, (double)p->micro_batch, p->seq_len, &p->predicted_ci95_mib);
     p->activation_mib = (double)p->micro_batch * p->per_sample_mib;
-    p->fits = p->predicted_mib <= p->usable_mib;
-    p->extrapolated = p->micro_batch > g->max_batch || p->seq_len > g->seq_lens[g->n_seq - 1] ||
-                      p->seq_len < g->seq_lens[0];
+    p->outcome = judge(p);
+    p->fits = p->outcome == PLAN_FITS;
+    p->extrapolated = p->micro_batch > g->max_batch || p->seq_len > s_max || p->seq_len < g->seq_lens[0];
+    p->linear_seq_len_beyond = p->seq_len > s_max && group_chosen(g)->p < 3;
+    p->far_extrapolated = p->micro_batch > CALC_FAR_FACTOR * g->max_batch || p->seq_len > CALC_FAR_FACTOR * s_max;
+    p->step_binds = group_step_binds(g, (double)p->micro_batch, (double)p->seq_len);
 }
 
 static int is_training(const char *technique)
@@ -198,13 +250,18 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
     p->seq_len = req->seq_len > 0 ? req->seq_len : g->seq_lens[g->n_seq - 1];
     p->usable_mib = req->budget_mib * (1 - req->margin);
     p->per_sample_mib = group_per_sample(g, p->seq_len);
-    p->max_micro_batch = largest_fitting_batch(g, p->usable_mib, p->seq_len);
+    p->fixed_mib = group_chosen(g)->c[0];
+    p->sharded_saving_mib = zero_saving_mib((int)req->zero, replicas, g->weight_mib, g->grad_mib, g->optimizer_mib);
+    p->fixed_per_replica_mib = p->fixed_mib - p->sharded_saving_mib;
+    p->max_micro_batch_estimate = largest_at_estimate(p);
+    p->max_micro_batch = largest_within_interval(p, p->max_micro_batch_estimate);
     if (req->micro_batch > 0) {
         p->micro_batch = req->micro_batch;
         p->accum = req->accum > 0 ? req->accum : 1;
     } else {
         long target = p->training ? req->target_batch : 0;
-        p->micro_batch = choose_micro_batch(p->max_micro_batch, target, replicas);
+        long max_b = p->max_micro_batch ? p->max_micro_batch : p->max_micro_batch_estimate;
+        p->micro_batch = calc_choose_micro_batch(max_b, target, replicas);
         long per_step = p->micro_batch * replicas;
         p->accum = target > 0 ? (target + per_step - 1) / per_step : 1;
     }

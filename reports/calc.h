@@ -5,6 +5,20 @@
 #define PEAKFIT_CALC_H
 #include <jansson.h>
 #include "fit/fit_set.h"
+#include "util/exit_status.h"
+
+/* How a plan is judged: X(enum, words, exit status of calc). A plan fits
+ * only when the upper end of its predicted peak's 95% interval is within
+ * the usable budget (budget less --margin). */
+#define PLAN_OUTCOMES(X)                                                                        \
+    X(PLAN_FITS, "fits", EXIT_DONE)                                                             \
+    X(PLAN_FITS_AT_ESTIMATE, "fits at the estimate, not within its interval", EXIT_PLAN_FITS_AT_ESTIMATE) \
+    X(PLAN_DOES_NOT_FIT, "does not fit", EXIT_PLAN_DOES_NOT_FIT)
+#define PLAN_OUTCOME_ENUM(e, words, status) e,
+enum plan_outcome { PLAN_OUTCOMES(PLAN_OUTCOME_ENUM) };
+#undef PLAN_OUTCOME_ENUM
+const char *plan_outcome_words(enum plan_outcome o);
+int plan_outcome_exit(enum plan_outcome o);
 
 struct calc_request {
     const char *model;      /* NULL: the directory's only model (exact value or display name) */
@@ -17,7 +31,13 @@ struct calc_request {
     long target_batch;      /* 0: one micro-batch per replica */
     long replicas;
     long micro_batch, accum; /* > 0: evaluate this plan instead */
+    long zero;              /* ZeRO stage 1-3 across the replicas, 0: none */
     int json;
+    /* standalone (no DIR): activation memory per sample, or per token with
+     * seq_len, and the fixed cost; unit_* is how sizes are shown */
+    double per_sample_mib, per_token_mib, fixed_mib;
+    const char *unit_name;
+    double unit_mib;
 };
 
 struct calc_plan {
@@ -27,13 +47,31 @@ struct calc_plan {
     double usable_mib, per_sample_mib;
     long max_micro_batch;   /* 0 when not even b = 1 fits */
     long micro_batch, accum, effective_batch;
+    /* F per replica: unsharded, and under --zero (less the shards of
+     * optimizer state, + gradients, + weights other replicas hold) */
+    double fixed_mib, fixed_per_replica_mib, sharded_saving_mib;
+    long max_micro_batch_estimate; /* the largest whose estimate (not its interval) fits */
     double predicted_mib, predicted_ci95_mib, activation_mib;
-    int fits, extrapolated;
+    enum plan_outcome outcome;
+    int fits;               /* outcome == PLAN_FITS */
+    int extrapolated;
+    int linear_seq_len_beyond; /* seq_len past the measured ones with no b*s^2 term fitted */
+    int far_extrapolated;   /* b or seq_len over CALC_FAR_FACTOR times the largest measured */
+    int step_binds;         /* the hinge's optimizer step sets the predicted peak */
 };
+enum { CALC_FAR_FACTOR = 4 };
 
+/* What ZeRO stage z (1 optimizer state, 2 + gradients, 3 + weights; FSDP's
+ * SHARD_GRAD_OP is 2, FULL_SHARD 3) saves per replica on g replicas: each
+ * keeps 1/g of what is sharded. */
+double zero_saving_mib(int z, long g, double weights_mib, double grads_mib, double optimizer_mib);
 /* Returns 0, or -1 with err set. */
 int calc_plan_make(const struct fit_set *set, const struct calc_request *req, struct calc_plan *plan,
                    char *err, unsigned long errlen);
+/* The largest micro-batch that fits (max_b), unless a slightly smaller one
+ * (down to half) makes b * a * g hit the target exactly; never more than
+ * the target needs. 1 when nothing fits, so the plan shows as not fitting. */
+long calc_choose_micro_batch(long max_b, long target, long replicas);
 /* The plan as one JSON object (to json_decref), as `calc --json` prints it. */
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *plan);
 int calc_main(int argc, char **argv);

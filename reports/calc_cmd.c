@@ -7,13 +7,17 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "fit/fit_json.h"
 #include "reports/calc.h"
+#include "reports/calc_standalone.h"
 #include "sweeps/limits.h"
 #include "sweeps/technique.h"
 #include "util/exit_status.h"
 #include "util/parse.h"
 
-enum option_kind { OPT_SIZE, OPT_WHOLE, OPT_FRACTION, OPT_TEXT, OPT_FLAG };
+/* OPT_SHOWN_SIZE: a size whose unit is also the unit standalone plans are shown in. */
+enum option_kind { OPT_SIZE, OPT_WHOLE, OPT_FRACTION, OPT_TEXT, OPT_FLAG, OPT_SHOWN_SIZE };
 
 static const struct calc_option {
     const char *name, *arg;
@@ -44,12 +48,21 @@ static const struct calc_option {
     {"accum", "A", OPT_WHOLE, offsetof(struct calc_request, accum), 1, LIMIT_TARGET_BATCH_MAX, "1",
      "with --micro-batch: accumulation steps of the plan to check"},
     {"json", NULL, OPT_FLAG, offsetof(struct calc_request, json), 0, 0, NULL, "print one JSON object"},
+    {"per-sample", "SIZE", OPT_SHOWN_SIZE, offsetof(struct calc_request, per_sample_mib), 0, 0, NULL,
+     "without DIR: activation memory per sample (0.5GB); prints E = b*a*g and M = b*A_sample"},
+    {"per-token", "SIZE", OPT_SHOWN_SIZE, offsetof(struct calc_request, per_token_mib), 0, 0, NULL,
+     "without DIR: activation memory per token, with --seq-len"},
+    {"fixed", "SIZE", OPT_SIZE, offsetof(struct calc_request, fixed_mib), 0, 0, NULL,
+     "without DIR, with --budget: memory that does not grow with the batch (weights, grads, optimizer)"},
+    {"zero", "Z", OPT_WHOLE, offsetof(struct calc_request, zero), 1, 3, "none",
+     "with --replicas: ZeRO stage sharding 1 optimizer state, 2 + grads, 3 + weights (FSDP FULL_SHARD = 3)"},
 };
 enum { N_OPTIONS = sizeof calc_options / sizeof calc_options[0] };
 
 static int calc_usage(void)
 {
-    fprintf(stderr, "usage: peakfit calc DIR --budget SIZE [options]\n");
+    fprintf(stderr, "usage: peakfit calc DIR --budget SIZE [options]\n"
+                    "       peakfit calc --per-sample SIZE|--per-token SIZE --seq-len S --micro-batch B [options]\n");
     for (int i = 0; i < N_OPTIONS; i++) {
         const struct calc_option *o = &calc_options[i];
         char left[64];
@@ -83,7 +96,13 @@ static int set_option(struct calc_request *r, const struct calc_option *o, const
     int64_t bytes;
     long n;
     switch (o->kind) {
+    case OPT_SHOWN_SIZE:
     case OPT_SIZE:
+        if (o->kind == OPT_SHOWN_SIZE) {
+            double factor;
+            r->unit_name = bytes_unit(v, &factor);
+            r->unit_mib = factor / 1048576.0;
+        }
         /* A bare number would be bytes: far more likely a forgotten unit. */
         if (!v[0] || isdigit((unsigned char)v[strlen(v) - 1]) || v[strlen(v) - 1] == '.' ||
             parse_bytes(v, &bytes) != 0 || bytes <= 0)
@@ -107,13 +126,35 @@ static int set_option(struct calc_request *r, const struct calc_option *o, const
     return -1;
 }
 
+static int standalone(const struct calc_request *r) { return r->per_sample_mib > 0 || r->per_token_mib > 0; }
+
+/* The checks between options of a plan without measurements. */
+static const char *check_standalone(const struct calc_request *r)
+{
+    if (r->per_sample_mib > 0 && r->per_token_mib > 0)
+        return "--per-sample and --per-token are two ways to say one thing: give one";
+    if ((r->fixed_mib > 0) != (r->budget_mib > 0))
+        return "without DIR, --fixed F and --budget SIZE go together: the budget holds F + b x A_sample";
+    if (r->accum > 0 && r->micro_batch <= 0)
+        return "--accum needs --micro-batch: --micro-batch B --accum A checks a given plan";
+    if (r->zero > 0)
+        return "--zero needs DIR or a fit.json: it shards the weights, grads and optimizer state they measured";
+    return NULL;
+}
+
 /* The checks between options, once all are read. */
 static int check_request(const struct calc_request *r)
 {
     const char *why = NULL;
     int t = technique_from_name(r->technique);
-    if (r->budget_mib <= 0)
+    if (standalone(r))
+        why = check_standalone(r);
+    else if (r->fixed_mib > 0)
+        why = "--fixed is for a plan without measurements (with --per-sample or --per-token); DIR's fit measures F";
+    else if (r->budget_mib <= 0)
         why = "needs --budget SIZE";
+    else if (r->zero > 0 && r->replicas < 2)
+        why = "--zero shards across replicas: it needs --replicas 2 or more";
     else if (r->accum > 0 && r->micro_batch <= 0)
         why = "--accum needs --micro-batch: --micro-batch B --accum A checks a given plan";
     else if (t < 0) {
@@ -154,7 +195,12 @@ static int parse_calc_args(int argc, char **argv, struct calc_request *r)
         if (set_option(r, &calc_options[opt], optarg) != 0)
             return -1;
     }
-    if (optind != argc - 1) {
+    if (standalone(r) && optind != argc) {
+        fprintf(stderr, "peakfit calc: --per-sample and --per-token plan without measurements: no DIR (\"%s\")\n",
+                argv[optind]);
+        return -1;
+    }
+    if (!standalone(r) && optind != argc - 1) {
         fprintf(stderr, "peakfit calc: %s\n", optind == argc ? "needs DIR" : "takes one DIR");
         return -1;
     }
@@ -170,10 +216,20 @@ static void print_human(const struct calc_request *req, const struct calc_plan *
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
     printf("  fit: %s, F = %.1f MiB, activations %.4g MiB per sample at s=%ld\n",
            group_chosen(g)->p == 3 ? "quadratic" : "linear", group_chosen(g)->c[0], p->per_sample_mib, p->seq_len);
+    if (req->zero > 0)
+        printf("  fixed cost per replica under ZeRO-%ld on %ld replicas: %.1f MiB (unsharded %.1f MiB: weights %.1f, "
+               "grads %.1f, optimizer state %.1f)\n", req->zero, req->replicas, p->fixed_per_replica_mib, p->fixed_mib,
+               g->weight_mib, g->grad_mib, g->optimizer_mib);
+    const char *batch = p->training ? "micro-batch" : "batch";
     if (p->max_micro_batch > 0)
-        printf("  largest %s that fits: b = %ld\n", p->training ? "micro-batch" : "batch", p->max_micro_batch);
+        printf("  largest %s that fits within its 95%% interval: b = %ld", batch, p->max_micro_batch);
+    else if (p->max_micro_batch_estimate > 0)
+        printf("  no %s fits within its 95%% interval", batch);
     else
-        printf("  not even %s 1 fits this budget\n", p->training ? "micro-batch" : "batch");
+        printf("  not even %s 1 fits this budget", batch);
+    if (p->max_micro_batch_estimate != p->max_micro_batch)
+        printf(" (at the estimate: b = %ld)", p->max_micro_batch_estimate);
+    printf("\n");
     if (p->training) {
         printf("  micro-batch b = %ld, accumulation steps a = %ld, replicas g = %ld\n", p->micro_batch, p->accum,
                req->replicas);
@@ -185,12 +241,24 @@ static void print_human(const struct calc_request *req, const struct calc_plan *
     }
     printf("  activation memory M = b x A_sample = %.1f MiB\n", p->activation_mib);
     printf("  predicted peak %.1f MiB (95%% CI +- %.1f): %s\n", p->predicted_mib, p->predicted_ci95_mib,
-           p->fits ? "fits" : "DOES NOT FIT");
+           plan_outcome_words(p->outcome));
+    if (g->hinge)
+        printf("  set by: %s (hinge: max(P_step %.1f MiB, F + A x T))\n",
+               p->step_binds ? "the optimizer step" : "forward/backward", g->p_step);
+    if (g->flags[0])
+        printf("  warning: poor fit: %s\n", g->flags);
+    if (p->far_extrapolated)
+        printf("  warning: far outside the measured range (over %d times the largest batch or seq_len measured)\n",
+               CALC_FAR_FACTOR);
     if (p->training && req->target_batch > 0 && p->effective_batch != req->target_batch)
         printf("  note: no micro-batch that fits makes b x a x g exactly %ld\n", req->target_batch);
     if (p->extrapolated)
         printf("  note: outside the measured range (batch %d-%d, seq_len %d-%d): an extrapolation\n",
                g->min_batch, g->max_batch, g->seq_lens[0], g->seq_lens[g->n_seq - 1]);
+    if (p->linear_seq_len_beyond)
+        printf("  note: seq_len %ld is past the measured %d and the fit has no b x s^2 term (%s): it assumes "
+               "activations grow linearly with seq_len; attention that keeps [b, heads, s, s] scores grows faster\n",
+               p->seq_len, g->seq_lens[g->n_seq - 1], g->reason);
 }
 
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p)
@@ -206,6 +274,9 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     json_object_set_new(o, "usable_mib", json_real(p->usable_mib));
     json_object_set_new(o, "baseline_mib", json_real(g->baseline_mib));
     json_object_set_new(o, "fit_model", json_string(group_chosen(g)->p == 3 ? "quadratic" : "linear"));
+    json_object_set_new(o, "fixed_mib", json_real(p->fixed_mib));
+    json_object_set_new(o, "zero_stage", json_integer(req->zero));
+    json_object_set_new(o, "fixed_per_replica_mib", json_real(p->fixed_per_replica_mib));
     json_object_set_new(o, "per_sample_mib", json_real(p->per_sample_mib));
     json_object_set_new(o, "training", json_boolean(p->training));
     json_object_set_new(o, "max_micro_batch", json_integer(p->max_micro_batch));
@@ -220,24 +291,41 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     json_object_set_new(o, "predicted_peak_ci95_mib",
                         isfinite(p->predicted_ci95_mib) ? json_real(p->predicted_ci95_mib) : json_null());
     json_object_set_new(o, "fits", json_boolean(p->fits));
+    json_object_set_new(o, "outcome", json_string(plan_outcome_words(p->outcome)));
+    json_object_set_new(o, "max_micro_batch_at_estimate", json_integer(p->max_micro_batch_estimate));
     json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
+    json_object_set_new(o, "linear_in_seq_len_beyond_measured", json_boolean(p->linear_seq_len_beyond));
+    json_object_set_new(o, "far_outside_measured", json_boolean(p->far_extrapolated));
+    json_object_set_new(o, "hinge", json_boolean(g->hinge));
+    json_object_set_new(o, "set_by", json_string(p->step_binds ? "optimizer" : "forward/backward"));
+    json_object_set_new(o, "fit_flags", json_string(g->flags));
     return o;
 }
 
+/* Prints one JSON object on a line, and frees it. */
+static void print_json(json_t *o)
+{
+    json_dumpf(o, stdout, JSON_INDENT(0) | JSON_PRESERVE_ORDER);
+    printf("\n");
+    json_decref(o);
+}
+
+/* dir: a results directory (its peaks.csv is fitted) or a fit.json. */
 static int calc_run(const char *dir, const struct calc_request *req)
 {
     struct fit_set set;
     struct calc_plan plan;
     char err[4400];
-    int rc = fit_set_load(dir, &set, err, sizeof err) == 0 && calc_plan_make(&set, req, &plan, err, sizeof err) == 0
-                 ? EXIT_DONE : EXIT_BAD_INPUT;
-    if (rc != 0) {
+    struct stat st;
+    int from_json = stat(dir, &st) == 0 && !S_ISDIR(st.st_mode);
+    int loaded = from_json ? fit_json_load(dir, &set, err, sizeof err) : fit_set_load(dir, &set, err, sizeof err);
+    int rc = loaded == 0 && calc_plan_make(&set, req, &plan, err, sizeof err) == 0 ? EXIT_DONE : EXIT_BAD_INPUT;
+    if (rc == EXIT_DONE)
+        rc = plan_outcome_exit(plan.outcome);
+    if (rc == EXIT_BAD_INPUT) {
         fprintf(stderr, "peakfit: %s\n", err);
     } else if (req->json) {
-        json_t *o = calc_plan_json(req, &plan);
-        json_dumpf(o, stdout, JSON_INDENT(0) | JSON_PRESERVE_ORDER);
-        printf("\n");
-        json_decref(o);
+        print_json(calc_plan_json(req, &plan));
     } else {
         print_human(req, &plan);
     }
@@ -245,11 +333,27 @@ static int calc_run(const char *dir, const struct calc_request *req)
     return rc;
 }
 
+static int calc_standalone_run(const struct calc_request *req)
+{
+    struct standalone_plan plan;
+    char err[256];
+    if (standalone_plan_make(req, &plan, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit calc: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    if (req->json) {
+        print_json(standalone_plan_json(req, &plan));
+    } else {
+        standalone_plan_print(req, &plan);
+    }
+    return plan.judged ? plan_outcome_exit(plan.outcome) : EXIT_DONE;
+}
+
 int calc_main(int argc, char **argv)
 {
-    struct calc_request req = {.technique = "full", .replicas = 1};
+    struct calc_request req = {.technique = "full", .replicas = 1, .unit_name = "MiB", .unit_mib = 1};
     int dir = parse_calc_args(argc, argv, &req);
     if (dir < 0)
         return calc_usage();
-    return calc_run(argv[dir], &req);
+    return standalone(&req) ? calc_standalone_run(&req) : calc_run(argv[dir], &req);
 }

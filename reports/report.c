@@ -16,6 +16,9 @@ static void write_sections(FILE *f, const struct fit_set *set, const struct refe
     section_environment(f, set);
     section_sweep(f, set);
     section_fits(f, set);
+    section_poor_fits(f, set);
+    section_holdout(f, set);
+    section_phases(f, set);
     section_decomposition(f, set);
     section_charts(f, set);
     if (ref)

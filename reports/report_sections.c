@@ -226,9 +226,14 @@ static void calculator_row(FILE *f, const struct fit_set *set, const struct grou
     if (calc_plan_make(set, &req, &p, err, sizeof err) != 0)
         return;
     md_key_cells(f, &g->key);
-    if (!p.max_micro_batch) {
+    if (!p.max_micro_batch_estimate) {
         fprintf(f, "| %g GiB | %ld | none fits | - | - | - | %.0f at b = 1 |\n", budget_gib, p.seq_len,
                 p.predicted_mib);
+        return;
+    }
+    if (!p.max_micro_batch) {
+        fprintf(f, "| %g GiB | %ld | none within its interval (%ld at the estimate) | - | - | - | %.0f at b = 1 |\n",
+                budget_gib, p.seq_len, p.max_micro_batch_estimate, p.predicted_mib);
         return;
     }
     char accum[32] = "- (no training)";
@@ -242,7 +247,7 @@ void section_calculator(FILE *f, const struct fit_set *set)
 {
     static const double budgets_gib[] = {8, 16, 24, 80};
     fprintf(f, "## Calculator\n\nFor a memory budget (the whole process, baseline included) and a target "
-               "effective batch E = b·a·g, the largest micro-batch b whose predicted peak fits and the "
+               "effective batch E = b·a·g, the largest micro-batch b whose predicted peak fits (the upper end of its 95%% interval within the budget) and the "
                "accumulation steps a = ⌈E / (b·g)⌉. Here E = 256 on one replica (g = 1), at the largest "
                "measured seq_len. b is the largest micro-batch that fits unless a slightly smaller one makes "
                "b·a·g = E exactly; M = b·A_sample is its activation memory. A technique that does not train "

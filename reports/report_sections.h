@@ -14,6 +14,11 @@ void section_charts(FILE *f, const struct fit_set *set);
 void section_failures(FILE *f, const struct fit_set *set);
 void section_calculator(FILE *f, const struct fit_set *set);
 void section_time(FILE *f, const struct fit_set *set);
+/* report_phases.c: which phase set each peak, the hinge; flagged fits. */
+void section_phases(FILE *f, const struct fit_set *set);
+void section_poor_fits(FILE *f, const struct fit_set *set);
+/* report_holdout.c: the held-out points against their predictions. */
+void section_holdout(FILE *f, const struct fit_set *set);
 
 /* A published measurement table (report --reference), read and checked
  * before anything is written. Its columns: work, technique, batch, seq_len,

@@ -36,7 +36,7 @@ static long long job_count(const struct sweep_job *j)
     long long per_model_device = 0;
     for (int t = 0; t < j->n_techniques; t++)
         per_model_device += technique_runs_steps(j->techniques[t])
-            ? (long long)j->n_attentions * j->n_seq_lens * j->n_batches : 1;
+            ? (long long)j->n_attentions * (j->n_seq_lens * j->n_batches + j->n_holdouts) : 1;
     return (long long)j->n_models * j->n_devices * per_model_device * j->repeats;
 }
 
@@ -56,10 +56,11 @@ void grid_point_settings(const struct grid_point *p, char *out, size_t size)
     if (lora)
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);
     snprintf(out, size, "model_source=%s;config_hash=%016llx;device=%s;technique=%s;attention=%s;batch=%d;seq_len=%d;"
-             "steps=%d;seed=%ld;threads=%d;timeout_s=%.17g;mem_limit=%lld;weights=%s;lora_rank=%d;lora_targets=%s",
+             "steps=%d;seed=%ld;threads=%d;timeout_s=%.17g;mem_limit=%lld;weights=%s;lora_rank=%d;lora_targets=%s;"
+             "holdout=%d",
              p->model_source, (unsigned long long)p->config_hash, p->device, technique_name(p->technique),
              attention_name(p->attention), p->batch, p->seq_len, technique_runs_steps(p->technique) ? j->steps : 0, j->seed, j->threads,
-             j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets);
+             j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets, p->holdout);
 }
 
 /* What changes the memory is in the id, so a resumed run never takes a row
@@ -145,6 +146,16 @@ static int add_technique(struct grid *g, struct dedupe *d, const struct grid_poi
                 if (add_point(g, d, &p) != 0)
                     return -1;
             }
+    for (int h = 0; steps && h < j->n_holdouts; h++)
+        for (int r = 0; r < j->repeats; r++) {
+            struct grid_point p = *base;
+            p.batch = j->holdouts[h].batch;
+            p.seq_len = j->holdouts[h].seq_len;
+            p.repeat = r;
+            p.holdout = 1;
+            if (add_point(g, d, &p) != 0)
+                return -1;
+        }
     return 0;
 }
 

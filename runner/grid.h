@@ -20,6 +20,7 @@ struct grid_point {
     int batch;    /* 0 for a technique without steps (load) */
     int seq_len;  /* 0 for a technique without steps (load) */
     int repeat;   /* 0 .. job->repeats - 1 */
+    int holdout;  /* 1: one of the job's holdout points, measured but kept out of the fit */
     /* job/model/device/technique[/loraR-targets]/bN/sN/stK/rR: stable, for
      * resuming. At most 63 + 127 + 15 + 9 + 31 + 31 + 5 characters: never cut. */
     char id[GRID_ID_MAX];
@@ -59,7 +60,7 @@ void grid_summary(const struct grid *grid, char *out, size_t size);
 /* Every setting that changes the point's measurement, as one line of
  * key=value pairs separated by ';' (the repeat excluded): model_source,
  * config_hash, device, technique, batch, seq_len, steps, seed, threads,
- * timeout_s, mem_limit, weights, lora_rank, lora_targets. Two points with
+ * timeout_s, mem_limit, weights, lora_rank, lora_targets, holdout. Two points with
  * the same settings measure the same thing. */
 void grid_point_settings(const struct grid_point *p, char *out, size_t size);
 

@@ -15,6 +15,26 @@ void point_result_init(struct point_result *r)
     r->loss = -1;
     r->threads = r->blas_threads = -1;
     r->exit_code = -1;
+    for (int i = 0; i < PF_PHASE_COUNT; i++)
+        r->phase_peak_mib[i] = r->phase_end_rss_mib[i] = -1;
+}
+
+/* "forward_peak_bytes" and "forward_end_rss_kib", for each phase. */
+static int take_phase(struct point_result *r, const char *k, const char *v)
+{
+    for (int i = 0; i < PF_PHASE_COUNT; i++) {
+        size_t n = strlen(pf_phase_name((pf_phase)i));
+        if (strncmp(k, pf_phase_name((pf_phase)i), n) != 0)
+            continue;
+        if (!strcmp(k + n, "_peak_bytes"))
+            r->phase_peak_mib[i] = atof(v) / 1048576;
+        else if (!strcmp(k + n, "_end_rss_kib"))
+            r->phase_end_rss_mib[i] = atof(v) / 1024;
+        else
+            continue;
+        return 1;
+    }
+    return 0;
 }
 
 static void copy(char *dst, size_t size, const char *src)
@@ -55,4 +75,5 @@ void point_result_take_line(struct point_result *r, char *line)
     else if (!strcmp(k, "blas_threads")) r->blas_threads = atoi(v);
     else if (!strcmp(k, "cpu_model")) copy(r->cpu_model, sizeof r->cpu_model, v);
     else if (!strcmp(k, "error")) copy(r->error, sizeof r->error, v);
+    else take_phase(r, k, v);
 }

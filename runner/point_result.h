@@ -4,6 +4,7 @@
 #ifndef PEAKFIT_POINT_RESULT_H
 #define PEAKFIT_POINT_RESULT_H
 #include <stdint.h>
+#include "peakfit_torch.h"
 
 enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
 
@@ -31,6 +32,9 @@ struct point_result {
     int blas_threads;
     char cpu_model[128];
     char error[512];
+    /* per phase of a step (PF_PHASES): the allocator-level peak and the
+     * RSS at its end, absolute (baselines not subtracted); -1 unknown */
+    double phase_peak_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
 };
 
 void point_result_init(struct point_result *r);

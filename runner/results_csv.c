@@ -98,6 +98,7 @@ static const char *point_text(enum peaks_column c, const struct grid_point *p, r
     case PEAKS_COL_mem_limit_mib: return amount(num, j->mem_limit > 0 ? mib(j->mem_limit) : -1, "%.10g");
     case PEAKS_COL_weights: return j->weights;
     case PEAKS_COL_attention: return attention_name(p->attention);
+    case PEAKS_COL_holdout: return whole(num, p->holdout);
     default: return NULL; /* a result: measured, not set */
     }
 }
@@ -133,6 +134,16 @@ static const char *result_text(enum peaks_column c, const struct point_result *r
     case PEAKS_COL_cpu_model: return r->cpu_model;
     case PEAKS_COL_finished_at: return now_text(num);
     case PEAKS_COL_error: return r->error;
+    case PEAKS_COL_forward_peak_mib:
+    case PEAKS_COL_backward_peak_mib:
+    case PEAKS_COL_optimizer_peak_mib:
+        return amount(num, difference(r->phase_peak_mib[c - PEAKS_COL_forward_peak_mib], r->baseline_tensor_mib),
+                      "%.3f");
+    case PEAKS_COL_forward_end_rss_mib:
+    case PEAKS_COL_backward_end_rss_mib:
+    case PEAKS_COL_optimizer_end_rss_mib:
+        return amount(num, difference(r->phase_end_rss_mib[c - PEAKS_COL_forward_end_rss_mib], r->baseline_rss_mib),
+                      "%.3f");
     default: return NULL;
     }
 }

@@ -190,6 +190,23 @@ static int build_model(const struct worker_args *a, pf_model **model)
     return 0;
 }
 
+/* Each phase's peak and end RSS, as the shim recorded them over the steps. */
+static void report_phases(const pf_model *model)
+{
+    pf_model_phase_peaks ph;
+    char key[64];
+    if (pf_model_phase_peaks_get(model, &ph) != PF_OK)
+        return;
+    for (int i = 0; i < PF_PHASE_COUNT; i++) {
+        if (ph.peak_bytes[i] < 0)
+            continue;
+        snprintf(key, sizeof key, "%s_peak_bytes", pf_phase_name((pf_phase)i));
+        report(key, "%lld", (long long)ph.peak_bytes[i]);
+        snprintf(key, sizeof key, "%s_end_rss_kib", pf_phase_name((pf_phase)i));
+        report(key, "%lld", (long long)(ph.end_rss_bytes[i] / 1024));
+    }
+}
+
 static int run_steps(const struct worker_args *a, pf_model *model)
 {
     const struct sweep_job *j = a->job;
@@ -205,6 +222,7 @@ static int run_steps(const struct worker_args *a, pf_model *model)
             report("loss", "%.6f", loss);
     }
     report_stats(model);
+    report_phases(model);
     return 0;
 }
 

@@ -11,12 +11,19 @@ namespace {
 
 std::atomic<int64_t> live_bytes{0};
 std::atomic<int64_t> peak_bytes{0};
+std::atomic<int64_t> phase_peak_bytes{0}; // the same, since the phase began (phases.cpp)
+
+void raise(std::atomic<int64_t> &peak, int64_t now)
+{
+    int64_t seen = peak.load();
+    while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+    }
+}
 
 void raise_peak(int64_t now)
 {
-    int64_t seen = peak_bytes.load();
-    while (now > seen && !peak_bytes.compare_exchange_weak(seen, now)) {
-    }
+    raise(peak_bytes, now);
+    raise(phase_peak_bytes, now);
 }
 
 // Sizes of live blocks, by address. The data pointer must stay its own
@@ -79,3 +86,6 @@ void pf_install_counting_allocator()
 extern "C" int64_t pf_tensor_bytes_live(void) { return live_bytes.load(); }
 extern "C" int64_t pf_tensor_bytes_peak(void) { return peak_bytes.load(); }
 extern "C" void pf_tensor_bytes_reset_peak(void) { peak_bytes.store(live_bytes.load()); }
+
+int64_t pf_phase_peak_bytes() { return phase_peak_bytes.load(); }
+void pf_phase_peak_reset() { phase_peak_bytes.store(live_bytes.load()); }

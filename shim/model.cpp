@@ -4,6 +4,7 @@
 #include "autocast.hpp"
 #include "guard.hpp"
 #include "model.hpp"
+#include "phases.hpp"
 
 // A technique's properties come from its row of PF_TECHNIQUES, never from
 // its name: a new technique is one row there.
@@ -110,8 +111,11 @@ static torch::Tensor forward_loss(pf_model &m, const torch::Tensor &ids)
 // Forward and backward; the logits die here, before the optimizer runs.
 static double forward_backward(pf_model &m, int64_t b, int64_t s)
 {
+    phase_begin();
     torch::Tensor loss = forward_loss(m, random_tokens(m, b, s));
+    phase_end(m, PF_PHASE_FORWARD);
     loss.backward();
+    phase_end(m, PF_PHASE_BACKWARD);
     m.last_grad_bytes = 0;
     for (auto &p : m.trainable)
         if (p.grad().defined())
@@ -141,10 +145,13 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         // load: the model is built, nothing runs
     } else if (!is_training(t)) {
         torch::NoGradGuard no_grad;
+        phase_begin();
         (void)m->net->forward(random_tokens(*m, batch, seq_len));
+        phase_end(*m, PF_PHASE_FORWARD);
     } else if (is_training(t)) {
         *loss_out = forward_backward(*m, batch, seq_len);
         m->optimizer->step();
+        phase_end(*m, PF_PHASE_OPTIMIZER);
         free_grads(*m);
     }
     PF_GUARD_END

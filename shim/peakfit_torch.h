@@ -307,6 +307,36 @@ pf_status pf_model_loss_and_grad_norm(pf_model *model, int64_t batch,
 pf_status pf_model_stats_get(const pf_model *model, pf_model_stats *out);
 void pf_model_free(pf_model *model);
 
+/* The phases of a step, in order: X(ID, name). Forward to the loss,
+ * backward, the optimizer step (inference has only the forward). */
+#define PF_PHASES(X) X(FORWARD, "forward") X(BACKWARD, "backward") X(OPTIMIZER, "optimizer")
+typedef enum {
+#define PF_PHASE_ENUM_(id, name) PF_PHASE_##id,
+    PF_PHASES(PF_PHASE_ENUM_)
+#undef PF_PHASE_ENUM_
+    PF_PHASE_COUNT
+} pf_phase;
+
+static inline const char *pf_phase_name(pf_phase p)
+{
+    static const char *const names[PF_PHASE_COUNT + 1] = {
+#define PF_PHASE_NAME_(id, name) name,
+        PF_PHASES(PF_PHASE_NAME_)
+#undef PF_PHASE_NAME_
+        "?"};
+    return names[(int)p >= 0 && (int)p < PF_PHASE_COUNT ? (int)p : PF_PHASE_COUNT];
+}
+
+/* Per phase of pf_model_step: the allocator-level peak of live tensor
+ * bytes within it, the highest over the steps run, and the process's RSS
+ * when it ended in the last step; -1 for a phase that never ran. */
+typedef struct {
+    int64_t peak_bytes[PF_PHASE_COUNT];
+    int64_t end_rss_bytes[PF_PHASE_COUNT];
+} pf_model_phase_peaks;
+
+pf_status pf_model_phase_peaks_get(const pf_model *model, pf_model_phase_peaks *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include "runner/run_sweep.h"
 #include "runner/worker.h"
 #include "src/all_cmd.h"
+#include "src/verify_cmd.h"
 #include "util/exit_status.h"
 #include "util/version.h"
 
@@ -35,8 +36,12 @@ static const struct command commands[] = {
     {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator"},
     {"calc", calc_main,
      "DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
-     "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]",
-     "the largest micro-batch that fits, and the accumulation steps"},
+     "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]\n"
+     "  calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
+     "       [--fixed SIZE --budget SIZE] [--json]",
+     "the largest micro-batch that fits, and the accumulation steps (without DIR: from your own numbers)"},
+    {"verify", verify_main, "DIR --budget SIZE [--technique T] [--seq-len S] [--model M] [--device D]",
+     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up"},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
      "build a model and print its parameter counts"},
     {"worker", worker_main, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
@@ -45,7 +50,9 @@ static const struct command commands[] = {
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
 static const char exit_statuses[] =
-    "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted\n";
+    "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted;\n"
+    "  calc's plan: 0 fits, 3 fits at the estimate only (not within its 95% interval), 4 does not fit;\n"
+    "  verify: 0 the boundary held, 5 it did not\n";
 
 static void print_usage(FILE *out)
 {

@@ -46,6 +46,9 @@ struct sweep_job {
     int lora_rank;
     unsigned lora_targets;
     char weights[SWEEP_LONG_PATH_MAX]; /* canonical path of a safetensors file, or "" for random */
+    /* points measured but kept out of the fit, to check its predictions */
+    struct sweep_pair { int batch, seq_len; } holdouts[SWEEP_MAX_LIST];
+    int n_holdouts;
 };
 
 struct sweep {

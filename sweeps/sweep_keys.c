@@ -58,6 +58,11 @@ static const struct sweep_key keys[] = {
     {.name = "weights", .type = KEY_PATH, FIELD(weights), .flag = "weights", .no_default = "random weights",
      .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file), a "
              "sharded checkpoint's `model.safetensors.index.json`, or a model folder holding either"},
+    {.name = "holdout", .type = KEY_PAIRS, LIST(holdouts, n_holdouts, SWEEP_MAX_LIST), .min = 1,
+     .max = LIMIT_BATCH_MAX, .no_default = "none",
+     .help = "list of `BxS` points, batch x seq_len (`6x384, 3x128`), measured for each technique that runs "
+             "steps but kept out of the fit: the report and fit.json give each one's predicted peak, interval "
+             "and error; none may be in the job's batch x seq_len grid"},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
@@ -191,6 +196,26 @@ static int set_count(struct parser *p, const struct sweep_key *k, const char *it
     return 0;
 }
 
+/* "6x384": a batch and a seq_len; distinct within the list. */
+static int set_pair(struct parser *p, const struct sweep_key *k, const char *item, int index)
+{
+    char text[64], *x;
+    long b, s;
+    struct sweep_pair *out = field_of(p->job, k->off);
+    snprintf(text, sizeof text, "%s", item);
+    x = strchr(text, 'x');
+    if (x)
+        *x = '\0';
+    if (!x || parse_long(trim(text), k->min, k->max, &b) != 0 || parse_long(trim(x + 1), 1, LIMIT_SEQ_LEN_MAX, &s) != 0)
+        return parser_fail(p, "%s must be batch x seq_len pairs like 6x384 (batch %ld to %ld, seq_len 1 to %ld), "
+                           "not \"%s\"", k->name, k->min, k->max, (long)LIMIT_SEQ_LEN_MAX, item);
+    out[index] = (struct sweep_pair){(int)b, (int)s};
+    for (int j = 0; j < index; j++)
+        if (out[j].batch == b && out[j].seq_len == s)
+            return parser_fail(p, "%s lists %ldx%ld twice", k->name, b, s);
+    return 0;
+}
+
 static int set_item(struct parser *p, const struct sweep_key *k, const char *item, int index)
 {
     switch (k->type) {
@@ -198,6 +223,7 @@ static int set_item(struct parser *p, const struct sweep_key *k, const char *ite
     case KEY_DEVICES: return set_device(p, item, index);
     case KEY_TECHNIQUES: return set_technique(p, item, index);
     case KEY_ATTENTIONS: return set_attention(p, item, index);
+    case KEY_PAIRS: return set_pair(p, k, item, index);
     default: return set_count(p, k, item, index);
     }
 }
@@ -301,7 +327,7 @@ static int set_path(struct parser *p, const struct sweep_key *k, const char *val
 int sweep_key_set(struct parser *p, const struct sweep_key *k, char *value)
 {
     switch (k->type) {
-    case KEY_MODELS: case KEY_DEVICES: case KEY_TECHNIQUES: case KEY_ATTENTIONS: case KEY_COUNTS:
+    case KEY_MODELS: case KEY_DEVICES: case KEY_TECHNIQUES: case KEY_ATTENTIONS: case KEY_COUNTS: case KEY_PAIRS:
         return set_list(p, k, value);
     case KEY_INT: return set_int(p, k, value);
     case KEY_DURATION: return set_duration(p, k, value);
@@ -363,6 +389,7 @@ static void choices(const struct sweep_key *k, char *out, size_t size)
     case KEY_TECHNIQUES: backticked(technique_names(), out, size); break;
     case KEY_ATTENTIONS: backticked(attention_names(), out, size); break;
     case KEY_LORA_TARGETS: backticked(lora_target_names(), out, size); break;
+    case KEY_PAIRS: snprintf(out, size, "batch %ld … %ld", k->min, k->max); break;
     default: snprintf(out, size, "%ld … %ld", k->min, k->max);
     }
 }

@@ -19,6 +19,7 @@ enum sweep_key_type {
     KEY_SIZE_OR_NONE, /* 512MiB, 4GiB or none (0) */
     KEY_LORA_TARGETS, /* q, k, v, o, gate, up, down: bits */
     KEY_PATH,         /* a regular file, relative to the sweep file; stored canonical */
+    KEY_PAIRS,        /* list of distinct BxS pairs (batch in min .. max, seq_len in 1 .. LIMIT_SEQ_LEN_MAX) */
     KEY_TYPE_COUNT
 };
 

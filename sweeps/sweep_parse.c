@@ -26,6 +26,19 @@ static int only_load(const struct sweep_job *j)
     return 1;
 }
 
+/* A held-out point may not be one the fit uses. */
+static int check_holdouts(struct reader *r)
+{
+    const struct sweep_job *j = r->p.job;
+    for (int h = 0; h < j->n_holdouts; h++)
+        for (int b = 0; b < j->n_batches; b++)
+            for (int s = 0; s < j->n_seq_lens; s++)
+                if (j->holdouts[h].batch == j->batches[b] && j->holdouts[h].seq_len == j->seq_lens[s])
+                    return parser_fail(&r->p, "holdout %dx%d is also in the job's batch x seq_len grid: a point "
+                                       "cannot be both fitted and held out", j->batches[b], j->seq_lens[s]);
+    return 0;
+}
+
 /* A job is checked when its section ends: it must name all its axes. */
 static int check_job(struct reader *r)
 {
@@ -38,6 +51,8 @@ static int check_job(struct reader *r)
                         : only_load(j) ? NULL : j->n_batches == 0 ? "batch"
                         : j->n_seq_lens == 0 ? "seq_len" : NULL;
     int rc = missing ? parser_fail(&r->p, "job has no %s (set it here or in [global])", missing) : 0;
+    if (rc == 0)
+        rc = check_holdouts(r);
     r->p.line = saved;
     return rc;
 }

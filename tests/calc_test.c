@@ -3,44 +3,13 @@
  * costs 128 MiB. In 2 GiB: room 2048 - 200 - 1000 = 848 MiB, b_max = 6.
  * For E = 128 on g = 4 replicas: b = 4, a = 8 (the largest b <= 6 with
  * b * a * g = 128 exactly), M = 512 MiB. */
-#include <fcntl.h>
 #include <math.h>
-#include <string.h>
-#include <unistd.h>
 #include "reports/calc.h"
-#include "runner/results_csv.h"
-#include "tests/check.h"
+#include "tests/calc_fixture.h"
 
 static void write_peaks(const char *dir, const char *model)
 {
-    char path[256];
-    char err[512];
-    static struct sweep_job job = {.name = "j", .steps = 2};
-    static struct grid_point points[4];
-    int batches[] = {1, 2, 4, 8};
-    for (int i = 0; i < 4; i++) {
-        points[i] = (struct grid_point){.job = &job, .model = model, .model_source = model, .device = "cpu",
-                                        .technique = PF_TECH_FULL, .batch = batches[i], .seq_len = 256};
-        snprintf(points[i].id, sizeof points[i].id, "p%d", i);
-    }
-    struct grid g = {.points = points, .n = 4, .sweep_path = "calc.sweep"};
-    unsigned char done[4];
-    snprintf(path, sizeof path, "%s/peaks.csv", dir);
-    int fd = results_open(path, &g, done, err, sizeof err);
-    CHECK(fd >= 0, "results_open: %s", err);
-    for (int i = 0; i < 4; i++) {
-        const struct grid_point p = points[i];
-        struct point_result r;
-        point_result_init(&r);
-        strcpy(r.status, "ok");
-        r.exit_code = 0;
-        r.baseline_rss_mib = 200;
-        r.peak_rss_mib = 200 + 1000 + 0.5 * batches[i] * 256;
-        r.tensor_peak_mib = 900 + 0.4 * batches[i] * 256;
-        r.baseline_tensor_mib = 0;
-        CHECK(results_append(fd, &p, &r) == 0, "append");
-    }
-    close(fd);
+    calc_fixture_write(dir, &(struct calc_fixture){.model = model, .n = 4});
 }
 
 /* peaks.csv of this model in dir, its fits, and the plan for E = 128 on

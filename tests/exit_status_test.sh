@@ -89,6 +89,16 @@ expect_status "report: report.md cannot be written" 1 "$PEAKFIT" report "$TMP/re
 expect_status "calc: done" 0 "$PEAKFIT" calc "$good" --budget 2GiB
 expect_status "calc: bad budget" 2 "$PEAKFIT" calc "$good" --budget lots
 expect_status "calc: bad peaks.csv" 2 "$PEAKFIT" calc "$bad" --budget 2GiB
+expect_status "calc: does not fit" 4 "$PEAKFIT" calc "$good" --budget 100MiB
+# Between the estimate and the upper end of its interval: 3.
+plan=$("$PEAKFIT" calc "$good" --budget 100GiB --micro-batch 8 --json)
+between=$(awk -v p="$(grep -o '"predicted_peak_mib": [^,]*' <<<"$plan" | cut -d' ' -f2)" \
+    -v c="$(grep -o '"predicted_peak_ci95_mib": [^,]*' <<<"$plan" | cut -d' ' -f2)" 'BEGIN { printf "%.3f", p + c / 2 }')
+expect_status "calc: fits at the estimate only" 3 "$PEAKFIT" calc "$good" --budget "${between}MiB" --micro-batch 8
+grep -q "fits at the estimate, not within its interval$" "$TMP/out" || fail "calc: outcome 3 says: $(cat "$TMP/out")"
+expect_status "calc: standalone" 0 "$PEAKFIT" calc --per-sample 0.5GB --micro-batch 4 --accum 8
+expect_status "verify: bad budget" 2 "$PEAKFIT" verify "$good" --budget lots
+expect_status "verify: bad peaks.csv" 2 "$PEAKFIT" verify "$bad" --budget 2GiB
 
 # params
 expect_status "params: done" 0 "$PEAKFIT" params tiny

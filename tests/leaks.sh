@@ -43,6 +43,10 @@ check 0 report "$tmp" --reference tests/fixtures/reference-smollm2.csv
 check 0 calc "$tmp" --budget 2GiB --target-batch 512 --replicas 4 --seq-len 256
 check 0 calc "$tmp" --budget 1GiB --micro-batch 4 --accum 8 --json
 check 0 calc "$tmp" --budget 1GiB --technique inference --json
+check 0 calc "$tmp/fit.json" --budget 2GiB --replicas 4 --zero 3 --json
+check 0 calc --per-sample 0.5GB --micro-batch 4 --accum 8 --replicas 4 --json
+check 4 calc --per-sample 1GiB --fixed 10GiB --budget 24GiB --micro-batch 15
+check 2 calc "$tmp" --budget 2GiB --fixed 1GiB
 check 0 fit "$tmp/models"
 check 0 plot "$tmp/models"
 check 0 report "$tmp/models"

@@ -81,6 +81,14 @@ static void test_header_and_columns(void)
     strcpy(r.blas, "openblas");
     strcpy(r.cpu_model, "cpu, \"quoted\"");
     strcpy(r.error, "line one\nline two");
+    for (const char *const *l = (const char *const[]){"forward_peak_bytes=104857600", "backward_peak_bytes=115343360",
+                                                     "optimizer_peak_bytes=94371840", "forward_end_rss_kib=300000",
+                                                     "backward_end_rss_kib=310000", "optimizer_end_rss_kib=305000", NULL};
+         *l; l++) {
+        char copy[64];
+        snprintf(copy, sizeof copy, "%s", *l);
+        point_result_take_line(&r, copy);
+    }
     /* 100 steps: the first 5 s, then 1 s each but the last 100 s (a cap of
      * 64 would never see it): mean (98 + 100) / 99 = 2 s. */
     char line[32];

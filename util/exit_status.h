@@ -13,7 +13,15 @@ enum exit_status {
      * successfully (every row failed: see peaks.csv's status and error), or
      * `all` had nothing to fit. Shares 1 with EXIT_IO to keep the contract
      * to four numbers: either way, look at the message. */
-    EXIT_NO_RESULT = 1
+    EXIT_NO_RESULT = 1,
+    /* `calc` judging a plan (reports/calc.h): it fits at the estimate but
+     * the upper end of its 95% interval (plus --margin) does not... */
+    EXIT_PLAN_FITS_AT_ESTIMATE = 3,
+    /* ...or it does not fit even at the estimate. 0 means it fits. */
+    EXIT_PLAN_DOES_NOT_FIT = 4,
+    /* `verify`: the runs contradicted the predicted boundary (the largest
+     * micro-batch did not fit, or the next size up did too). */
+    EXIT_BOUNDARY_MISSED = 5
 };
 
 /* `peakfit worker` is the exception: it speaks to the runner, which reads

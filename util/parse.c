@@ -49,13 +49,32 @@ static int scaled(const char *text, const struct unit *units, double max, double
     return -1;
 }
 
+static const struct unit byte_units[] = {
+    {"", 1}, {"B", 1},
+    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+    {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+    {"K", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}, {NULL, 0}};
+
+const char *bytes_unit(const char *text, double *factor)
+{
+    char *end;
+    strtod(text, &end);
+    while (*end == ' ')
+        end++;
+    *factor = 1048576.0;
+    for (const struct unit *u = byte_units; u->name; u++)
+        if (strcasecmp(end, u->name) == 0)
+            *factor = u->factor;
+    /* shown by the first name of that size: "B" for "", "GiB" for "G" */
+    for (const struct unit *u = byte_units + 1; u->name; u++)
+        if (u->factor == *factor)
+            return u->name;
+    return "MiB";
+}
+
 int parse_bytes(const char *text, int64_t *out)
 {
-    static const struct unit units[] = {
-        {"", 1}, {"B", 1},
-        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-        {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-        {"K", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}, {NULL, 0}};
+    const struct unit *units = byte_units;
     double v;
     if (scaled(text, units, 9.0e18, &v) != 0)
         return -1;

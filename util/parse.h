@@ -9,6 +9,9 @@ int parse_long(const char *text, long min, long max, long *out);
 int parse_double(const char *text, double min, double max, double *out);
 /* "512MiB", "24GiB", "1.5GB", "4096" (bytes); binary and decimal units. */
 int parse_bytes(const char *text, int64_t *out);
+/* The unit a size was written in, by its name ("GB" for "0.5gb", "GiB"
+ * for "2G", "MiB" when none can be read), its bytes in factor. */
+const char *bytes_unit(const char *text, double *factor);
 /* "90", "90s", "15m", "2h" -> seconds. */
 int parse_seconds(const char *text, double *out);
 

@@ -1,0 +1,154 @@
+/* fit_json.c: fit.json written and read with jansson. Numbers that are not
+ * known (NAN) are null; reals are written with 17 significant digits, so a
+ * fit read back predicts exactly what the fit that wrote it did. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fit/fit_json.h"
+#include "util/output_file.h"
+#include "util/version.h"
+
+static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *ols_json(const struct ols *f)
+{
+    json_t *o = json_object(), *c = json_array(), *cov = json_array();
+    for (int i = 0; i < f->p; i++) {
+        json_t *row = json_array();
+        json_array_append_new(c, number(f->c[i]));
+        for (int j = 0; j < f->p; j++)
+            json_array_append_new(row, number(f->cov[i][j]));
+        json_array_append_new(cov, row);
+    }
+    json_object_set_new(o, "n", json_integer(f->n));
+    json_object_set_new(o, "p", json_integer(f->p));
+    json_object_set_new(o, "identifiable", json_boolean(f->identifiable));
+    json_object_set_new(o, "coefficients", c);
+    json_object_set_new(o, "covariance", cov);
+    json_object_set_new(o, "rss", number(f->rss));
+    json_object_set_new(o, "r2", number(f->r2));
+    json_object_set_new(o, "t975", number(f->t975));
+    return o;
+}
+
+static const char *choice_names[] = {"none", "linear", "quadratic"};
+
+static json_t *measured_json(const struct group_fit *g)
+{
+    json_t *o = json_object(), *s = json_array();
+    for (int i = 0; i < g->n_seq; i++)
+        json_array_append_new(s, json_integer(g->seq_lens[i]));
+    json_object_set_new(o, "batch_min", json_integer(g->min_batch));
+    json_object_set_new(o, "batch_max", json_integer(g->max_batch));
+    json_object_set_new(o, "seq_lens", s);
+    return o;
+}
+
+static json_t *decomposition_json(const struct group_fit *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "weights_mib", number(g->weight_mib));
+    json_object_set_new(o, "grads_mib", number(g->grad_mib));
+    json_object_set_new(o, "optimizer_mib", number(g->optimizer_mib));
+    json_object_set_new(o, "overhead_mib", number(g->overhead_mib));
+    return o;
+}
+
+/* Where the group's first point was measured. */
+static json_t *environment_json(const struct group_fit *g)
+{
+    json_t *o = json_object();
+    const struct observation *p = g->n ? g->points[0] : NULL;
+    json_object_set_new(o, "torch_version", json_string(p ? p->torch_version : ""));
+    json_object_set_new(o, "threads", json_integer(p ? p->threads : 0));
+    json_object_set_new(o, "blas", json_string(p ? p->blas : ""));
+    json_object_set_new(o, "blas_threads", json_integer(p ? p->blas_threads : 0));
+    json_object_set_new(o, "cpu_model", json_string(p ? p->cpu_model : ""));
+    return o;
+}
+
+/* The hinge's step part and, per measured point, which part set its peak. */
+static json_t *hinge_json(const struct group_fit *g)
+{
+    json_t *o = json_object(), *pts = json_array();
+    json_object_set_new(o, "used", json_boolean(g->hinge));
+    json_object_set_new(o, "p_step_mib", number(g->hinge ? g->p_step : NAN));
+    json_object_set_new(o, "p_step_ci95_mib", number(g->hinge ? g->p_step_ci95 : NAN));
+    for (int i = 0; g->hinge && i < g->n; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "batch", json_integer(g->points[i]->batch));
+        json_object_set_new(p, "seq_len", json_integer(g->points[i]->seq_len));
+        json_object_set_new(p, "binds", json_string(g->parts[i].step_binds ? "optimizer step" : "forward/backward"));
+        json_array_append_new(pts, p);
+    }
+    json_object_set_new(o, "points", pts);
+    return o;
+}
+
+/* The held-out points: measured, predicted with their interval, error in %. */
+static json_t *holdout_json(const struct group_fit *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->n_held; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "batch", json_integer(g->held[i]->batch));
+        json_object_set_new(p, "seq_len", json_integer(g->held[i]->seq_len));
+        json_object_set_new(p, "measured_mib", number(g->held_y[i]));
+        json_object_set_new(p, "predicted_mib", number(g->held_predicted[i]));
+        json_object_set_new(p, "predicted_ci95_mib", number(g->held_ci95[i]));
+        json_object_set_new(p, "error_pct", number(group_held_error_pct(g, i)));
+        json_array_append_new(a, p);
+    }
+    return a;
+}
+
+static json_t *group_json(const struct group_fit *g)
+{
+    json_t *o = json_object();
+#define GROUP_KEY_JSON(field, size) json_object_set_new(o, #field, json_string(g->key.field));
+    GROUP_KEY_FIELDS(GROUP_KEY_JSON)
+#undef GROUP_KEY_JSON
+    json_object_set_new(o, "metric", json_string(metric_name(g->metric)));
+    json_object_set_new(o, "n", json_integer(g->n));
+    json_object_set_new(o, "model_choice", json_string(choice_names[g->choice]));
+    json_object_set_new(o, "reason", json_string(g->reason));
+    json_object_set_new(o, "linear", ols_json(&g->linear));
+    json_object_set_new(o, "quadratic", ols_json(&g->quadratic));
+    json_object_set_new(o, "f_test_F", number(g->f_stat));
+    json_object_set_new(o, "f_test_p", number(g->f_p));
+    json_object_set_new(o, "rmse_mib", number(g->rmse));
+    json_object_set_new(o, "loo_rmse_mib", number(g->loo_rmse));
+    json_object_set_new(o, "loo_max_abs_mib", number(g->loo_max_abs));
+    json_object_set_new(o, "measured", measured_json(g));
+    json_object_set_new(o, "baseline_mib", number(g->baseline_mib));
+    json_object_set_new(o, "decomposition", decomposition_json(g));
+    json_object_set_new(o, "environment", environment_json(g));
+    json_object_set_new(o, "hinge", hinge_json(g));
+    json_object_set_new(o, "flags", json_string(g->flags));
+    json_object_set_new(o, "holdout", holdout_json(g));
+    return o;
+}
+
+int fit_json_write(const struct fit_set *set)
+{
+    char path[4200], err[4400];
+    struct output_file out;
+    json_t *root = json_object(), *groups = json_array();
+    json_object_set_new(root, "peakfit_version", json_string(PEAKFIT_VERSION));
+    for (int i = 0; i < set->n_groups; i++)
+        json_array_append_new(groups, group_json(&set->groups[i]));
+    json_object_set_new(root, "groups", groups);
+    snprintf(path, sizeof path, "%s/fit.json", set->dir);
+    int rc = output_file_open(&out, path, err, sizeof err);
+    if (rc == 0) {
+        json_dumpf(root, out.f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        fputc('\n', out.f);
+        rc = output_file_commit(&out, err, sizeof err);
+    }
+    if (rc != 0)
+        fprintf(stderr, "peakfit: %s\n", err);
+    json_decref(root);
+    return rc;
+}

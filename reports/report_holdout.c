@@ -1,0 +1,41 @@
+/* report_holdout.c: report.md's held-out points, the fit's own test: each
+ * one's measured peak, the prediction with its 95% interval, the error. */
+#include <math.h>
+#include <stdio.h>
+#include "reports/markdown.h"
+#include "reports/report_sections.h"
+
+static void held_rows(FILE *f, const struct group_fit *g, double *sum_abs, int *n)
+{
+    for (int i = 0; i < g->n_held; i++) {
+        const struct observation *p = g->held[i];
+        double err = group_held_error_pct(g, i);
+        int inside = fabs(g->held_predicted[i] - g->held_y[i]) <= g->held_ci95[i];
+        md_key_cells(f, &g->key);
+        fprintf(f, "| %d | %d | %.1f | %.1f ± %.1f | %+.1f%% | %s |\n", p->batch, p->seq_len, g->held_y[i],
+                g->held_predicted[i], g->held_ci95[i], err, inside ? "yes" : "no");
+        *sum_abs += fabs(err);
+        (*n)++;
+    }
+}
+
+void section_holdout(FILE *f, const struct fit_set *set)
+{
+    double sum_abs = 0;
+    int n = 0;
+    fprintf(f, "## Held-out points\n\nPoints the sweep's `holdout` key measured but kept out of the fit: "
+               "the fit predicts each one, so the report states its own prediction error (rss metric, MiB "
+               "above baseline; error = (predicted − measured) / measured).\n\n");
+    md_key_header(f, 0);
+    fprintf(f, "| batch | seq_len | measured | predicted (95%% CI) | error | within the interval |\n");
+    md_key_header(f, 1);
+    fprintf(f, "|---|---|---|---|---|---|\n");
+    for (int i = 0; i < set->n_groups; i++)
+        if (set->groups[i].metric == METRIC_RSS)
+            held_rows(f, &set->groups[i], &sum_abs, &n);
+    if (n)
+        fprintf(f, "\nMean absolute error over %d held-out point%s: %.1f%%.\n\n", n, n == 1 ? "" : "s", sum_abs / n);
+    else
+        fprintf(f, "\nNone: the sweep has no `holdout` key (e.g. `holdout = 6x384, 3x128`), so the fit's "
+                   "prediction error is only estimated by leave-one-out.\n\n");
+}

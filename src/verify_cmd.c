@@ -1,0 +1,188 @@
+/* verify_cmd.c: one or two real runs test the predicted boundary, where a
+ * batch-size finder needs log2(n). The points are measured as `run`
+ * measures them, with the settings of the group's own rows in peaks.csv
+ * and mem_limit = budget less the fit's baseline, into
+ * DIR/verify-TECHNIQUE-sS-BUDGETMiB/ (a second verify of the same plan
+ * resumes there). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "reports/calc.h"
+#include "runner/run_sweep.h"
+#include "sweeps/limits.h"
+#include "sweeps/technique.h"
+#include "src/verify_cmd.h"
+#include "util/csv_table.h"
+#include "util/exit_status.h"
+#include "util/output_file.h"
+#include "util/parse.h"
+#include "util/peaks_columns.h"
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "peakfit verify: %s\nusage: peakfit verify DIR --budget SIZE [--technique T] [--seq-len S] "
+            "[--model M] [--device D]\n", why);
+    return EXIT_BAD_INPUT;
+}
+
+static int parse_args(int argc, char **argv, struct calc_request *r, const char **dir)
+{
+    static const struct option opts[] = {{"budget", required_argument, NULL, 'b'},
+                                         {"technique", required_argument, NULL, 't'},
+                                         {"seq-len", required_argument, NULL, 's'},
+                                         {"model", required_argument, NULL, 'm'},
+                                         {"device", required_argument, NULL, 'd'},
+                                         {0, 0, 0, 0}};
+    int64_t bytes;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (opt == 'b' && (parse_bytes(optarg, &bytes) != 0 || bytes <= 0 || strspn(optarg, "0123456789.") == strlen(optarg)))
+            return usage("--budget must be a size with a unit, such as 2GiB or 900MiB");
+        if (opt == 's' && parse_long(optarg, 1, LIMIT_SEQ_LEN_MAX, &r->seq_len) != 0)
+            return usage("--seq-len must be a whole number from 1 to 1000000");
+        if (opt == ':' || opt == '?')
+            return usage(opt == ':' ? "an option needs a value" : "unknown option");
+        r->budget_mib = opt == 'b' ? bytes / 1048576.0 : r->budget_mib;
+        r->technique = opt == 't' ? optarg : r->technique;
+        r->model = opt == 'm' ? optarg : r->model;
+        r->device = opt == 'd' ? optarg : r->device;
+    }
+    if (optind != argc - 1 || r->budget_mib <= 0)
+        return usage(optind != argc - 1 ? "needs one DIR" : "needs --budget SIZE");
+    int t = technique_from_name(r->technique);
+    if (t < 0 || !technique_runs_steps((pf_technique)t))
+        return usage("--technique must be a technique that runs steps");
+    *dir = argv[optind];
+    return 0;
+}
+
+/* The group's first ok row of DIR/peaks.csv: how its points were measured. */
+static const struct csv_row *group_row(const struct csv_table *t, const struct group_key *key)
+{
+    for (int r = 0; r < t->n_rows; r++) {
+        char *const *f = t->rows[r].fields;
+        if (t->rows[r].n_fields == PEAKS_N_COLUMNS && !strcmp(f[PEAKS_COL_status], "ok") &&
+            !strcmp(f[PEAKS_COL_model], key->model) && !strcmp(f[PEAKS_COL_device], key->device) &&
+            !strcmp(f[PEAKS_COL_technique], key->technique) && !strcmp(f[PEAKS_COL_attention], key->attention))
+            return &t->rows[r];
+    }
+    return NULL;
+}
+
+/* A value that a sweep line would misread (a list separator, a comment). */
+static int unsafe(const char *v) { return strpbrk(v, ",#;\n\r") != NULL; }
+
+static int write_sweep(const char *path, char *const *f, const struct calc_plan *p, double limit_mib)
+{
+    char err[4400];
+    struct output_file out;
+    if (unsafe(f[PEAKS_COL_model_source]) || unsafe(f[PEAKS_COL_weights])) {
+        fprintf(stderr, "peakfit: %s: its model or weights path holds , # or ; and cannot be written into a sweep\n",
+                f[PEAKS_COL_model_source]);
+        return EXIT_BAD_INPUT;
+    }
+    if (output_file_open(&out, path, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
+    }
+    fprintf(out.f, "# Written by peakfit verify: the predicted largest micro-batch and the next size up,\n"
+                   "# under a memory limit of the budget less the fit's baseline.\n[verify]\n"
+                   "model = %s\ndevice = %s\ntechnique = %s\nattention = %s\nsteps = %s\nseed = %s\nthreads = %s\n"
+                   "timeout = %s\nbatch = %ld, %ld\nseq_len = %ld\nmem_limit = %.0fB\n",
+            f[PEAKS_COL_model_source], f[PEAKS_COL_device], f[PEAKS_COL_technique], f[PEAKS_COL_attention],
+            f[PEAKS_COL_steps], f[PEAKS_COL_seed], f[PEAKS_COL_threads_requested], f[PEAKS_COL_timeout_s],
+            p->max_micro_batch, p->max_micro_batch + 1, p->seq_len, floor(limit_mib * 1048576));
+    if (f[PEAKS_COL_lora_rank][0])
+        fprintf(out.f, "lora_rank = %s\nlora_targets = %s\n", f[PEAKS_COL_lora_rank], f[PEAKS_COL_lora_targets]);
+    if (f[PEAKS_COL_weights][0])
+        fprintf(out.f, "weights = %s\n", f[PEAKS_COL_weights]);
+    if (output_file_commit(&out, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
+    }
+    return EXIT_DONE;
+}
+
+/* The status and peak of batch b in the verify run's peaks.csv. */
+static const char *outcome_of(const struct csv_table *t, long b, const char **peak)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%ld", b);
+    for (int r = t->n_rows - 1; r >= 0; r--)
+        if (t->rows[r].n_fields == PEAKS_N_COLUMNS && !strcmp(t->rows[r].fields[PEAKS_COL_batch], text)) {
+            *peak = t->rows[r].fields[PEAKS_COL_peak_above_baseline_mib];
+            return t->rows[r].fields[PEAKS_COL_status];
+        }
+    *peak = "";
+    return "not measured";
+}
+
+static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
+{
+    char path[4400], err[4600], key[400];
+    struct csv_table t;
+    const char *peak_b, *peak_next;
+    snprintf(path, sizeof path, "%s/peaks.csv", vdir);
+    if (csv_table_read(path, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
+    }
+    const char *at_b = outcome_of(&t, p->max_micro_batch, &peak_b);
+    const char *above = outcome_of(&t, p->max_micro_batch + 1, &peak_next);
+    int held = !strcmp(at_b, "ok") && strcmp(above, "ok") != 0;
+    group_key_format(&p->fit->key, key, sizeof key);
+    printf("verify %s, seq_len %ld: memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
+           limit_mib, p->fit->baseline_mib);
+    printf("  b = %ld (predicted largest): %s, peak %s MiB above baseline\n", p->max_micro_batch, at_b,
+           peak_b[0] ? peak_b : "-");
+    printf("  b = %ld (next size up): %s, peak %s MiB above baseline\n", p->max_micro_batch + 1, above,
+           peak_next[0] ? peak_next : "-");
+    printf("  the predicted boundary %s\n", held ? "held"
+                                        : strcmp(at_b, "ok") ? "did not hold: the predicted largest batch did not fit"
+                                                             : "did not hold: the next size up fitted too (the prediction is conservative)");
+    csv_table_free(&t);
+    return held ? EXIT_DONE : EXIT_BOUNDARY_MISSED;
+}
+
+static int verify(const char *dir, const struct fit_set *set, const struct calc_request *req)
+{
+    char err[4400], vdir[4300], sweep[4400], path[4300];
+    struct calc_plan p;
+    struct csv_table t;
+    if (calc_plan_make(set, req, &p, err, sizeof err) != 0)
+        return fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT;
+    if (p.max_micro_batch < 1)
+        return fprintf(stderr, "peakfit: no micro-batch fits %.0f MiB within its interval: nothing to verify\n",
+                       req->budget_mib), EXIT_PLAN_DOES_NOT_FIT;
+    double limit_mib = req->budget_mib - p.fit->baseline_mib;
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    if (csv_table_read(path, &t, err, sizeof err) != 0)
+        return fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT;
+    const struct csv_row *row = group_row(&t, &p.fit->key);
+    snprintf(vdir, sizeof vdir, "%s/verify-%s-s%ld-%.0fMiB", dir, p.fit->key.technique, p.seq_len, req->budget_mib);
+    snprintf(sweep, sizeof sweep, "%s/verify.sweep", vdir);
+    int rc = !row ? (fprintf(stderr, "peakfit: %s: no row of this version for the group\n", path), EXIT_BAD_INPUT)
+             : mkdir(vdir, 0755) != 0 && errno != EEXIST ? (fprintf(stderr, "peakfit: %s: %s\n", vdir, strerror(errno)), EXIT_IO)
+                                                        : write_sweep(sweep, row->fields, &p, limit_mib);
+    csv_table_free(&t);
+    if (rc == EXIT_DONE)
+        rc = run_sweep(sweep, vdir);
+    return rc == EXIT_DONE || rc == EXIT_NO_RESULT ? judge(vdir, &p, limit_mib) : rc;
+}
+
+int verify_main(int argc, char **argv)
+{
+    struct calc_request req = {.technique = "full", .replicas = 1};
+    const char *dir;
+    if (parse_args(argc, argv, &req, &dir) != 0)
+        return EXIT_BAD_INPUT;
+    struct fit_set set;
+    int rc = fit_set_open(dir, &set) == 0 ? verify(dir, &set, &req) : EXIT_BAD_INPUT;
+    fit_set_free(&set);
+    return rc;
+}

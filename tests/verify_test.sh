@@ -1,0 +1,52 @@
+# verify on tiny with a small budget: the predicted largest micro-batch and
+# the next size up run for real under mem_limit = budget less the baseline,
+# and the output says whether the predicted boundary held (exit 0) or not (5).
+source "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+json_value() { grep -o "\"$1\": [^,}]*" <<<"$2" | cut -d' ' -f2; }
+
+write_sweep "$TMP/v.sweep" <<'SWEEP'
+[global]
+model = tiny
+threads = 1
+[j]
+technique = full
+batch = 1, 2, 3, 4
+seq_len = 128
+SWEEP
+dir=$TMP/out
+"$PEAKFIT" run "$TMP/v.sweep" -o "$dir" 2>/dev/null || fail "run: exit status $?"
+
+# The smallest budget (in whole MiB) under which calc proposes b >= 2.
+plan=$("$PEAKFIT" calc "$dir" --budget 100GiB --json)
+budget=
+for k in 2 3 4 5 6 8 10 14 20; do
+    mib=$(awk -v b="$(json_value baseline_mib "$plan")" -v f="$(json_value fixed_mib "$plan")" \
+        -v a="$(json_value per_sample_mib "$plan")" -v k=$k 'BEGIN { printf "%d", b + f + k * a + 1 }')
+    p=$("$PEAKFIT" calc "$dir" --budget "${mib}MiB" --json)
+    if [ "$(json_value max_micro_batch "$p")" -ge 2 ]; then budget=$mib; b=$(json_value max_micro_batch "$p"); break; fi
+done
+[ -n "$budget" ] || fail "no budget gives b >= 2: $plan"
+
+out=$("$PEAKFIT" verify "$dir" --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 5 ] || fail "verify: exit status $rc: $(cat "$TMP/err")"
+grep -q "^  b = $b (predicted largest): \(ok\|oom\)" <<<"$out" || fail "verify: the largest b: $out"
+grep -q "^  b = $((b + 1)) (next size up): \(ok\|oom\)" <<<"$out" || fail "verify: the next size up: $out"
+if [ "$rc" = 0 ]; then want="the predicted boundary held"; else want="the predicted boundary did not hold"; fi
+grep -q "^  $want" <<<"$out" || fail "verify: exit $rc but: $out"
+vdir="$dir/verify-full-s128-${budget}MiB"
+[ -f "$vdir/verify.sweep" ] && [ -f "$vdir/peaks.csv" ] || fail "verify wrote no run in $vdir: $(ls "$dir")"
+expect_eq "two runs" "$("$CSVQ" "$vdir/peaks.csv" batch | tr '\n' ' ')" "$b $((b + 1)) "
+limit=$("$CSVQ" "$vdir/peaks.csv" mem_limit_mib | head -1)
+want=$(awk -v b="$budget" -v base="$(json_value baseline_mib "$plan")" 'BEGIN { printf "%.0f", b - base }')
+expect_eq "the memory limit is the budget less the baseline" "$(printf '%.0f' "$limit")" "$want"
+
+# Nothing to verify when nothing fits; bad options name themselves.
+"$PEAKFIT" verify "$dir" --budget 10MiB >/dev/null 2>"$TMP/err"; rc=$?
+expect_eq "verify, nothing fits: exit status" "$rc" 4
+err=$("$PEAKFIT" verify "$dir" --budget 2048 2>&1 >/dev/null); rc=$?
+expect_eq "verify, a budget without unit: exit status" "$rc" 2
+expect_eq "verify, a budget without unit" "$(head -1 <<<"$err")" \
+    "peakfit verify: --budget must be a size with a unit, such as 2GiB or 900MiB"
+true
