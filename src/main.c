@@ -26,10 +26,10 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"run", run_sweep_main, "SWEEP -o|--output DIR",
-     "measure every grid point, each in a fresh process: DIR/peaks.csv"},
+    {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
+     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv"},
     {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them"},
-    {"all", all_main, "SWEEP -o|--output DIR", "run, fit, plot and report"},
+    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report"},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv"},
     {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG"},
     {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator"},

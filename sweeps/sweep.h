@@ -46,6 +46,8 @@ struct sweep_job {
     int lora_rank;
     unsigned lora_targets;
     char weights[SWEEP_LONG_PATH_MAX]; /* canonical path of a safetensors file, or "" for random */
+    int warm;             /* 1: AdamW state made before the first step (pf_model_warm_optimizer) */
+    int jobs;             /* points measured at once (runner/pool.h); `run -j` overrides */
 };
 
 struct sweep {

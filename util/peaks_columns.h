@@ -59,7 +59,8 @@
     X(timeout_s, NUM, LIMIT)                    \
     X(mem_limit_mib, NUM, LIMIT)                \
     X(weights, TEXT, SETTING)                   \
-    X(attention, TEXT, POINT)
+    X(attention, TEXT, POINT)                   \
+    X(warm, INT, SETTING)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,

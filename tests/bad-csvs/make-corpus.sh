@@ -73,7 +73,7 @@ header-twice.csv${tab}fit${tab}2${tab}peakfit: @P@:2: skipped: batch "batch" is 
 only-failures.csv${tab}fit${tab}2${tab}peakfit: @P@: no successful points to fit
 reordered-columns.csv${tab}fit${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column 2 ("model", expected "job")
 duplicate-ids.csv${tab}fit${tab}0${tab}peakfit: @P@:4: point $fixture_id again (first at line 2): the later row is used
-newer-version.csv${tab}fit${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $((n_old + 9)) ("future_column", expected no more columns): it is from another peakfit version
+newer-version.csv${tab}fit${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $(( $(head -1 $base | tr "," "\n" | wc -l) + 1 )) ("future_column", expected no more columns): it is from another peakfit version
 run-old-header.csv${tab}run${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $((n_old + 1)) (no column, expected "model_source"): it is from another peakfit version; use another -o DIR or move peaks.csv away
 run-reordered-columns.csv${tab}run${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $(col $base seed) ("threads_requested", expected "seed"); use another -o DIR or move peaks.csv away
 run-other-seed.csv${tab}run${tab}2${tab}peakfit: @P@:3: point $id3 was measured with seed 5; the sweep now says 0: use another -o DIR or move peaks.csv away
