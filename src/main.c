@@ -13,6 +13,7 @@
 #include "runner/grid_cmd.h"
 #include "runner/params.h"
 #include "runner/run_sweep.h"
+#include "runner/slurm_cmd.h"
 #include "runner/worker.h"
 #include "src/all_cmd.h"
 #include "util/exit_status.h"
@@ -28,6 +29,10 @@ struct command {
 static const struct command commands[] = {
     {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
      "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv"},
+    {"slurm", slurm_main,
+     "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
+     "       [--cpus-per-task N] [--chunk C] [--submit]",
+     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)"},
     {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them"},
     {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report"},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv"},
