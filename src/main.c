@@ -29,10 +29,6 @@ struct command {
 static const struct command commands[] = {
     {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
      "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv"},
-    {"slurm", slurm_main,
-     "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
-     "       [--cpus-per-task N] [--chunk C] [--submit]",
-     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)"},
     {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them"},
     {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report"},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv"},
@@ -46,6 +42,10 @@ static const struct command commands[] = {
      "build a model and print its parameter counts"},
     {"worker", worker_main, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
      "measure one point (started by run; reports on stdout by hand)"},
+    {"slurm", slurm_main,
+     "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
+     "       [--cpus-per-task N] [--chunk C] [--submit]",
+     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
