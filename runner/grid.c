@@ -57,10 +57,11 @@ void grid_point_settings(const struct grid_point *p, char *out, size_t size)
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);
     snprintf(out, size, "model_source=%s;config_hash=%016llx;device=%s;technique=%s;attention=%s;batch=%d;seq_len=%d;"
              "steps=%d;seed=%ld;threads=%d;timeout_s=%.17g;mem_limit=%lld;weights=%s;lora_rank=%d;lora_targets=%s;"
-             "holdout=%d",
+             "holdout=%d;warm=%d",
              p->model_source, (unsigned long long)p->config_hash, p->device, technique_name(p->technique),
              attention_name(p->attention), p->batch, p->seq_len, technique_runs_steps(p->technique) ? j->steps : 0, j->seed, j->threads,
-             j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets, p->holdout);
+             j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets, p->holdout,
+             technique_is_training(p->technique) ? j->warm : 0);
 }
 
 /* What changes the memory is in the id, so a resumed run never takes a row

@@ -60,6 +60,12 @@ static void say_locked(const char *dir, const char *locked)
     fprintf(stderr, "peakfit: %s: another peakfit run is writing to this directory (%s is locked)\n", dir, locked);
 }
 
+/* LOCK_NB: a second runner is refused; without it (Slurm tasks, `run
+ * --point`), it waits its turn. */
+static int lock_how = LOCK_EX | LOCK_NB;
+
+void out_dir_lock_waits(int wait) { lock_how = wait ? LOCK_EX : LOCK_EX | LOCK_NB; }
+
 /* Held for the whole run: two runners appending to one peaks.csv would
  * each run the other's points. */
 int out_dir_lock(const char *dir)
@@ -72,7 +78,7 @@ int out_dir_lock(const char *dir)
             fprintf(stderr, "peakfit: %s: cannot create lock file: %s\n", path, strerror(errno));
             return -1;
         }
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (flock(fd, lock_how) != 0) {
             say_locked(dir, path);
             close(fd);
             return -1;
@@ -99,7 +105,7 @@ int out_dir_lock_results(const char *dir, const char *csv_path)
     int fd = open(csv_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return -1; /* results_open says why */
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+    if (flock(fd, lock_how) == 0)
         return fd;
     int locked = errno == EWOULDBLOCK;
     close(fd);
@@ -111,7 +117,7 @@ int out_dir_lock_results(const char *dir, const char *csv_path)
 
 int out_dir_lock_fd(int fd, const char *dir, const char *csv_path)
 {
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK)
+    if (flock(fd, lock_how) == 0 || errno != EWOULDBLOCK)
         return 0;
     say_locked(dir, csv_path);
     return -1;

@@ -15,6 +15,11 @@ enum { OUT_DIR_MAX = PATH_MAX - 64 };
  * EXIT_DONE, EXIT_BAD_INPUT or EXIT_IO. */
 int out_dir_prepare(const char *dir);
 
+/* 1: the locks below wait for another runner to let go (the tasks of one
+ * sweep on a cluster take turns to read and append); 0 (the default): they
+ * refuse at once, saying who holds them. */
+void out_dir_lock_waits(int wait);
+
 /* Locks DIR/.peakfit.lock for the whole run; returns its descriptor, or
  * -1 after saying why (another runner holds it, or it cannot be made). */
 int out_dir_lock(const char *dir);

@@ -8,13 +8,8 @@
 
 long proc_status_kib(const char *field) { return proc_status_kib_of(0, field); }
 
-long proc_status_kib_of(int pid, const char *field)
+static long field_kib(const char *path, const char *field)
 {
-    char path[64];
-    if (pid > 0)
-        snprintf(path, sizeof path, "/proc/%d/status", pid);
-    else
-        snprintf(path, sizeof path, "/proc/self/status");
     FILE *f = fopen(path, "r");
     char line[256];
     long kib = -1;
@@ -26,6 +21,18 @@ long proc_status_kib_of(int pid, const char *field)
         fclose(f);
     return kib;
 }
+
+long proc_status_kib_of(int pid, const char *field)
+{
+    char path[64];
+    if (pid > 0)
+        snprintf(path, sizeof path, "/proc/%d/status", pid);
+    else
+        snprintf(path, sizeof path, "/proc/self/status");
+    return field_kib(path, field);
+}
+
+long meminfo_kib(const char *field) { return field_kib("/proc/meminfo", field); }
 
 void host_cpu_model(char *out, size_t size)
 {

@@ -9,6 +9,8 @@
 long proc_status_kib(const char *field);
 /* The same for another process (pid > 0). */
 long proc_status_kib_of(int pid, const char *field);
+/* A field of /proc/meminfo (MemAvailable, MemTotal) in KiB, or -1. */
+long meminfo_kib(const char *field);
 void host_cpu_model(char *out, size_t size);
 /* The library that serves sgemm_ in this process (resolved path), or "none". */
 void blas_library(char *out, size_t size);

@@ -99,6 +99,7 @@ static const char *point_text(enum peaks_column c, const struct grid_point *p, r
     case PEAKS_COL_weights: return j->weights;
     case PEAKS_COL_attention: return attention_name(p->attention);
     case PEAKS_COL_holdout: return whole(num, p->holdout);
+    case PEAKS_COL_warm: return whole(num, technique_is_training(p->technique) ? j->warm : 0);
     default: return NULL; /* a result: measured, not set */
     }
 }

@@ -1,5 +1,6 @@
 /* run_sweep.c: validates everything first, then runs the points not yet
- * in DIR/peaks.csv one fresh worker process at a time. */
+ * in DIR/peaks.csv, each in a fresh worker process, N at a time
+ * (runner/pool.h); or, with --point, one Slurm task's share of them. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -13,9 +14,11 @@
 #include "runner/out_dir.h"
 #include "runner/results_csv.h"
 #include "runner/run_sweep.h"
+#include "runner/pool.h"
 #include "runner/spawn.h"
-#include "sweeps/attention.h"
+#include "sweeps/limits.h"
 #include "sweeps/technique.h"
+#include "util/parse.h"
 #include "util/exit_status.h"
 
 struct progress {
@@ -42,62 +45,6 @@ static void install_stop_handlers(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-}
-
-/* argv for `peakfit worker`. Strings point into the grid (never copied,
- * so never cut); numbers and the LoRA list are written into text. */
-struct worker_command {
-    char *argv[32];
-    char text[16][64];
-    int argc, n_text;
-};
-
-static void add_arg(struct worker_command *c, const char *flag, const char *value)
-{
-    c->argv[c->argc++] = (char *)flag;
-    c->argv[c->argc++] = (char *)value;
-}
-
-static void add_text(struct worker_command *c, const char *flag, const char *value)
-{
-    snprintf(c->text[c->n_text], sizeof c->text[0], "%s", value);
-    add_arg(c, flag, c->text[c->n_text++]);
-}
-
-static void add_number(struct worker_command *c, const char *flag, long long v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%lld", v);
-    add_text(c, flag, text);
-}
-
-static void build_command(struct worker_command *c, const char *self, const struct grid_point *p)
-{
-    const struct sweep_job *j = p->job;
-    memset(c, 0, sizeof *c);
-    c->argv[c->argc++] = (char *)self;
-    c->argv[c->argc++] = "worker";
-    add_arg(c, "--model", p->model_source);
-    add_arg(c, "--device", p->device);
-    add_arg(c, "--technique", technique_name(p->technique));
-    add_arg(c, "--attention", attention_name(p->attention));
-    if (technique_runs_steps(p->technique)) {
-        add_number(c, "--batch", p->batch);
-        add_number(c, "--seq-len", p->seq_len);
-    }
-    add_number(c, "--steps", j->steps);
-    add_number(c, "--seed", j->seed);
-    add_number(c, "--threads", j->threads);
-    add_number(c, "--report-fd", 3);
-    if (j->weights[0])
-        add_arg(c, "--weights", j->weights);
-    if (technique_is_lora(p->technique)) {
-        char targets[64];
-        lora_targets_to_list(j->lora_targets, targets, sizeof targets);
-        add_number(c, "--lora-rank", j->lora_rank);
-        add_text(c, "--lora-targets", targets);
-    }
-    c->argv[c->argc] = NULL;
 }
 
 /* Debian's libtorch calls BLAS through libblas.so.3; when that is the
@@ -135,20 +82,6 @@ static void print_progress(struct progress *pr, int index, const struct grid_poi
             p->seq_len, p->repeat, r->status, peak, r->wall_s, el, et);
 }
 
-/* This binary, to exec as each worker. A result that fills the buffer
- * may have been cut: refused rather than exec'ing a shorter path. */
-static int self_path(char *out, size_t size)
-{
-    ssize_t n = readlink("/proc/self/exe", out, size);
-    if (n < 0 || (size_t)n >= size) {
-        fprintf(stderr, "peakfit: cannot find its own binary to run workers (/proc/self/exe): %s\n",
-                n < 0 ? strerror(errno) : "path longer than PATH_MAX");
-        return -1;
-    }
-    out[n] = '\0';
-    return 0;
-}
-
 /* Every point this run measured failed (none before it in the file):
  * exit non-zero, so a script does not take an empty fit for a result. */
 static int nothing_succeeded(const struct progress *pr, const char *csv_path)
@@ -159,46 +92,6 @@ static int nothing_succeeded(const struct progress *pr, const char *csv_path)
     fprintf(stderr, "peakfit: no point succeeded (%d failed: see the status and error columns of %s)\n",
             pr->ran, csv_path);
     return 1;
-}
-
-static int run_points(const struct grid *g, int fd, const unsigned char *done, const char *csv_path)
-{
-    char self[PATH_MAX];
-    struct progress pr = {.total = g->n, .started = time(NULL)};
-    if (self_path(self, sizeof self) != 0)
-        return EXIT_IO;
-    for (int i = 0; i < g->n; i++)
-        pr.to_run += !done[i];
-    if (pr.to_run < g->n)
-        fprintf(stderr, "peakfit: resuming: %d of %d points already in %s\n", g->n - pr.to_run, g->n, csv_path);
-    for (int i = 0; i < g->n; i++) {
-        const struct grid_point *p = &g->points[i];
-        if (done[i])
-            continue;
-        struct worker_command cmd;
-        struct point_result r;
-        build_command(&cmd, self, p);
-        int rc = spawn_worker(cmd.argv, p->job->timeout_s, p->job->mem_limit, &r);
-        if (rc == SPAWN_INTERRUPTED) {
-            fprintf(stderr, "peakfit: interrupted; the point in progress was stopped and not recorded. "
-                    "%d points are in %s; run the same command again to resume.\n", g->n - pr.to_run + pr.ran, csv_path);
-            return EXIT_INTERRUPTED;
-        }
-        if (rc == SPAWN_FAILED) {
-            fprintf(stderr, "peakfit: cannot start a worker: %s\n", strerror(errno));
-            return EXIT_IO;
-        }
-        if (results_append(fd, p, &r) != 0) {
-            fprintf(stderr, "peakfit: %s: cannot append a row: %s\n", csv_path, strerror(errno));
-            return EXIT_IO;
-        }
-        pr.ran++;
-        pr.ok += strcmp(r.status, "ok") == 0;
-        print_progress(&pr, i, p, &r);
-        warn_about_blas(&r);
-    }
-    fprintf(stderr, "peakfit: %d points in %s\n", g->n, csv_path);
-    return nothing_succeeded(&pr, csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
 }
 
 /* The locks a run holds: DIR/.peakfit.lock and peaks.csv itself. */
@@ -241,24 +134,138 @@ static int open_results(const char *sweep_path, const char *dir, const char *csv
     return out_dir_keep_sweep(sweep_path, dir) == 0 ? EXIT_DONE : EXIT_IO;
 }
 
-int run_sweep(const char *sweep_path, const char *out_dir)
+/* What the record callback needs: where rows go and how the run goes. */
+struct run_ctx {
+    const struct run_options *o;
+    const struct grid *g;
+    const char *csv_path;
+    int fd;             /* the results file, locked for the whole run; -1 under --point */
+    struct progress pr;
+};
+
+/* --point: the results file is locked only to read it and to append, so
+ * that the tasks of one sweep take turns. A point another task recorded
+ * meanwhile (a requeued or rerun task) is not written twice. 0, -1 (errno)
+ * or an exit status. */
+static int append_row_once(struct run_ctx *c, int i, const struct point_result *r)
+{
+    const struct run_options *o = c->o;
+    struct run_locks locks = {-1, -1};
+    int fd = -1;
+    unsigned char *now = calloc((size_t)c->g->n + 1, 1);
+    int rc = now ? open_results(o->sweep, o->dir, c->csv_path, c->g, &locks, &fd, now) : EXIT_IO;
+    if (rc == EXIT_DONE && now[i])
+        fprintf(stderr, "peakfit: point %s is already in %s (another task recorded it): not written again\n",
+                c->g->points[i].id, c->csv_path);
+    else if (rc == EXIT_DONE)
+        rc = results_append(fd, &c->g->points[i], r);
+    if (fd >= 0)
+        close(fd);
+    release_locks(&locks);
+    free(now);
+    return rc;
+}
+
+static int append_row(struct run_ctx *c, int i, const struct point_result *r)
+{
+    if (c->fd >= 0)
+        return results_append(c->fd, &c->g->points[i], r);
+    return append_row_once(c, i, r);
+}
+
+static int record(void *ctx, int i, const struct point_result *r)
+{
+    struct run_ctx *c = ctx;
+    int rc = append_row(c, i, r);
+    if (rc < 0) {
+        fprintf(stderr, "peakfit: %s: cannot append a row: %s\n", c->csv_path, strerror(errno));
+        return EXIT_IO;
+    }
+    if (rc > 0)
+        return rc;
+    c->pr.ran++;
+    c->pr.ok += strcmp(r->status, "ok") == 0;
+    print_progress(&c->pr, i, &c->g->points[i], r);
+    warn_about_blas(r);
+    return EXIT_DONE;
+}
+
+/* The number of workers at once: -j, else the largest `jobs` of the sweep's jobs. */
+static int jobs_of(const struct run_options *o, const struct sweep *s)
+{
+    int n = o->jobs;
+    for (int i = 0; n == 0 && i < s->n_jobs; i++)
+        n = s->jobs[i].jobs;
+    for (int i = 0; o->jobs == 0 && i < s->n_jobs; i++)
+        n = s->jobs[i].jobs > n ? s->jobs[i].jobs : n;
+    return n > 0 ? n : 1;
+}
+
+static int run_points(struct run_ctx *c, const struct sweep *s, const unsigned char *done)
+{
+    const struct grid *g = c->g;
+    c->pr = (struct progress){.total = g->n, .started = time(NULL)};
+    for (int i = 0; i < g->n; i++)
+        c->pr.to_run += !done[i];
+    if (c->pr.to_run < g->n && c->o->point < 0)
+        fprintf(stderr, "peakfit: resuming: %d of %d points already in %s\n", g->n - c->pr.to_run, g->n,
+                c->csv_path);
+    int rc = pool_run(s, g, done, jobs_of(c->o, s), record, c);
+    if (rc == EXIT_INTERRUPTED)
+        fprintf(stderr, "peakfit: interrupted; the points in progress were stopped and not recorded. "
+                "%d points are in %s; run the same command again to resume.\n",
+                g->n - c->pr.to_run + c->pr.ran, c->csv_path);
+    if (rc != EXIT_DONE)
+        return rc;
+    if (c->o->point < 0)
+        fprintf(stderr, "peakfit: %d points in %s\n", g->n, c->csv_path);
+    return nothing_succeeded(&c->pr, c->csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
+}
+
+/* --point K [--chunk C]: only points K*C .. K*C+C-1 are this task's. */
+static int keep_task_points(const struct run_options *o, const struct grid *g, unsigned char *done)
+{
+    long tasks = ((long)g->n + o->chunk - 1) / o->chunk;
+    if (o->point >= tasks) {
+        fprintf(stderr, "peakfit: --point %ld: the sweep has %d points, %ld task%s of %d (--point 0 to %ld)\n",
+                o->point, g->n, tasks, tasks == 1 ? "" : "s", o->chunk, tasks - 1);
+        return EXIT_BAD_INPUT;
+    }
+    for (long i = 0; i < g->n; i++)
+        if (i / o->chunk != o->point)
+            done[i] = 1;
+    return EXIT_DONE;
+}
+
+int run_sweep_with(const struct run_options *o)
 {
     char csv_path[PATH_MAX];
     install_stop_handlers(); /* a stop before the first point ends the run at it */
+    out_dir_lock_waits(o->point >= 0);
     struct grid g;
     int rc;
-    struct sweep *s = grid_cmd_load(sweep_path, &g, &rc);
+    struct sweep *s = grid_cmd_load(o->sweep, &g, &rc);
     if (!s)
         return rc;
     struct run_locks locks = {-1, -1};
-    int fd = -1;
+    struct run_ctx c = {.o = o, .g = &g, .csv_path = csv_path, .fd = -1};
     unsigned char *done = calloc((size_t)g.n + 1, 1);
-    snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", out_dir); /* fits: out_dir_prepare checks */
-    rc = done ? open_results(sweep_path, out_dir, csv_path, &g, &locks, &fd, done) : EXIT_IO;
+    snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", o->dir); /* fits: out_dir_prepare checks */
+    rc = done ? EXIT_DONE : EXIT_IO;
+    if (rc == EXIT_DONE && o->point >= 0)
+        rc = keep_task_points(o, &g, done);
     if (rc == EXIT_DONE)
-        rc = run_points(&g, fd, done, csv_path);
-    if (fd >= 0)
-        close(fd);
+        rc = open_results(o->sweep, o->dir, csv_path, &g, &locks, &c.fd, done);
+    if (rc == EXIT_DONE && o->point >= 0) {
+        close(c.fd); /* taken again for each row */
+        c.fd = -1;
+        release_locks(&locks);
+        locks = (struct run_locks){-1, -1};
+    }
+    if (rc == EXIT_DONE)
+        rc = run_points(&c, s, done);
+    if (c.fd >= 0)
+        close(c.fd);
     release_locks(&locks);
     free(done);
     grid_free(&g);
@@ -266,31 +273,71 @@ int run_sweep(const char *sweep_path, const char *out_dir)
     return rc;
 }
 
+int run_sweep(const char *sweep_path, const char *out_dir)
+{
+    struct run_options o = {.sweep = sweep_path, .dir = out_dir, .point = -1, .chunk = 1};
+    return run_sweep_with(&o);
+}
+
 static int is_output_flag(const char *arg) { return strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0; }
 
-int run_sweep_args(int argc, char **argv, const char **sweep, const char **dir)
+/* A whole-number option's value, lo .. hi; 0, or -1 after naming it. */
+static int number_option(const char *flag, const char *value, long lo, long hi, long *out)
 {
-    *sweep = *dir = NULL;
+    if (value && parse_long(value, lo, hi, out) == 0)
+        return 0;
+    fprintf(stderr, "peakfit: %s needs a whole number from %ld to %ld, not \"%s\"\n", flag, lo, hi,
+            value ? value : "");
+    return -1;
+}
+
+/* run's own options: -j N, --point K, --chunk C. 1 when argv[*i] is one
+ * (its value consumed), 0 when it is not, -1 when its value is bad. */
+static int run_option(int argc, char **argv, int *i, struct run_options *o)
+{
+    const char *flag = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    long v;
+    int rc;
+    if (!strcmp(flag, "-j") || !strcmp(flag, "--jobs"))
+        rc = number_option(flag, value, 1, RUN_JOBS_MAX, &v), o->jobs = (int)v;
+    else if (!strcmp(flag, "--point"))
+        rc = number_option(flag, value, 0, LIMIT_GRID_POINTS_MAX - 1, &v), o->point = v;
+    else if (!strcmp(flag, "--chunk"))
+        rc = number_option(flag, value, 1, LIMIT_GRID_POINTS_MAX, &v), o->chunk = (int)v;
+    else
+        return 0;
+    *i += 1;
+    return rc == 0 ? 1 : -1;
+}
+
+int run_sweep_args(int argc, char **argv, struct run_options *o)
+{
+    *o = (struct run_options){.point = -1, .chunk = 1};
     for (int i = 1; i < argc; i++) {
+        int own = run_option(argc, argv, &i, o);
+        if (own < 0)
+            return -1;
+        if (own > 0)
+            continue;
         if (is_output_flag(argv[i]) && i + 1 < argc)
-            *dir = argv[++i];
-        else if (!*sweep && argv[i][0] != '-')
-            *sweep = argv[i];
+            o->dir = argv[++i];
+        else if (!o->sweep && argv[i][0] != '-')
+            o->sweep = argv[i];
         else {
             fprintf(stderr, "peakfit: unexpected argument %s\n", argv[i]);
             return -1;
         }
     }
-    if (*sweep && *dir)
+    if (o->sweep && o->dir)
         return 0;
-    fprintf(stderr, "usage: peakfit %s SWEEP -o|--output DIR\n", argv[0]);
+    fprintf(stderr, "usage: peakfit %s SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]\n", argv[0]);
     return -1;
 }
 
 int run_sweep_main(int argc, char **argv)
 {
-    const char *sweep, *dir;
-    if (run_sweep_args(argc, argv, &sweep, &dir) != 0)
+    struct run_options o;
+    if (run_sweep_args(argc, argv, &o) != 0)
         return EXIT_BAD_INPUT;
-    return run_sweep(sweep, dir);
+    return run_sweep_with(&o);
 }

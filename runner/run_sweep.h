@@ -1,14 +1,25 @@
-/* run_sweep.h: `peakfit run SWEEP -o DIR`. */
+/* run_sweep.h: `peakfit run SWEEP -o DIR [-j N] [--point K [--chunk C]]`. */
 #ifndef PEAKFIT_RUN_SWEEP_H
 #define PEAKFIT_RUN_SWEEP_H
+
+enum { RUN_JOBS_MAX = 64 };
+
+struct run_options {
+    const char *sweep, *dir;
+    int jobs;    /* workers at once (-j); 0: the sweep's `jobs` */
+    long point;  /* --point K: only this task's points; -1: every point */
+    int chunk;   /* --chunk C: points per task (K*C .. K*C+C-1) */
+};
 
 /* Exit status (util/exit_status.h): 0 when every point has a row, 2 for
  * bad input, 1 when the results cannot be written (or no point measured
  * this time succeeded), 130 when interrupted (SIGINT, SIGTERM, SIGHUP). */
 int run_sweep_main(int argc, char **argv);
-/* Reads "SWEEP -o|--output DIR" (argv[0] is the command's name); 0, or -1
- * after saying what is wrong. */
-int run_sweep_args(int argc, char **argv, const char **sweep, const char **dir);
-/* The same for a sweep path and output directory already known. */
+/* Reads "SWEEP -o|--output DIR [-j N] [--point K] [--chunk C]" (argv[0] is
+ * the command's name); 0, or -1 after saying what is wrong. */
+int run_sweep_args(int argc, char **argv, struct run_options *o);
+/* The run those options describe. */
+int run_sweep_with(const struct run_options *o);
+/* Every point of a sweep, as many at once as its `jobs` key says. */
 int run_sweep(const char *sweep_path, const char *out_dir);
 #endif

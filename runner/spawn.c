@@ -1,8 +1,10 @@
-/* spawn.c: fork/exec, a pipe for the report, a deadline, and wait4. */
+/* spawn.c: fork/exec, a pipe for the report, a deadline, a memory
+ * watchdog, and wait4; for one worker or several at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -16,7 +18,7 @@ volatile sig_atomic_t spawn_stop_requested = 0;
 
 enum { REPORT_FD = 3 };
 
-static void exec_child(char *const argv[], int pipe_write, pid_t parent)
+static void exec_child(char *const argv[], const struct spawn_options *o, int pipe_write, pid_t parent)
 {
     setpgid(0, 0); /* its own group, so a kill reaches any helper it starts */
     /* A runner killed with SIGKILL takes its worker along, rather than
@@ -26,6 +28,12 @@ static void exec_child(char *const argv[], int pipe_write, pid_t parent)
         _exit(127);
     if (dup2(pipe_write, REPORT_FD) < 0)
         _exit(127);
+    /* Pinned before exec, so that libtorch's and OpenBLAS's thread pools
+     * size themselves to these cores from the start. */
+    if (o->cpus && sched_setaffinity(0, sizeof *o->cpus, o->cpus) != 0)
+        _exit(127);
+    for (char *const *e = o->env; e && *e; e++)
+        putenv(*e);
     /* SIGPIPE stays ignored, as in the runner: a worker whose stderr is a
      * closed pipe (`run ... 2>&1 | head -1`) must not die of a warning,
      * and a failed write to the report pipe already ends it (EPIPE). */
@@ -35,33 +43,20 @@ static void exec_child(char *const argv[], int pipe_write, pid_t parent)
 }
 
 /* Splits what arrived into lines and hands each to the result. */
-struct line_reader {
-    char buf[8192];
-    size_t used;
-};
-
-static void take_bytes(struct line_reader *lr, struct point_result *r, const char *data, size_t n)
+static void take_bytes(struct spawned *s, const char *data, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (data[i] == '\n' || lr->used == sizeof lr->buf - 1) {
-            lr->buf[lr->used] = '\0';
-            point_result_take_line(r, lr->buf);
-            lr->used = 0;
+        if (data[i] == '\n' || s->used == sizeof s->buf - 1) {
+            s->buf[s->used] = '\0';
+            point_result_take_line(s->r, s->buf);
+            s->used = 0;
         } else {
-            lr->buf[lr->used++] = data[i];
+            s->buf[s->used++] = data[i];
         }
     }
 }
 
 enum report_end { REPORT_EOF, REPORT_TIMEOUT, REPORT_STOP, REPORT_OVER_LIMIT };
-
-struct watch {
-    pid_t pid;
-    double deadline;
-    int64_t mem_limit;
-    double seen_rss_mib; /* the largest RSS the watchdog read */
-    double last_look;    /* when the runner last checked the deadline */
-};
 
 enum { POLL_MS = 20 };
 /* A gap this much longer than one poll between two looks means the runner
@@ -75,37 +70,45 @@ enum { POLL_MS = 20 };
  * finished while its runner was stopped must not be judged by a clock
  * nobody was watching. The worker's CPU time would not do: a hung worker
  * uses none. */
-static int past_deadline(struct watch *w)
+static int past_deadline(struct spawned *s)
 {
-    double now = monotonic_seconds(), gap = now - w->last_look;
+    double now = monotonic_seconds(), gap = now - s->last_look;
     if (gap > STALL_S)
-        w->deadline += gap - POLL_MS / 1000.0;
-    w->last_look = now;
-    return now >= w->deadline;
+        s->deadline += gap - POLL_MS / 1000.0;
+    s->last_look = now;
+    return now >= s->deadline;
 }
 
 /* The watchdog's sample: the worker's RSS over its baseline, past the limit?
  * Sampled every 20 ms, so a fast-growing worker can overshoot by the
  * memory it touches in that time. */
-static int over_limit(struct watch *w, const struct point_result *r)
+static int over_limit(struct spawned *s)
 {
-    if (w->mem_limit <= 0 || r->baseline_rss_mib < 0)
+    if (s->mem_limit <= 0 || s->r->baseline_rss_mib < 0)
         return 0;
-    long kib = proc_status_kib_of(w->pid, "VmRSS");
-    if (kib > 0 && kib / 1024.0 > w->seen_rss_mib)
-        w->seen_rss_mib = kib / 1024.0;
-    return kib > 0 && (kib / 1024.0 - r->baseline_rss_mib) * 1048576.0 > (double)w->mem_limit;
+    long kib = proc_status_kib_of(s->pid, "VmRSS");
+    if (kib > 0 && kib / 1024.0 > s->seen_rss_mib)
+        s->seen_rss_mib = kib / 1024.0;
+    return kib > 0 && (kib / 1024.0 - s->r->baseline_rss_mib) * 1048576.0 > (double)s->mem_limit;
+}
+
+double spawn_rss_above_baseline_mib(const struct spawned *s)
+{
+    long kib = proc_status_kib_of(s->pid, "VmRSS");
+    if (kib <= 0 || s->r->baseline_rss_mib < 0)
+        return 0;
+    return kib / 1024.0 - s->r->baseline_rss_mib;
 }
 
 /* Reads what is in the pipe now, without waiting: 1 at end of report
  * (the worker closed it), 0 when nothing more is there yet (or after a
  * pipe's worth, so that a worker that never stops writing cannot keep the
  * runner from its other checks). */
-static int drain(int fd, struct line_reader *lr, struct point_result *r)
+static int drain(struct spawned *s)
 {
     char chunk[4096];
     for (int reads = 0; reads < 16;) {
-        struct pollfd p = {.fd = fd, .events = POLLIN};
+        struct pollfd p = {.fd = s->fd, .events = POLLIN};
         int ready = poll(&p, 1, 0);
         if (ready < 0 && errno == EINTR)
             continue;
@@ -113,57 +116,36 @@ static int drain(int fd, struct line_reader *lr, struct point_result *r)
             return 1;
         if (ready == 0)
             return 0;
-        ssize_t n = read(fd, chunk, sizeof chunk);
+        ssize_t n = read(s->fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return 1;
-        take_bytes(lr, r, chunk, (size_t)n);
+        take_bytes(s, chunk, (size_t)n);
         reads++;
     }
     return 0;
 }
 
-/* Reads the report until the worker closes it, or the deadline passes, a
- * stop is requested or the memory limit is crossed. What the pipe holds
- * is read before the deadline is judged: a report that ended in time is
- * never a timeout. */
-static enum report_end read_report(int fd, struct watch *w, struct point_result *r)
+/* One look at the report: -1 while it goes on, else how it ended. What
+ * the pipe holds is read before the deadline is judged: a report that
+ * ended in time is never a timeout. */
+static int look_at_report(struct spawned *s)
 {
-    struct line_reader lr = {.used = 0};
-    for (;;) {
-        if (spawn_stop_requested)
-            return REPORT_STOP;
-        if (over_limit(w, r))
-            return REPORT_OVER_LIMIT;
-        if (drain(fd, &lr, r))
-            return REPORT_EOF;
-        if (past_deadline(w))
-            return REPORT_TIMEOUT;
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        double left = w->deadline - w->last_look;
-        poll(&p, 1, left > POLL_MS / 1000.0 ? POLL_MS : (int)(left * 1000) + 1);
-    }
+    if (spawn_stop_requested)
+        return REPORT_STOP;
+    if (over_limit(s))
+        return REPORT_OVER_LIMIT;
+    if (drain(s))
+        return REPORT_EOF;
+    if (past_deadline(s))
+        return REPORT_TIMEOUT;
+    return -1;
 }
 
-/* Waits for the child to end by itself until the deadline; returns 0 when
- * it did, 1 when it is still running. */
-static int wait_until(pid_t pid, struct watch *w, int *wstatus, struct rusage *ru)
+static void classify(struct spawned *s, int wstatus)
 {
-    for (;;) {
-        pid_t got = wait4(pid, wstatus, WNOHANG, ru);
-        if (got == pid)
-            return 0;
-        if (got < 0 && errno != EINTR)
-            return 0;
-        if (past_deadline(w) || spawn_stop_requested)
-            return 1;
-        usleep(10000);
-    }
-}
-
-static void classify(struct point_result *r, int wstatus, enum report_end end, const struct watch *w)
-{
+    struct point_result *r = s->r;
     const char *status;
     if (WIFEXITED(wstatus)) {
         r->exit_code = WEXITSTATUS(wstatus);
@@ -177,21 +159,49 @@ static void classify(struct point_result *r, int wstatus, enum report_end end, c
             snprintf(r->error, sizeof r->error, "worker killed by signal %d (%s)", r->signal,
                      strsignal(r->signal));
     }
-    if (end == REPORT_TIMEOUT) {
+    if (s->end == REPORT_TIMEOUT) {
         status = "timeout";
         snprintf(r->error, sizeof r->error, "no result within the timeout; worker killed");
-    } else if (end == REPORT_OVER_LIMIT) {
+    } else if (s->end == REPORT_OVER_LIMIT) {
         status = "oom";
         /* The worker never wrote its peak: the watchdog's reading is it. */
-        r->peak_rss_mib = w->seen_rss_mib;
+        r->peak_rss_mib = s->seen_rss_mib;
         snprintf(r->error, sizeof r->error, "RSS passed the memory limit of %.1f MiB above baseline "
-                 "(read %.1f MiB); worker killed", (double)w->mem_limit / 1048576.0,
-                 w->seen_rss_mib - r->baseline_rss_mib);
+                 "(read %.1f MiB); worker killed", (double)s->mem_limit / 1048576.0,
+                 s->seen_rss_mib - r->baseline_rss_mib);
     }
     snprintf(r->status, sizeof r->status, "%s", status);
 }
 
-int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct point_result *r)
+/* The worker has ended (or is killed now and reaped): its result. */
+static int finish(struct spawned *s, int wstatus, const struct rusage *ru)
+{
+    struct point_result *r = s->r;
+    r->wall_s = monotonic_seconds() - s->start;
+    /* Kept for comparison only: ru_maxrss survives exec, so it can be the
+     * parent's peak at fork time rather than the worker's. */
+    r->rusage_maxrss_mib = (double)ru->ru_maxrss / 1024;
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    if (spawn_stop_requested)
+        return SPAWN_INTERRUPTED;
+    classify(s, wstatus);
+    return SPAWN_DONE;
+}
+
+static int kill_and_reap(struct spawned *s)
+{
+    int wstatus = 0;
+    struct rusage ru = {0};
+    kill(-s->pid, SIGKILL);
+    kill(s->pid, SIGKILL);
+    while (wait4(s->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+        ;
+    return finish(s, wstatus, &ru);
+}
+
+int spawn_start(char *const argv[], const struct spawn_options *o, struct spawned *s, struct point_result *r)
 {
     int fds[2];
     point_result_init(r);
@@ -205,28 +215,64 @@ int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct
         return SPAWN_FAILED;
     }
     if (pid == 0)
-        exec_child(argv, fds[1], parent);
+        exec_child(argv, o, fds[1], parent);
     close(fds[1]);
-    struct watch w = {pid, start + timeout_s, mem_limit, 0, start};
-    enum report_end end = read_report(fds[0], &w, r);
-    close(fds[0]);
+    *s = (struct spawned){.pid = pid, .fd = fds[0], .end = -1, .start = start, .deadline = start + o->timeout_s,
+                          .last_look = start, .mem_limit = o->mem_limit, .r = r};
+    return SPAWN_RUNNING;
+}
+
+int spawn_check(struct spawned *s)
+{
+    if (s->end < 0) {
+        s->end = look_at_report(s);
+        if (s->end < 0)
+            return SPAWN_RUNNING;
+        close(s->fd);
+        s->fd = -1;
+        if (s->end != REPORT_EOF)
+            return kill_and_reap(s); /* timeout, memory limit, stop */
+    }
+    /* The report ended: the worker is left its time to exit by itself. */
     int wstatus = 0;
     struct rusage ru = {0};
-    if (end != REPORT_EOF)
-        w.deadline = monotonic_seconds(); /* to be killed now */
-    if (wait_until(pid, &w, &wstatus, &ru)) {
-        if (end == REPORT_EOF)
-            end = REPORT_TIMEOUT;
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        wait4(pid, &wstatus, 0, &ru);
+    pid_t got = wait4(s->pid, &wstatus, WNOHANG, &ru);
+    if (got == s->pid || (got < 0 && errno != EINTR))
+        return finish(s, wstatus, &ru);
+    if (past_deadline(s) || spawn_stop_requested) {
+        s->end = REPORT_TIMEOUT;
+        return kill_and_reap(s);
     }
-    r->wall_s = monotonic_seconds() - start;
-    /* Kept for comparison only: ru_maxrss survives exec, so it can be the
-     * parent's peak at fork time rather than the worker's. */
-    r->rusage_maxrss_mib = (double)ru.ru_maxrss / 1024;
-    if (spawn_stop_requested)
-        return SPAWN_INTERRUPTED;
-    classify(r, wstatus, end, &w);
-    return SPAWN_DONE;
+    return SPAWN_RUNNING;
+}
+
+void spawn_wait_any(struct spawned *const *s, int n)
+{
+    struct pollfd p[64];
+    int np = 0, ms = POLL_MS;
+    double now = monotonic_seconds();
+    for (int i = 0; i < n && np < 64; i++) {
+        if (s[i]->fd < 0) {
+            ms = ms < 10 ? ms : 10; /* waiting for an exit: wait4 is looked at again soon */
+            continue;
+        }
+        p[np++] = (struct pollfd){.fd = s[i]->fd, .events = POLLIN};
+        double left = s[i]->deadline - now;
+        int until = left > 0 ? (int)(left * 1000) + 1 : 0;
+        ms = until < ms ? until : ms;
+    }
+    if (poll(p, (nfds_t)np, ms) < 0 && errno != EINTR)
+        usleep(1000);
+}
+
+int spawn_worker(char *const argv[], double timeout_s, int64_t mem_limit, struct point_result *r)
+{
+    struct spawn_options o = {.timeout_s = timeout_s, .mem_limit = mem_limit};
+    struct spawned s, *one = &s;
+    if (spawn_start(argv, &o, &s, r) != SPAWN_RUNNING)
+        return SPAWN_FAILED;
+    int rc;
+    while ((rc = spawn_check(&s)) == SPAWN_RUNNING)
+        spawn_wait_any(&one, 1);
+    return rc;
 }

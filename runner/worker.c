@@ -52,7 +52,7 @@ static int usage(const char *why)
     fprintf(stderr, "peakfit worker: %s\n"
             "usage: peakfit worker --model SPEC --technique T [--batch B --seq-len S] [--steps N]\n"
             "       [--device cpu] [--seed N] [--threads N] [--weights FILE]\n"
-            "       [--lora-rank R] [--lora-targets q,v] [--report-fd FD]\n", why);
+            "       [--lora-rank R] [--lora-targets q,v] [--warm 0|1] [--report-fd FD]\n", why);
     return WORKER_EXIT_USAGE;
 }
 
@@ -183,6 +183,8 @@ static int build_model(const struct worker_args *a, pf_model **model)
                                 j->devices[0], model);
     if (st == PF_OK && j->weights[0])
         st = pf_model_load_safetensors(*model, j->weights);
+    if (st == PF_OK && j->warm)
+        st = pf_model_warm_optimizer(*model);
     if (st != PF_OK)
         return fail_with(st);
     report("build_s", "%.6f", monotonic_seconds() - t0);

@@ -1,6 +1,7 @@
 // model.cpp: building a model for a technique, and running its steps.
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 #include "autocast.hpp"
 #include "guard.hpp"
 #include "model.hpp"
@@ -174,6 +175,48 @@ extern "C" pf_status pf_model_loss_and_grad_norm(pf_model *m, int64_t batch, int
             squares += p.grad().to(torch::kDouble).pow(2).sum().item<double>();
     *grad_norm_out = std::sqrt(squares);
     free_grads(*m);
+    PF_GUARD_END
+}
+
+// AdamW's state for one parameter as its first step makes it: zero moments
+// (max_exp_avg_sq too under amsgrad) and step 0, so the first real step
+// computes exactly what it would have, with the state already allocated.
+static std::unique_ptr<torch::optim::AdamWParamState> zero_adamw_state(const torch::Tensor &p, bool amsgrad)
+{
+    auto s = std::make_unique<torch::optim::AdamWParamState>();
+    s->step(0);
+    s->exp_avg(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+    s->exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+    if (amsgrad)
+        s->max_exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+    return s;
+}
+
+// The state map's key for p, as AdamW::step looks it up: libtorch 1.13 keys
+// by the TensorImpl's address as text, later versions by the address itself.
+template <typename Key> static Key state_key(const torch::Tensor &p)
+{
+    if constexpr (std::is_same_v<Key, std::string>)
+        return c10::guts::to_string(p.unsafeGetTensorImpl());
+    else
+        return p.unsafeGetTensorImpl();
+}
+
+extern "C" pf_status pf_model_warm_optimizer(pf_model *m)
+{
+    PF_GUARD_BEGIN
+    if (!m->optimizer)
+        return PF_OK;
+    auto &state = m->optimizer->state();
+    using Key = typename std::decay_t<decltype(state)>::key_type;
+    for (auto &group : m->optimizer->param_groups()) {
+        bool amsgrad = static_cast<torch::optim::AdamWOptions &>(group.options()).amsgrad();
+        for (auto &p : group.params()) {
+            Key key = state_key<Key>(p);
+            if (state.find(key) == state.end())
+                state[key] = zero_adamw_state(p, amsgrad);
+        }
+    }
     PF_GUARD_END
 }
 

@@ -299,6 +299,12 @@ pf_status pf_safetensors_check(const char *name, const void *bytes, size_t n);
  * training techniques cross-entropy, backward, AdamW step, zero_grad. */
 pf_status pf_model_step(pf_model *model, int64_t batch, int64_t seq_len,
                         double *loss_out);
+/* Materialises AdamW's state before the first step, zero-filled with step
+ * 0, as the first step would make it (and as a resumed run holds it), so
+ * that step 1 is already a steady-state step: one such step reaches the
+ * peak of two plain ones. Does nothing for techniques without an optimizer,
+ * or for parameters that already have state. */
+pf_status pf_model_warm_optimizer(pf_model *model);
 /* Forward and backward only, for checking techniques against each other:
  * the loss and the L2 norm of all gradients; the gradients are then freed. */
 pf_status pf_model_loss_and_grad_norm(pf_model *model, int64_t batch,

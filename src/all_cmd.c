@@ -18,10 +18,11 @@ static int fitted_groups(const struct fit_set *set)
 
 int all_main(int argc, char **argv)
 {
-    const char *sweep, *dir;
-    if (run_sweep_args(argc, argv, &sweep, &dir) != 0)
+    struct run_options o;
+    if (run_sweep_args(argc, argv, &o) != 0)
         return EXIT_BAD_INPUT;
-    int rc = run_sweep(sweep, dir);
+    const char *dir = o.dir;
+    int rc = run_sweep_with(&o);
     if (rc != EXIT_DONE)
         return rc;
     struct fit_set set;

@@ -13,6 +13,7 @@
 #include "runner/grid_cmd.h"
 #include "runner/params.h"
 #include "runner/run_sweep.h"
+#include "runner/slurm_cmd.h"
 #include "runner/worker.h"
 #include "src/all_cmd.h"
 #include "src/verify_cmd.h"
@@ -27,10 +28,10 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"run", run_sweep_main, "SWEEP -o|--output DIR",
-     "measure every grid point, each in a fresh process: DIR/peaks.csv"},
+    {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
+     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv"},
     {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them"},
-    {"all", all_main, "SWEEP -o|--output DIR", "run, fit, plot and report"},
+    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report"},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv"},
     {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG"},
     {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator"},
@@ -46,6 +47,10 @@ static const struct command commands[] = {
      "build a model and print its parameter counts"},
     {"worker", worker_main, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
      "measure one point (started by run; reports on stdout by hand)"},
+    {"slurm", slurm_main,
+     "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
+     "       [--cpus-per-task N] [--chunk C] [--submit]",
+     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -14,7 +14,8 @@
 #define LIMIT_TARGET_BATCH_MAX 1000000000L
 #define LIMIT_GRID_POINTS_MAX 1000000L   /* points in one sweep, counted before any is made */
 
-#define DEFAULT_STEPS 2
+#define DEFAULT_STEPS 1
+#define DEFAULT_WARM 1                  /* AdamW state made before the first step */
 #define DEFAULT_REPEATS 1
 #define DEFAULT_TIMEOUT_S 600.0
 #define DEFAULT_LORA_RANK 8

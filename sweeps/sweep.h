@@ -49,6 +49,8 @@ struct sweep_job {
     /* points measured but kept out of the fit, to check its predictions */
     struct sweep_pair { int batch, seq_len; } holdouts[SWEEP_MAX_LIST];
     int n_holdouts;
+    int warm;             /* 1: AdamW state made before the first step (pf_model_warm_optimizer) */
+    int jobs;             /* points measured at once (runner/pool.h); `run -j` overrides */
 };
 
 struct sweep {

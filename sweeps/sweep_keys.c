@@ -40,7 +40,8 @@ static const struct sweep_key keys[] = {
      .help = "list of sequence lengths, %s"},
     {.name = "steps", .type = KEY_INT, FIELD(steps), .min = 1, .max = LIMIT_STEPS_MAX, .def = DEFAULT_STEPS,
      .flag = "steps",
-     .help = "training steps per point, %s (AdamW allocates its state in the first, so one step under-reports)"},
+     .help = "training steps per point, %s; with `warm = 1` one is enough (with `warm = 0` AdamW allocates its "
+             "state in the first step, so one step under-reports)"},
     {.name = "repeats", .type = KEY_INT, FIELD(repeats), .min = 1, .max = LIMIT_REPEATS_MAX,
      .def = DEFAULT_REPEATS, .help = "runs of each point, each in its own process, %s"},
     {.name = "timeout", .type = KEY_DURATION, FIELD(timeout_s), .max = 1000000000L, .def = DEFAULT_TIMEOUT_S,
@@ -63,6 +64,14 @@ static const struct sweep_key keys[] = {
      .help = "list of `BxS` points, batch x seq_len (`6x384, 3x128`), measured for each technique that runs "
              "steps but kept out of the fit: the report and fit.json give each one's predicted peak, interval "
              "and error; none may be in the job's batch x seq_len grid"},
+    {.name = "warm", .type = KEY_INT, FIELD(warm), .min = 0, .max = 1, .def = DEFAULT_WARM, .flag = "warm",
+     .help = "1: AdamW's state is made before the first step (zero-filled, as a resumed run holds it), so "
+             "step 1 is a steady-state step and one step gives the peak; 0: the first step makes it, as a "
+             "plain training loop does (one step then under-reports: use `steps = 2`)"},
+    {.name = "jobs", .type = KEY_INT, FIELD(jobs), .min = 1, .max = 64, .def = 1,
+     .help = "points measured at once, %s, each worker pinned to its share of the cores with its intra-op "
+             "threads set to that share, started only when free memory holds its predicted peak; the "
+             "largest of the jobs' values is the run's; `run -j N` overrides"},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 

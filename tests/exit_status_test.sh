@@ -45,6 +45,13 @@ expect_status "run: missing -o" 2 "$PEAKFIT" run "$TMP/ok.sweep"
 expect_status "run: output under a file" 1 "$PEAKFIT" run "$TMP/ok.sweep" -o "$TMP/file/out"
 PEAKFIT_FAULT=exit expect_status "run: no point succeeded" 1 "$PEAKFIT" run "$TMP/load.sweep" -o "$TMP/run-failed"
 
+# slurm writes its script (no sbatch needed without --submit)
+expect_status "slurm: done" 0 "$PEAKFIT" slurm "$TMP/ok.sweep" -o "$TMP/slurm"
+expect_status "slurm: bad sweep" 2 "$PEAKFIT" slurm "$TMP/bad.sweep" -o "$TMP/slurm-bad"
+[ ! -e "$TMP/slurm-bad" ] || fail "slurm: a bad sweep created its output directory"
+expect_status "slurm: bad --time" 2 "$PEAKFIT" slurm "$TMP/ok.sweep" -o "$TMP/slurm" --time '1;rm'
+expect_status "slurm: output under a file" 1 "$PEAKFIT" slurm "$TMP/ok.sweep" -o "$TMP/file/out"
+
 # SIGHUP (a closed terminal) stops a run as SIGINT does: 130, resumable.
 PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/load.sweep" -o "$TMP/hup" 2>"$TMP/hup.err" &
 pid=$!

@@ -66,7 +66,8 @@
     X(forward_end_rss_mib, NUM, RESULT)         \
     X(backward_end_rss_mib, NUM, RESULT)        \
     X(optimizer_end_rss_mib, NUM, RESULT)       \
-    X(holdout, INT, SETTING)
+    X(holdout, INT, SETTING)                    \
+    X(warm, INT, SETTING)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,

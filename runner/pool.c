@@ -1,0 +1,221 @@
+/* pool.c: N workers at once: slots, core sets, memory-aware starts. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runner/pool.h"
+#include "runner/predict.h"
+#include "runner/proc_stats.h"
+#include "runner/spawn.h"
+#include "runner/worker_command.h"
+#include "util/exit_status.h"
+
+enum { POOL_MAX = 64 };
+
+struct slot {
+    int busy, index, alone;
+    double predicted_mib;
+    struct spawned sp;
+    struct point_result r;
+    cpu_set_t cpus;
+    int share;              /* cores in cpus */
+    char blas_env[48];      /* OPENBLAS_NUM_THREADS=share */
+};
+
+struct pool {
+    const struct grid *g;
+    int jobs, running;
+    struct slot slots[POOL_MAX];
+    struct predictor predictor;
+    char self[PATH_MAX];
+};
+
+/* Slot k gets the k-th share of the cores this runner may use. */
+static void assign_cores(struct pool *pl)
+{
+    cpu_set_t mine;
+    int cores[CPU_SETSIZE], n = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+        CPU_ZERO(&mine);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &mine))
+            cores[n++] = c;
+    if (n == 0)
+        cores[n++] = 0;
+    int share = n / pl->jobs > 0 ? n / pl->jobs : 1;
+    for (int k = 0; k < pl->jobs; k++) {
+        struct slot *sl = &pl->slots[k];
+        CPU_ZERO(&sl->cpus);
+        for (int i = 0; i < share; i++)
+            CPU_SET(cores[(k * share + i) % n], &sl->cpus);
+        sl->share = share;
+        snprintf(sl->blas_env, sizeof sl->blas_env, "OPENBLAS_NUM_THREADS=%d", share);
+    }
+}
+
+static double mib_of(const char *field)
+{
+    long kib = meminfo_kib(field);
+    return kib > 0 ? kib / 1024.0 : 0;
+}
+
+/* What the running workers may still add: each one's prediction less what
+ * it holds now. */
+static double still_to_come_mib(const struct pool *pl)
+{
+    double sum = 0;
+    for (int k = 0; k < pl->jobs; k++) {
+        const struct slot *sl = &pl->slots[k];
+        if (!sl->busy)
+            continue;
+        double more = sl->predicted_mib - sl->r.baseline_rss_mib - spawn_rss_above_baseline_mib(&sl->sp);
+        sum += more > 0 ? more : 0;
+    }
+    return sum;
+}
+
+/* May point i start now? Always when nothing runs; never beside a point
+ * running alone; alone itself when predicted above the machine's memory. */
+static int may_start(struct pool *pl, int i, double *predicted, int *alone)
+{
+    *predicted = predictor_peak_mib(&pl->predictor, &pl->g->points[i]);
+    double total = mib_of("MemTotal");
+    *alone = pl->jobs > 1 && total > 0 && *predicted > total;
+    if (pl->running == 0)
+        return 1;
+    for (int k = 0; k < pl->jobs; k++)
+        if (pl->slots[k].busy && pl->slots[k].alone)
+            return 0;
+    if (*alone)
+        return 0;
+    double available = mib_of("MemAvailable");
+    return available <= 0 || *predicted + still_to_come_mib(pl) <= available;
+}
+
+static int start(struct pool *pl, struct slot *sl, int i, double predicted, int alone)
+{
+    const struct grid_point *p = &pl->g->points[i];
+    int threads = p->job->threads;
+    struct worker_command cmd;
+    char *env[] = {sl->blas_env, NULL};
+    struct spawn_options o = {.timeout_s = p->job->timeout_s, .mem_limit = p->job->mem_limit};
+    if (pl->jobs > 1) {
+        o.cpus = &sl->cpus;
+        o.env = env;
+        if (threads == 0 || threads > sl->share)
+            threads = sl->share;
+    }
+    worker_command_build(&cmd, pl->self, p, threads);
+    if (spawn_start(cmd.argv, &o, &sl->sp, &sl->r) != SPAWN_RUNNING)
+        return -1;
+    sl->busy = 1;
+    sl->index = i;
+    sl->alone = alone;
+    sl->predicted_mib = predicted;
+    pl->running++;
+    return 0;
+}
+
+/* Stops every worker still running (a failure elsewhere ends the run). */
+static void stop_all(struct pool *pl)
+{
+    spawn_stop_requested = 1;
+    for (int k = 0; k < pl->jobs; k++)
+        if (pl->slots[k].busy)
+            spawn_check(&pl->slots[k].sp);
+}
+
+/* Looks at every running worker once; records the finished. */
+static int collect(struct pool *pl, pool_record_fn record, void *ctx)
+{
+    int rc = EXIT_DONE;
+    for (int k = 0; k < pl->jobs; k++) {
+        struct slot *sl = &pl->slots[k];
+        if (!sl->busy)
+            continue;
+        int st = spawn_check(&sl->sp);
+        if (st == SPAWN_RUNNING)
+            continue;
+        sl->busy = 0;
+        pl->running--;
+        if (st == SPAWN_INTERRUPTED) {
+            rc = EXIT_INTERRUPTED;
+            continue;
+        }
+        predictor_learn(&pl->predictor, &pl->g->points[sl->index], &sl->r);
+        int recorded = record(ctx, sl->index, &sl->r);
+        if (recorded != EXIT_DONE && rc == EXIT_DONE)
+            rc = recorded;
+    }
+    return rc;
+}
+
+static int next_point(const struct grid *g, const unsigned char *done, int from)
+{
+    while (from < g->n && done[from])
+        from++;
+    return from;
+}
+
+static int fill_slots(struct pool *pl, const unsigned char *done, int *next)
+{
+    double predicted;
+    int alone;
+    for (int k = 0; k < pl->jobs && *next < pl->g->n; k++) {
+        if (pl->slots[k].busy || !may_start(pl, *next, &predicted, &alone))
+            continue;
+        if (start(pl, &pl->slots[k], *next, predicted, alone) != 0)
+            return -1;
+        *next = next_point(pl->g, done, *next + 1);
+    }
+    return 0;
+}
+
+static void wait_for_any(struct pool *pl)
+{
+    struct spawned *busy[POOL_MAX];
+    int n = 0;
+    for (int k = 0; k < pl->jobs; k++)
+        if (pl->slots[k].busy)
+            busy[n++] = &pl->slots[k].sp;
+    spawn_wait_any(busy, n);
+}
+
+static int run_all(struct pool *pl, const unsigned char *done, pool_record_fn record, void *ctx)
+{
+    int next = next_point(pl->g, done, 0), rc = EXIT_DONE;
+    while (rc == EXIT_DONE && (next < pl->g->n || pl->running > 0)) {
+        if (!spawn_stop_requested && fill_slots(pl, done, &next) != 0) {
+            int err = errno;
+            stop_all(pl);
+            fprintf(stderr, "peakfit: cannot start a worker: %s\n", strerror(err));
+            return EXIT_IO;
+        }
+        wait_for_any(pl);
+        rc = collect(pl, record, ctx);
+    }
+    if (rc != EXIT_DONE)
+        stop_all(pl);
+    return rc;
+}
+
+int pool_run(const struct sweep *s, const struct grid *g, const unsigned char *done, int jobs, pool_record_fn record,
+             void *ctx)
+{
+    struct pool *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return EXIT_IO;
+    pl->g = g;
+    pl->jobs = jobs < 1 ? 1 : jobs > POOL_MAX ? POOL_MAX : jobs;
+    predictor_init(&pl->predictor, s);
+    int rc = worker_command_self(pl->self, sizeof pl->self) == 0 ? EXIT_DONE : EXIT_IO;
+    if (rc == EXIT_DONE) {
+        if (pl->jobs > 1)
+            assign_cores(pl);
+        rc = run_all(pl, done, record, ctx);
+    }
+    predictor_free(&pl->predictor);
+    free(pl);
+    return rc;
+}

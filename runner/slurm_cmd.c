@@ -1,0 +1,199 @@
+/* slurm_cmd.c: writes DIR/peakfit.sbatch, a Slurm job array over a sweep's
+ * points, and (--submit) hands it to sbatch. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "runner/grid_cmd.h"
+#include "runner/out_dir.h"
+#include "runner/worker_command.h"
+#include "runner/slurm_cmd.h"
+#include "sweeps/limits.h"
+#include "util/exit_status.h"
+#include "util/output_file.h"
+#include "util/parse.h"
+#include "util/shell_quote.h"
+
+struct slurm_options {
+    const char *sweep, *dir;
+    const char *partition, *time;
+    long gpus_per_task, cpus_per_task, chunk;
+    int submit;
+};
+
+/* The options, written once: name, where the value goes, its range (a
+ * number) or the characters a text may hold (it lands on an #SBATCH line). */
+enum opt_kind { OPT_TEXT, OPT_NUMBER, OPT_FLAG };
+struct slurm_flag {
+    const char *name;
+    enum opt_kind kind;
+    size_t off;
+    long min, max;
+    const char *allowed;
+};
+#define AT(f) offsetof(struct slurm_options, f)
+static const char name_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,-";
+static const struct slurm_flag flags[] = {
+    {"--partition", OPT_TEXT, AT(partition), 0, 0, name_chars},
+    {"--time", OPT_TEXT, AT(time), 0, 0, "0123456789:-"},
+    {"--gpus-per-task", OPT_NUMBER, AT(gpus_per_task), 0, 1024, NULL},
+    {"--cpus-per-task", OPT_NUMBER, AT(cpus_per_task), 1, 4096, NULL},
+    {"--chunk", OPT_NUMBER, AT(chunk), 1, LIMIT_GRID_POINTS_MAX, NULL},
+    {"--submit", OPT_FLAG, AT(submit), 0, 0, NULL},
+};
+enum { N_FLAGS = sizeof flags / sizeof flags[0] };
+
+static int usage(const char *why)
+{
+    if (why)
+        fprintf(stderr, "peakfit: %s\n", why);
+    fprintf(stderr, "usage: peakfit slurm SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
+                    "       [--cpus-per-task N] [--chunk C] [--submit]\n");
+    return EXIT_BAD_INPUT;
+}
+
+static int set_flag(const struct slurm_flag *f, const char *value, struct slurm_options *o)
+{
+    char why[256];
+    void *field = (char *)o + f->off;
+    if (f->kind == OPT_FLAG)
+        return *(int *)field = 1, 0;
+    if (!value)
+        return snprintf(why, sizeof why, "%s needs a value", f->name), usage(why);
+    if (f->kind == OPT_NUMBER && parse_long(value, f->min, f->max, (long *)field) != 0)
+        return snprintf(why, sizeof why, "%s needs a whole number from %ld to %ld, not \"%.64s\"", f->name, f->min,
+                        f->max, value), usage(why);
+    if (f->kind == OPT_TEXT && (!value[0] || value[strspn(value, f->allowed)]))
+        return snprintf(why, sizeof why, "%s \"%.64s\": only letters, digits and %s allowed", f->name, value,
+                        f->allowed == name_chars ? "_ . , -" : ": -"), usage(why);
+    if (f->kind == OPT_TEXT)
+        *(const char **)field = value;
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct slurm_options *o)
+{
+    *o = (struct slurm_options){.chunk = 1};
+    for (int i = 1; i < argc; i++) {
+        const struct slurm_flag *f = NULL;
+        for (int k = 0; k < N_FLAGS; k++)
+            f = !f && strcmp(argv[i], flags[k].name) == 0 ? &flags[k] : f;
+        if (f && set_flag(f, f->kind == OPT_FLAG ? NULL : (i + 1 < argc ? argv[i + 1] : NULL), o) != 0)
+            return EXIT_BAD_INPUT;
+        if (f)
+            i += f->kind != OPT_FLAG;
+        else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
+            o->dir = argv[++i];
+        else if (!o->sweep && argv[i][0] != '-')
+            o->sweep = argv[i];
+        else {
+            char why[300];
+            snprintf(why, sizeof why, "slurm: unexpected argument %.256s", argv[i]);
+            return usage(why);
+        }
+    }
+    return o->sweep && o->dir ? EXIT_DONE : usage(NULL);
+}
+
+/* #SBATCH lines are split at white space by sbatch: a directory holding
+ * any gets the default output file name instead. */
+static int directive_safe(const char *path) { return !path[strcspn(path, " \t\n\"'%\\")]; }
+
+static void write_script(FILE *f, const struct slurm_options *o, const char *self, const char *sweep, const char *dir,
+                         long points)
+{
+    long tasks = (points + o->chunk - 1) / o->chunk;
+    fprintf(f, "#!/bin/bash\n"
+               "# Written by `peakfit slurm`: %ld points as a job array of %ld task%s of %ld point%s each.\n"
+               "# Submit with `sbatch` on a node that shares this file system; a task that is\n"
+               "# requeued or rerun does not write its points twice. When all are done:\n"
+               "#   peakfit fit DIR && peakfit report DIR\n",
+            points, tasks, tasks == 1 ? "" : "s", o->chunk, o->chunk == 1 ? "" : "s");
+    fprintf(f, "#SBATCH --job-name=peakfit\n#SBATCH --array=0-%ld\n#SBATCH --requeue\n#SBATCH --ntasks=1\n", tasks - 1);
+    if (directive_safe(dir))
+        fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", dir);
+    if (o->partition)
+        fprintf(f, "#SBATCH --partition=%s\n", o->partition);
+    if (o->time)
+        fprintf(f, "#SBATCH --time=%s\n", o->time);
+    if (o->gpus_per_task > 0)
+        fprintf(f, "#SBATCH --gpus-per-task=%ld\n", o->gpus_per_task);
+    if (o->cpus_per_task > 0)
+        fprintf(f, "#SBATCH --cpus-per-task=%ld\n", o->cpus_per_task);
+    fprintf(f, "set -eu\nexec ");
+    shell_quote(f, self);
+    fprintf(f, " run ");
+    shell_quote(f, sweep);
+    fprintf(f, " -o ");
+    shell_quote(f, dir);
+    fprintf(f, " --point \"$SLURM_ARRAY_TASK_ID\" --chunk %ld\n", o->chunk);
+}
+
+static int save_script(const char *path, const struct slurm_options *o, const char *self, const char *sweep,
+                       const char *dir, long points)
+{
+    char err[PATH_MAX + 256];
+    struct output_file out;
+    if (output_file_open(&out, path, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
+    }
+    write_script(out.f, o, self, sweep, dir, points);
+    if (output_file_commit(&out, err, sizeof err) != 0 || chmod(path, 0755) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err[0] ? err : strerror(errno));
+        return EXIT_IO;
+    }
+    return EXIT_DONE;
+}
+
+/* sbatch SCRIPT: its own output says the job's number. */
+static int submit(const char *script)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("sbatch", "sbatch", script, (char *)NULL);
+        fprintf(stderr, "peakfit: cannot run sbatch: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "peakfit: sbatch %s failed; the script is there to submit by hand\n", script);
+        return EXIT_IO;
+    }
+    return EXIT_DONE;
+}
+
+int slurm_main(int argc, char **argv)
+{
+    struct slurm_options o;
+    int rc = parse(argc, argv, &o);
+    if (rc != EXIT_DONE)
+        return rc;
+    struct grid g;
+    struct sweep *s = grid_cmd_load(o.sweep, &g, &rc);
+    if (!s)
+        return rc;
+    long points = g.n;
+    grid_free(&g);
+    sweep_free(s);
+    char self[PATH_MAX], *sweep = realpath(o.sweep, NULL), *dir = NULL, script[PATH_MAX];
+    rc = out_dir_prepare(o.dir);
+    if (rc == EXIT_DONE && (!sweep || !(dir = realpath(o.dir, NULL)) || worker_command_self(self, sizeof self) != 0))
+        rc = EXIT_IO;
+    if (rc == EXIT_DONE) {
+        snprintf(script, sizeof script, "%s/peakfit.sbatch", dir); /* fits: out_dir_prepare checks */
+        rc = save_script(script, &o, self, sweep, dir, points);
+    }
+    if (rc == EXIT_DONE)
+        printf("%s\n", script);
+    if (rc == EXIT_DONE && o.submit)
+        rc = submit(script);
+    free(sweep);
+    free(dir);
+    return rc;
+}

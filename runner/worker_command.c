@@ -1,0 +1,69 @@
+/* worker_command.c: the argv of `peakfit worker` for one grid point. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "runner/worker_command.h"
+#include "sweeps/attention.h"
+#include "sweeps/technique.h"
+
+static void add_arg(struct worker_command *c, const char *flag, const char *value)
+{
+    c->argv[c->argc++] = (char *)flag;
+    c->argv[c->argc++] = (char *)value;
+}
+
+static void add_text(struct worker_command *c, const char *flag, const char *value)
+{
+    snprintf(c->text[c->n_text], sizeof c->text[0], "%s", value);
+    add_arg(c, flag, c->text[c->n_text++]);
+}
+
+static void add_number(struct worker_command *c, const char *flag, long long v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", v);
+    add_text(c, flag, text);
+}
+
+void worker_command_build(struct worker_command *c, const char *self, const struct grid_point *p, int threads)
+{
+    const struct sweep_job *j = p->job;
+    memset(c, 0, sizeof *c);
+    c->argv[c->argc++] = (char *)self;
+    c->argv[c->argc++] = "worker";
+    add_arg(c, "--model", p->model_source);
+    add_arg(c, "--device", p->device);
+    add_arg(c, "--technique", technique_name(p->technique));
+    add_arg(c, "--attention", attention_name(p->attention));
+    if (technique_runs_steps(p->technique)) {
+        add_number(c, "--batch", p->batch);
+        add_number(c, "--seq-len", p->seq_len);
+    }
+    add_number(c, "--steps", j->steps);
+    add_number(c, "--seed", j->seed);
+    add_number(c, "--threads", threads);
+    add_number(c, "--warm", j->warm);
+    add_number(c, "--report-fd", 3);
+    if (j->weights[0])
+        add_arg(c, "--weights", j->weights);
+    if (technique_is_lora(p->technique)) {
+        char targets[64];
+        lora_targets_to_list(j->lora_targets, targets, sizeof targets);
+        add_number(c, "--lora-rank", j->lora_rank);
+        add_text(c, "--lora-targets", targets);
+    }
+    c->argv[c->argc] = NULL;
+}
+
+int worker_command_self(char *out, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size);
+    if (n < 0 || (size_t)n >= size) {
+        fprintf(stderr, "peakfit: cannot find its own binary to run workers (/proc/self/exe): %s\n",
+                n < 0 ? strerror(errno) : "path longer than PATH_MAX");
+        return -1;
+    }
+    out[n] = '\0';
+    return 0;
+}
