@@ -24,7 +24,10 @@ else
 TORCH_INC := -isystem $(LIBTORCH)/include -isystem $(LIBTORCH)/include/torch/csrc/api/include
 TORCH_INC += $(if $(TORCH_ABI),-D_GLIBCXX_USE_CXX11_ABI=$(TORCH_ABI))
 TORCH_LIB := -L$(LIBTORCH)/lib -Wl,-rpath,$(LIBTORCH)/lib -ltorch -ltorch_cpu -lc10
+# libtorch 2.14 and later refuse C++17 (an #error in ATen.h): C++20 for them.
+CXX_STD := $(shell grep -qs 'C++20 or later' $(LIBTORCH)/include/ATen/ATen.h && echo c++20)
 endif
+CXX_STD := $(or $(CXX_STD),c++17)
 
 # CUDA: compiled in only when the libtorch has it (libc10_cuda and
 # libtorch_cuda in its lib). cudart and its headers come from the wheel's
@@ -59,7 +62,7 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
-ALL_CXXFLAGS := -std=c++17 $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
+ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
 LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
 SHIM_LIB := build/libpeakfit_torch.a
 
@@ -144,6 +147,7 @@ clean:
 print-torch:
 	@echo "LIBTORCH=$(LIBTORCH)"
 	@echo "TORCH_ABI=$(TORCH_ABI)"
+	@echo "CXX_STD=$(CXX_STD)"
 	@echo "PF_CUDA=$(PF_CUDA)"
 	@echo "CUDART=$(CUDART)"
 	@echo "CUDA_INC_DIR=$(CUDA_INC_DIR)"

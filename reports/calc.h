@@ -31,6 +31,10 @@ struct calc_plan {
     int fits, extrapolated;
 };
 
+/* The fit a plan for key uses: METRIC_RESERVED where the group was
+ * measured on a GPU (the device runs out first: its context plus what the
+ * caching allocator reserves), else METRIC_RSS (the whole process). */
+enum metric calc_metric(const struct fit_set *set, const struct group_key *key);
 /* Returns 0, or -1 with err set. */
 int calc_plan_make(const struct fit_set *set, const struct calc_request *req, struct calc_plan *plan,
                    char *err, unsigned long errlen);

@@ -15,6 +15,7 @@ void point_result_init(struct point_result *r)
     r->loss = -1;
     r->threads = r->blas_threads = -1;
     r->exit_code = -1;
+    r->gpu_allocated_peak_mib = r->gpu_reserved_peak_mib = r->gpu_context_mib = r->gpu_total_mib = -1;
 }
 
 static void copy(char *dst, size_t size, const char *src)
@@ -55,4 +56,11 @@ void point_result_take_line(struct point_result *r, char *line)
     else if (!strcmp(k, "blas_threads")) r->blas_threads = atoi(v);
     else if (!strcmp(k, "cpu_model")) copy(r->cpu_model, sizeof r->cpu_model, v);
     else if (!strcmp(k, "error")) copy(r->error, sizeof r->error, v);
+    else if (!strcmp(k, "gpu_allocated_peak_bytes")) r->gpu_allocated_peak_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_reserved_peak_bytes")) r->gpu_reserved_peak_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_context_bytes")) r->gpu_context_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_total_bytes")) r->gpu_total_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_name")) copy(r->gpu_name, sizeof r->gpu_name, v);
+    else if (!strcmp(k, "cuda_version")) copy(r->cuda_version, sizeof r->cuda_version, v);
+    else if (!strcmp(k, "driver_version")) copy(r->driver_version, sizeof r->driver_version, v);
 }

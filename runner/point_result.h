@@ -31,6 +31,10 @@ struct point_result {
     int blas_threads;
     char cpu_model[128];
     char error[512];
+    /* GPU rows only (-1 and empty elsewhere): the caching allocator's peaks
+     * since the baseline, what the process held on the device outside it */
+    double gpu_allocated_peak_mib, gpu_reserved_peak_mib, gpu_context_mib, gpu_total_mib;
+    char gpu_name[96], cuda_version[16], driver_version[32];
 };
 
 void point_result_init(struct point_result *r);

@@ -15,6 +15,7 @@
 #include "runner/run_sweep.h"
 #include "runner/spawn.h"
 #include "sweeps/attention.h"
+#include "sweeps/device.h"
 #include "sweeps/technique.h"
 #include "util/exit_status.h"
 
@@ -91,6 +92,8 @@ static void build_command(struct worker_command *c, const char *self, const stru
     add_number(c, "--report-fd", 3);
     if (j->weights[0])
         add_arg(c, "--weights", j->weights);
+    if (j->mem_limit > 0 && device_is_gpu(p->device))
+        add_number(c, "--mem-limit", (long long)j->mem_limit); /* the device's allocator enforces it */
     if (technique_is_lora(p->technique)) {
         char targets[64];
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);
@@ -178,7 +181,9 @@ static int run_points(const struct grid *g, int fd, const unsigned char *done, c
         struct worker_command cmd;
         struct point_result r;
         build_command(&cmd, self, p);
-        int rc = spawn_worker(cmd.argv, p->job->timeout_s, p->job->mem_limit, &r);
+        /* On a GPU the worker caps its device's allocator; RSS is not the limit. */
+        int64_t rss_limit = device_is_gpu(p->device) ? 0 : p->job->mem_limit;
+        int rc = spawn_worker(cmd.argv, p->job->timeout_s, rss_limit, &r);
         if (rc == SPAWN_INTERRUPTED) {
             fprintf(stderr, "peakfit: interrupted; the point in progress was stopped and not recorded. "
                     "%d points are in %s; run the same command again to resume.\n", g->n - pr.to_run + pr.ran, csv_path);

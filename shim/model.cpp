@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 #include "autocast.hpp"
+#include "device_memory.hpp"
 #include "guard.hpp"
 #include "model.hpp"
 
@@ -108,7 +109,9 @@ static torch::Tensor forward_loss(pf_model &m, const torch::Tensor &ids)
 static double forward_backward(pf_model &m, int64_t b, int64_t s)
 {
     torch::Tensor loss = forward_loss(m, random_tokens(m, b, s));
+    pf_device_memory_sample(m.device);
     loss.backward();
+    pf_device_memory_sample(m.device);
     m.last_grad_bytes = 0;
     for (auto &p : m.trainable)
         if (p.grad().defined())
@@ -139,9 +142,11 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
     } else if (!is_training(t)) {
         torch::NoGradGuard no_grad;
         (void)m->net->forward(random_tokens(*m, batch, seq_len));
+        pf_device_memory_sample(m->device);
     } else if (is_training(t)) {
         *loss_out = forward_backward(*m, batch, seq_len);
         m->optimizer->step();
+        pf_device_memory_sample(m->device);
         free_grads(*m);
     }
     PF_GUARD_END

@@ -91,6 +91,15 @@ out=$(print_torch "$TMP/none" LIBTORCH="$TMP/bare/site/torch") && fail "CUDA wit
 grep -q "$TMP/bare/site/torch has CUDA but no libcudart was found beside it or in CUDA_HOME=$TMP/no-cuda; give CUDA_HOME=/path/to/cuda, or PF_CUDA=0 to build without CUDA" \
     <<<"$out" || fail "no-cudart message: $out"
 
+out=$(print_torch "$TMP/cpu/bin" LIBTORCH=auto) || fail "cpu wheel: $out"
+expect_eq "cpu wheel: C++17" "$(field CXX_STD "$out")" c++17
+# A libtorch whose headers refuse C++17 (2.14 and later) is compiled as C++20.
+mkdir -p "$TMP/cpu/site/torch/include/ATen"
+printf '#if __cplusplus < 202002L\n#error C++20 or later compatible compiler is required to use ATen.\n#endif\n' \
+    >"$TMP/cpu/site/torch/include/ATen/ATen.h"
+out=$(print_torch "$TMP/cpu/bin" LIBTORCH=auto) || fail "C++20 wheel: $out"
+expect_eq "C++20 wheel" "$(field CXX_STD "$out")" c++20
+
 # LIBTORCH=/path asks no python (here one that cannot import torch).
 out=$(print_torch "$TMP/none" LIBTORCH="$TMP/cpu/site/torch") || fail "LIBTORCH=/path: $out"
 expect_eq "LIBTORCH=/path" "$(field LIBTORCH "$out") $(field TORCH_ABI "$out")" "$TMP/cpu/site/torch "

@@ -59,7 +59,14 @@
     X(timeout_s, NUM, LIMIT)                    \
     X(mem_limit_mib, NUM, LIMIT)                \
     X(weights, TEXT, SETTING)                   \
-    X(attention, TEXT, POINT)
+    X(attention, TEXT, POINT)                   \
+    X(gpu_allocated_peak_mib, NUM, RESULT)      \
+    X(gpu_reserved_peak_mib, NUM, RESULT)       \
+    X(gpu_context_mib, NUM, RESULT)             \
+    X(gpu_total_mib, NUM, RESULT)               \
+    X(gpu_name, TEXT, RESULT)                   \
+    X(cuda_version, TEXT, RESULT)               \
+    X(driver_version, TEXT, RESULT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
@@ -69,7 +76,8 @@ enum peaks_column {
 };
 
 /* Files from peakfit versions before model_source end at error: `fit`
- * still reads them (the later columns are unknown); a resumed run does not. */
+ * still reads them, and those of any version since (the columns each lacks
+ * are unknown: its header is a prefix of this one); a resumed run does not. */
 enum { PEAKS_OLD_COLUMNS = PEAKS_COL_model_source };
 
 enum peaks_type { PEAKS_TEXT, PEAKS_INT, PEAKS_NUM };
@@ -87,7 +95,7 @@ const char *peaks_header(void);
 
 /* Checks a header's names against the columns, in order. Accepts exactly
  * this version's columns, or also (old_ok) an older version's (the first
- * PEAKS_OLD_COLUMNS). Returns 0, or -1 with "PATH:1: header differs from
+ * PEAKS_OLD_COLUMNS or more). Returns 0, or -1 with "PATH:1: header differs from
  * this version's peaks.csv at column N (\"x\", expected \"y\")" in err,
  * followed by ": it is from another peakfit version" when the header is
  * an older or newer version's. */
