@@ -39,6 +39,7 @@ swap_columns "$src" 2 3 >reordered-columns.csv
 base=resume-peaks.base
 new_header=$(head -1 $base)
 n_old=$(col $base error)
+n_new=$(head -1 $base | tr ',' '\n' | wc -l)
 printf '%s,future_column\n' "$new_header" >newer-version.csv
 cut -d, -f1-"$n_old" $base >run-old-header.csv
 swap_columns $base "$(col $base seed)" "$(col $base threads_requested)" >run-reordered-columns.csv
@@ -73,7 +74,7 @@ header-twice.csv${tab}fit${tab}2${tab}peakfit: @P@:2: skipped: batch "batch" is 
 only-failures.csv${tab}fit${tab}2${tab}peakfit: @P@: no successful points to fit
 reordered-columns.csv${tab}fit${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column 2 ("model", expected "job")
 duplicate-ids.csv${tab}fit${tab}0${tab}peakfit: @P@:4: point $fixture_id again (first at line 2): the later row is used
-newer-version.csv${tab}fit${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $((n_old + 9)) ("future_column", expected no more columns): it is from another peakfit version
+newer-version.csv${tab}fit${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $((n_new + 1)) ("future_column", expected no more columns): it is from another peakfit version
 run-old-header.csv${tab}run${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $((n_old + 1)) (no column, expected "model_source"): it is from another peakfit version; use another -o DIR or move peaks.csv away
 run-reordered-columns.csv${tab}run${tab}2${tab}peakfit: @P@:1: header differs from this version's peaks.csv at column $(col $base seed) ("threads_requested", expected "seed"); use another -o DIR or move peaks.csv away
 run-other-seed.csv${tab}run${tab}2${tab}peakfit: @P@:3: point $id3 was measured with seed 5; the sweep now says 0: use another -o DIR or move peaks.csv away
