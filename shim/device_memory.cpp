@@ -2,6 +2,7 @@
 // counts it. CUDA is compiled in with PF_WITH_CUDA (the Makefile defines it
 // when the libtorch has libc10_cuda); MPS needs libtorch >= 2.1, whose MPS
 // hooks report the allocator's bytes (there is no peak: it is sampled).
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <torch/torch.h>
