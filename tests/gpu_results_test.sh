@@ -62,4 +62,11 @@ load_sweep "$TMP/cpu.sweep"
 "$PEAKFIT" run "$TMP/cpu.sweep" -o "$TMP/run" 2>"$TMP/run.err" || fail "cpu run failed: $(cat "$TMP/run.err")"
 expect_eq "cpu point's GPU columns" "$("$CSVQ" "$TMP/run/peaks.csv" status gpu_allocated_peak_mib gpu_reserved_peak_mib gpu_context_mib gpu_total_mib gpu_name cuda_version driver_version)" \
     "ok							"
+# A worker asked for cuda in a build without CUDA says so (exit 4, its error line).
+if "$PEAKFIT" --version | grep -qx "cuda not compiled in"; then
+    out=$("$PEAKFIT" worker --model tiny --technique load --device cuda --mem-limit 1GiB 2>&1)
+    expect_eq "worker on cuda without CUDA: exit status" "$?" 4
+    grep -qx "error=device cuda: this build of peakfit has no CUDA (rebuild with make LIBTORCH=auto against a PyTorch with CUDA)" \
+        <<<"$out" || fail "worker on cuda without CUDA: $out"
+fi
 echo "gpu_results: ok"

@@ -30,6 +30,8 @@ LOG=$RESULTS/check.log
 START=$(date +%s)
 
 elapsed() { echo $(($(date +%s) - START)); }
+# until T: the seconds left until T seconds into the check, at least 30
+until_s() { local n=$(($1 - $(elapsed))); echo $((n > 30 ? n : 30)); }
 phase() { echo "== $(elapsed) s: $*" | tee -a "$LOG"; }
 run() { "$@" >>"$LOG" 2>&1; }
 
@@ -89,12 +91,12 @@ ok_points() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c
 
 sweeps() {
     phase "tiny-cuda.sweep (4 points)"
-    run timeout 90 bin/peakfit run bench/gpu/tiny-cuda.sweep -o "$RESULTS/tiny"
+    run timeout -s INT 60 bin/peakfit run bench/gpu/tiny-cuda.sweep -o "$RESULTS/tiny"
     local ok
     ok=$(ok_points "$RESULTS/tiny/peaks.csv" 2>/dev/null || echo 0)
     [ "$ok" -gt 0 ] || die "no tiny point came out ok: $(cut -c1-600 "$RESULTS/tiny/peaks.csv" 2>/dev/null | tail -n 2)"
-    phase "smollm2-135m-cuda.sweep (bounded to 270 s; rerun to resume)"
-    run timeout -s INT 270 bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
+    phase "smollm2-135m-cuda.sweep (until 330 s into the check; rerun to resume)"
+    run timeout -s INT "$(until_s 330)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
     phase "$(ok_points "$RESULTS/peaks.csv") points ok; fit, plot, report"
     bin/peakfit fit "$RESULTS" >"$RESULTS/fit.txt" 2>>"$LOG"
     run bin/peakfit plot "$RESULTS"
@@ -103,10 +105,10 @@ sweeps() {
 
 reference() {
     phase "PyTorch reference (AdamW per parameter, as libtorch's)"
-    PYTHONUNBUFFERED=1 run timeout 100 "$PYTHON" bench/gpu/reference.py "$RESULTS/peaks.csv" "$RESULTS/reference.csv"
-    if [ "$(elapsed)" -lt 390 ]; then
+    PYTHONUNBUFFERED=1 run timeout "$(until_s 420)" "$PYTHON" bench/gpu/reference.py "$RESULTS/peaks.csv" "$RESULTS/reference.csv"
+    if [ "$(elapsed)" -lt 380 ]; then
         phase "PyTorch reference (AdamW foreach, PyTorch's default on CUDA)"
-        PYTHONUNBUFFERED=1 run timeout $((450 - $(elapsed))) "$PYTHON" bench/gpu/reference.py \
+        PYTHONUNBUFFERED=1 run timeout "$(until_s 460)" "$PYTHON" bench/gpu/reference.py \
             "$RESULTS/peaks.csv" "$RESULTS/reference-foreach.csv" --foreach
     fi
 }
