@@ -15,6 +15,7 @@
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #endif
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
@@ -61,6 +62,27 @@ int cuda_index(const torch::Device &d) { return d.has_index() ? d.index() : 0; }
 // CUDA versions are 1000 * major + 10 * minor.
 void version_text(int v, char *out, size_t size) { snprintf(out, size, "%d.%d", v / 1000, v % 1000 / 10); }
 
+// The driver's own version (e.g. 580.159.03) from NVML, opened at run time
+// (libnvidia-ml ships with the driver, not with CUDA); false without it.
+bool nvml_driver_version(char *out, unsigned size)
+{
+    void *nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!nvml)
+        return false;
+    using init_fn = int (*)();
+    using version_fn = int (*)(char *, unsigned);
+    auto init = reinterpret_cast<init_fn>(dlsym(nvml, "nvmlInit_v2"));
+    auto version = reinterpret_cast<version_fn>(dlsym(nvml, "nvmlSystemGetDriverVersion"));
+    auto shutdown = reinterpret_cast<init_fn>(dlsym(nvml, "nvmlShutdown"));
+    bool ok = init && version && shutdown && init() == 0; // 0: NVML_SUCCESS
+    if (ok) {
+        ok = version(out, size) == 0;
+        shutdown();
+    }
+    dlclose(nvml);
+    return ok;
+}
+
 void cuda_facts(int index, pf_device_memory &m)
 {
     cudaDeviceProp prop;
@@ -69,8 +91,10 @@ void cuda_facts(int index, pf_device_memory &m)
     int v = 0;
     C10_CUDA_CHECK(cudaRuntimeGetVersion(&v));
     version_text(v, m.runtime_version, sizeof m.runtime_version);
-    C10_CUDA_CHECK(cudaDriverGetVersion(&v));
-    version_text(v, m.driver_version, sizeof m.driver_version);
+    if (!nvml_driver_version(m.driver_version, sizeof m.driver_version)) {
+        C10_CUDA_CHECK(cudaDriverGetVersion(&v)); // the CUDA version the driver supports
+        version_text(v, m.driver_version, sizeof m.driver_version);
+    }
 }
 
 // [0] is StatType::AGGREGATE, the sum over the small and large pools (the

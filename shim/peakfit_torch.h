@@ -142,7 +142,7 @@ typedef struct {
     int64_t total;            /* the device's memory */
     char name[96];            /* e.g. "NVIDIA H200" */
     char runtime_version[16]; /* CUDA runtime, e.g. "13.0" */
-    char driver_version[32];  /* CUDA driver API version the driver supports, e.g. "13.0" */
+    char driver_version[32];  /* the driver's, e.g. "580.159.03" (NVML); without NVML the CUDA version it supports */
 } pf_device_memory;
 
 /* 1 when this build has the CUDA measurement compiled in (PF_WITH_CUDA). */
