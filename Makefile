@@ -5,13 +5,56 @@
 CC  ?= cc
 CXX ?= g++
 LIBTORCH ?=
+PYTHON ?= python3
+
+# LIBTORCH=auto: the libtorch inside the PyTorch that $(PYTHON) imports (a
+# pip wheel ships torch/include and torch/lib), and its C++ ABI.
+ifeq ($(LIBTORCH),auto)
+override LIBTORCH := $(shell $(PYTHON) -c 'import torch, os; print(os.path.dirname(torch.__file__))' 2>/dev/null)
+ifeq ($(LIBTORCH),)
+$(error LIBTORCH=auto: $(PYTHON) cannot import torch; install PyTorch (pip install torch) or give LIBTORCH=/path/to/libtorch)
+endif
+TORCH_ABI ?= $(shell $(PYTHON) -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))' 2>/dev/null)
+endif
 
 ifeq ($(LIBTORCH),)
 TORCH_INC := -isystem /usr/include/torch/csrc/api/include
 TORCH_LIB := -ltorch -ltorch_cpu -lc10
 else
 TORCH_INC := -isystem $(LIBTORCH)/include -isystem $(LIBTORCH)/include/torch/csrc/api/include
+TORCH_INC += $(if $(TORCH_ABI),-D_GLIBCXX_USE_CXX11_ABI=$(TORCH_ABI))
+# A newer libtorch may deprecate a call the shim makes for 1.13: a warning, not a stop.
+TORCH_INC += -Wno-error=deprecated-declarations
 TORCH_LIB := -L$(LIBTORCH)/lib -Wl,-rpath,$(LIBTORCH)/lib -ltorch -ltorch_cpu -lc10
+# libtorch 2.14 and later refuse C++17 (an #error in ATen.h): C++20 for them.
+CXX_STD := $(shell grep -qs 'C++20 or later' $(LIBTORCH)/include/ATen/ATen.h && echo c++20)
+endif
+CXX_STD := $(or $(CXX_STD),c++17)
+
+# CUDA: compiled in only when the libtorch has it (libc10_cuda and
+# libtorch_cuda in its lib). cudart and its headers come from the wheel's
+# nvidia packages (site-packages/nvidia/cuda_runtime for CUDA 12,
+# nvidia/cu13 for CUDA 13), the libtorch's own lib, or CUDA_HOME.
+# PF_CUDA=0 builds without it.
+CUDA_HOME ?= /usr/local/cuda
+PF_CUDA ?= $(if $(LIBTORCH),$(if $(and $(wildcard $(LIBTORCH)/lib/libc10_cuda.so),$(wildcard $(LIBTORCH)/lib/libtorch_cuda.so)),1,0),0)
+ifeq ($(PF_CUDA),1)
+CUDA_DIRS := $(LIBTORCH)/../nvidia/cuda_runtime $(LIBTORCH)/../nvidia/cu13 $(LIBTORCH)/../nvidia/cu12 $(CUDA_HOME)
+CUDART := $(firstword $(wildcard $(LIBTORCH)/lib/libcudart*.so* $(foreach d,$(CUDA_DIRS),$(d)/lib/libcudart.so* $(d)/lib64/libcudart.so*)))
+CUDA_INC_DIR := $(patsubst %/cuda_runtime_api.h,%,$(firstword $(wildcard $(foreach d,$(CUDA_DIRS),$(d)/include/cuda_runtime_api.h))))
+ifeq ($(CUDART),)
+$(error $(LIBTORCH) has CUDA but no libcudart was found beside it or in CUDA_HOME=$(CUDA_HOME); give CUDA_HOME=/path/to/cuda, or PF_CUDA=0 to build without CUDA)
+endif
+ifeq ($(CUDA_INC_DIR),)
+$(error $(LIBTORCH) has CUDA but no cuda_runtime_api.h was found beside it or in CUDA_HOME=$(CUDA_HOME)/include; give CUDA_HOME=/path/to/cuda, or PF_CUDA=0 to build without CUDA)
+endif
+TORCH_INC += -DPF_WITH_CUDA -isystem $(CUDA_INC_DIR)
+# --no-as-needed: nothing calls libtorch_cuda directly, but loading it is
+# what registers the CUDA kernels (toolchains that link --as-needed drop it).
+# --allow-shlib-undefined: libtorch_cuda's own needs (cuDNN, NCCL, ...) are
+# found at run time through its rpath into the wheel, not by this link.
+TORCH_LIB += -Wl,--push-state,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--pop-state $(CUDART) -Wl,-rpath,$(dir $(CUDART))
+TORCH_LIB += -Wl,--allow-shlib-undefined
 endif
 
 # B: where objects and test programs go; BIN: where peakfit goes. test-asan
@@ -24,8 +67,8 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
-ALL_CXXFLAGS := -std=c++17 $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
-LDLIBS := $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
+ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
+LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
 SHIM_LIB := build/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
@@ -39,7 +82,7 @@ TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
-.PHONY: all deps test test-asan leaks fuzz demo clean
+.PHONY: all deps test test-asan leaks fuzz demo clean print-torch
 
 all: $(BIN)/peakfit $(TEST_BIN)
 
@@ -104,3 +147,14 @@ demo: deps all
 
 clean:
 	rm -rf build bin
+
+# What the build uses from libtorch (checked by tests/libtorch_auto_test.sh).
+print-torch:
+	@echo "LIBTORCH=$(LIBTORCH)"
+	@echo "TORCH_ABI=$(TORCH_ABI)"
+	@echo "CXX_STD=$(CXX_STD)"
+	@echo "PF_CUDA=$(PF_CUDA)"
+	@echo "CUDART=$(CUDART)"
+	@echo "CUDA_INC_DIR=$(CUDA_INC_DIR)"
+	@echo "TORCH_INC=$(strip $(TORCH_INC))"
+	@echo "TORCH_LIB=$(strip $(TORCH_LIB))"

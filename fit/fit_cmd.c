@@ -211,7 +211,7 @@ static void with_interval(char *out, size_t size, const char *fmt, const struct 
 void fit_print_table(const struct fit_set *set, FILE *out)
 {
     char model[256], key[400];
-    fprintf(out, "%-16s %-7s %-10s %-6s %3s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
+    fprintf(out, "%-16s %-7s %-10s %-9s %3s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
             "metric", "n", "fit", "F MiB (95% CI)", "A MiB/token (95% CI)", "B MiB/(b*s^2)", "R^2", "LOO MiB");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
@@ -223,7 +223,7 @@ void fit_print_table(const struct fit_set *set, FILE *out)
             if (c->p == 3)
                 with_interval(B, sizeof B, "%.3g +- %.2g", c, 2);
         }
-        fprintf(out, "%-16.16s %-7s %-10s %-6s %3d %-9s %20s %24s %22s %7.4f %9.2f\n",
+        fprintf(out, "%-16.16s %-7s %-10s %-9s %3d %-9s %20s %24s %22s %7.4f %9.2f\n",
                 model_display_name(g->key.model, model, sizeof model), g->key.device, g->key.technique,
                 metric_name(g->metric), g->n, choice_name(g), F, A, B, c ? c->r2 : NAN, c ? g->loo_rmse : NAN);
     }

@@ -4,16 +4,16 @@
 #include <string.h>
 #include "fit/fit_set.h"
 
-/* Fits both metrics of p's group unless that was done for an earlier row
- * (every ok row has an rss peak, so a group always has its rss fit); -1
- * when memory ran out. */
+/* Fits every metric of p's group unless that was done for an earlier row
+ * (every ok row has an rss peak, so a group always has its rss fit; only
+ * GPU rows have the allocated and reserved metrics); -1 when memory ran out. */
 static int add_group(struct fit_set *set, const struct observation *p)
 {
     struct group_key key;
     group_key_of(p, &key);
     if (fit_set_find(set, &key, METRIC_RSS))
         return 0;
-    for (int m = METRIC_RSS; m <= METRIC_TENSOR; m++) {
+    for (int m = METRIC_RSS; m < METRIC_COUNT; m++) {
         struct group_fit *more = realloc(set->groups, (size_t)(set->n_groups + 1) * sizeof *set->groups);
         if (!more)
             return -1;

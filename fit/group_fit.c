@@ -13,11 +13,30 @@ const struct ols *group_chosen(const struct group_fit *g)
     return g->choice == CHOICE_LINEAR ? &g->linear : g->choice == CHOICE_QUADRATIC ? &g->quadratic : NULL;
 }
 
-const char *metric_name(enum metric m) { return m == METRIC_RSS ? "rss" : "tensor"; }
+const char *metric_name(enum metric m)
+{
+    static const char *const names[METRIC_COUNT] = {"rss", "tensor", "allocated", "reserved"};
+    return m >= 0 && m < METRIC_COUNT ? names[m] : "?";
+}
 
 static double metric_value(const struct observation *o, enum metric m)
 {
-    return m == METRIC_RSS ? o->rss_mib : o->tensor_mib;
+    switch (m) {
+    case METRIC_RSS: return o->rss_mib;
+    case METRIC_TENSOR: return o->tensor_mib;
+    case METRIC_ALLOCATED: return o->gpu_allocated_mib;
+    case METRIC_RESERVED: return o->gpu_reserved_mib;
+    default: return -1;
+    }
+}
+
+/* What the metric's peak comes on top of: the process's RSS baseline, or
+ * on the device, the context and libraries outside the allocator. */
+static double metric_baseline(const struct observation *o, enum metric m)
+{
+    if (m == METRIC_ALLOCATED || m == METRIC_RESERVED)
+        return o->gpu_context_mib > 0 ? o->gpu_context_mib : 0;
+    return o->baseline_mib;
 }
 
 /* In the group and the fit (held): in the group and held out. */
@@ -231,7 +250,7 @@ static void fixed_costs(struct group_fit *g)
         g->weight_mib = fmax(g->weight_mib, p->weight_mib);
         g->grad_mib = fmax(g->grad_mib, p->grad_mib);
         g->optimizer_mib = fmax(g->optimizer_mib, p->optimizer_mib);
-        g->baseline_mib += p->baseline_mib / g->n;
+        g->baseline_mib += metric_baseline(p, g->metric) / g->n;
     }
     g->overhead_mib = group_chosen(g) ? group_chosen(g)->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
 }

@@ -10,7 +10,11 @@
 #include "fit/observations.h"
 #include "fit/ols.h"
 
-enum metric { METRIC_RSS, METRIC_TENSOR };
+/* What is fitted: on every row rss (peak above baseline) and tensor (the
+ * counting CPU allocator's peak); on GPU rows also the device's caching
+ * allocator's allocated and reserved peaks. A group has a fit for each
+ * metric its rows have. */
+enum metric { METRIC_RSS, METRIC_TENSOR, METRIC_ALLOCATED, METRIC_RESERVED, METRIC_COUNT };
 
 /* The arrays hold n entries (n_seq for seq_lens), allocated by
  * group_fit_run: a group has as many points as its sweep measured. */
@@ -30,7 +34,8 @@ struct group_fit {
     double *predicted, *loo_error;
     int loo_n;
     double loo_rmse, loo_max_abs, rmse;
-    /* the fixed costs the worker measured, and what of F they leave */
+    /* the fixed costs the worker measured, and what of F they leave;
+     * baseline_mib is the RSS baseline, or on the GPU metrics the context */
     double weight_mib, grad_mib, optimizer_mib, baseline_mib, overhead_mib;
     /* the hinge (fit/hinge.h), where every point has per-phase peaks: the
      * models above are then fitted to the forward/backward part, and the

@@ -46,6 +46,9 @@ static void read_fields(const char *const *f, struct observation *o)
     o->rss_mib = peaks_number(f[PEAKS_COL_peak_above_baseline_mib]);
     o->tensor_mib = peaks_number(f[PEAKS_COL_tensor_peak_mib]);
     o->baseline_mib = peaks_number(f[PEAKS_COL_baseline_rss_mib]);
+    o->gpu_allocated_mib = peaks_number(f[PEAKS_COL_gpu_allocated_peak_mib]);
+    o->gpu_reserved_mib = peaks_number(f[PEAKS_COL_gpu_reserved_peak_mib]);
+    o->gpu_context_mib = peaks_number(f[PEAKS_COL_gpu_context_mib]);
     o->weight_mib = peaks_number(f[PEAKS_COL_weight_mib]);
     o->grad_mib = peaks_number(f[PEAKS_COL_grad_mib]);
     o->optimizer_mib = peaks_number(f[PEAKS_COL_optimizer_mib]);

@@ -13,6 +13,9 @@ struct observation {
     double rss_mib;        /* peak RSS above baseline */
     double tensor_mib;     /* allocator-level peak of live tensor bytes */
     double baseline_mib;
+    /* GPU rows (-1 elsewhere): the caching allocator's peaks, and what the
+     * process held on the device outside it at the baseline */
+    double gpu_allocated_mib, gpu_reserved_mib, gpu_context_mib;
     double weight_mib, grad_mib, optimizer_mib;
     double step_mean_s, step1_s, build_s, wall_s;
     int steps;

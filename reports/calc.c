@@ -1,5 +1,6 @@
 /* calc.c: the planning arithmetic. Predictions use the rss fit (what the
- * OS sees) plus the measured baseline, so the budget is the whole process. */
+ * OS sees) plus the measured baseline, so the budget is the whole process;
+ * on a GPU, the reserved fit plus the context, so the budget is the device. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -39,11 +40,16 @@ static int axis_matches(const struct group_fit *g, const struct calc_request *r,
     return axis == 0 ? model_matches(g->key.model, w) : !strcmp(key_field(g, axis), w);
 }
 
-/* Is this an rss fit of the requested technique, matching what was asked
- * on the axes before `upto`? */
-static int candidate(const struct group_fit *g, const struct calc_request *r, int upto)
+enum metric calc_metric(const struct fit_set *set, const struct group_key *key)
 {
-    if (g->metric != METRIC_RSS || strcmp(g->key.technique, r->technique))
+    return fit_set_find(set, key, METRIC_RESERVED) ? METRIC_RESERVED : METRIC_RSS;
+}
+
+/* Is this the planning fit (calc_metric) of the requested technique,
+ * matching what was asked on the axes before `upto`? */
+static int candidate(const struct fit_set *set, const struct group_fit *g, const struct calc_request *r, int upto)
+{
+    if (g->metric != calc_metric(set, &g->key) || strcmp(g->key.technique, r->technique))
         return 0;
     for (int a = 0; a < upto; a++)
         if (!axis_matches(g, r, a))
@@ -54,7 +60,7 @@ static int candidate(const struct group_fit *g, const struct calc_request *r, in
 static int any_candidate(const struct fit_set *set, const struct calc_request *r, int upto)
 {
     for (int i = 0; i < set->n_groups; i++)
-        if (candidate(&set->groups[i], r, upto))
+        if (candidate(set, &set->groups[i], r, upto))
             return 1;
     return 0;
 }
@@ -70,8 +76,9 @@ static int choices(const struct fit_set *set, const struct calc_request *r, int 
         const struct group_fit *g = &set->groups[i];
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
-            seen = candidate(&set->groups[j], r, axis) && !strcmp(key_field(&set->groups[j], axis), key_field(g, axis));
-        if (seen || !candidate(g, r, axis))
+            seen = candidate(set, &set->groups[j], r, axis) &&
+                   !strcmp(key_field(&set->groups[j], axis), key_field(g, axis));
+        if (seen || !candidate(set, g, r, axis))
             continue;
         char name[256];
         const char *text = axis == 0 ? model_display_name(g->key.model, name, sizeof name) : key_field(g, axis);
@@ -128,7 +135,7 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
         return NULL;
     const struct group_fit *g = NULL;
     for (int i = 0; i < set->n_groups && !g; i++)
-        if (candidate(&set->groups[i], req, N_AXES))
+        if (candidate(set, &set->groups[i], req, N_AXES))
             g = &set->groups[i];
     if (g && !group_chosen(g)) {
         char key[400];

@@ -65,6 +65,11 @@ enum { CALC_FAR_FACTOR = 4 };
  * SHARD_GRAD_OP is 2, FULL_SHARD 3) saves per replica on g replicas: each
  * keeps 1/g of what is sharded. */
 double zero_saving_mib(int z, long g, double weights_mib, double grads_mib, double optimizer_mib);
+
+/* The fit a plan for key uses: METRIC_RESERVED where the group was
+ * measured on a GPU (the device runs out first: its context plus what the
+ * caching allocator reserves), else METRIC_RSS (the whole process). */
+enum metric calc_metric(const struct fit_set *set, const struct group_key *key);
 /* Returns 0, or -1 with err set. */
 int calc_plan_make(const struct fit_set *set, const struct calc_request *req, struct calc_plan *plan,
                    char *err, unsigned long errlen);

@@ -214,6 +214,9 @@ static void print_human(const struct calc_request *req, const struct calc_plan *
     printf("plan for %s, seq_len %ld\n", key, p->seq_len);
     printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
+    if (g->metric == METRIC_RESERVED)
+        printf("  on the GPU: planned against the caching allocator's reserved peak plus the context outside it "
+               "(the baseline above), what runs out first on the device\n");
     printf("  fit: %s, F = %.1f MiB, activations %.4g MiB per sample at s=%ld\n",
            group_chosen(g)->p == 3 ? "quadratic" : "linear", group_chosen(g)->c[0], p->per_sample_mib, p->seq_len);
     if (req->zero > 0)
@@ -273,6 +276,7 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     json_object_set_new(o, "margin", json_real(req->margin));
     json_object_set_new(o, "usable_mib", json_real(p->usable_mib));
     json_object_set_new(o, "baseline_mib", json_real(g->baseline_mib));
+    json_object_set_new(o, "metric", json_string(metric_name(g->metric)));
     json_object_set_new(o, "fit_model", json_string(group_chosen(g)->p == 3 ? "quadratic" : "linear"));
     json_object_set_new(o, "fixed_mib", json_real(p->fixed_mib));
     json_object_set_new(o, "zero_stage", json_integer(req->zero));

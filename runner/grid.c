@@ -12,6 +12,22 @@
 
 enum { SETTINGS_MAX = 2 * SWEEP_LONG_PATH_MAX + 512 };
 
+/* Why a device cannot be used: a build without CUDA, a machine without a
+ * GPU, or a libtorch without the device. */
+static void device_refusal(const char *device, const char *kind, const char *path, int line, char *err,
+                           size_t errlen)
+{
+    if (!strcmp(kind, "cuda") && !pf_cuda_compiled())
+        snprintf(err, errlen, "%s:%d: device %s: this peakfit was built without CUDA (rebuild against a "
+                 "PyTorch with CUDA: make clean && make LIBTORCH=auto)", path, line, device);
+    else if (!strcmp(kind, "cuda"))
+        snprintf(err, errlen, "%s:%d: device %s: no CUDA GPU is visible on this machine "
+                 "(libtorch's cuda::is_available() is false)", path, line, device);
+    else
+        snprintf(err, errlen, "%s:%d: device %s is not available in this build of libtorch "
+                 "(rebuild with make LIBTORCH=/path/to/a/libtorch that has it)", path, line, device);
+}
+
 int grid_check_devices(const struct sweep *sweep, char *err, size_t errlen)
 {
     for (int i = 0; i < sweep->n_jobs; i++) {
@@ -22,9 +38,7 @@ int grid_check_devices(const struct sweep *sweep, char *err, size_t errlen)
             kind[strcspn(kind, ":")] = '\0'; /* cuda:1 is there when cuda is */
             if (pf_device_available(kind))
                 continue;
-            snprintf(err, errlen, "%s:%d: device %s is not available in this build of libtorch "
-                     "(rebuild with make LIBTORCH=/path/to/a/libtorch that has it)",
-                     sweep->path, j->device_line ? j->device_line : j->line, j->devices[d]);
+            device_refusal(j->devices[d], kind, sweep->path, j->device_line ? j->device_line : j->line, err, errlen);
             return -1;
         }
     }

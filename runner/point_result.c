@@ -17,6 +17,7 @@ void point_result_init(struct point_result *r)
     r->exit_code = -1;
     for (int i = 0; i < PF_PHASE_COUNT; i++)
         r->phase_peak_mib[i] = r->phase_end_rss_mib[i] = -1;
+    r->gpu_allocated_peak_mib = r->gpu_reserved_peak_mib = r->gpu_context_mib = r->gpu_total_mib = -1;
 }
 
 /* "forward_peak_bytes" and "forward_end_rss_kib", for each phase. */
@@ -75,5 +76,12 @@ void point_result_take_line(struct point_result *r, char *line)
     else if (!strcmp(k, "blas_threads")) r->blas_threads = atoi(v);
     else if (!strcmp(k, "cpu_model")) copy(r->cpu_model, sizeof r->cpu_model, v);
     else if (!strcmp(k, "error")) copy(r->error, sizeof r->error, v);
+    else if (!strcmp(k, "gpu_allocated_peak_bytes")) r->gpu_allocated_peak_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_reserved_peak_bytes")) r->gpu_reserved_peak_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_context_bytes")) r->gpu_context_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_total_bytes")) r->gpu_total_mib = atof(v) / 1048576;
+    else if (!strcmp(k, "gpu_name")) copy(r->gpu_name, sizeof r->gpu_name, v);
+    else if (!strcmp(k, "cuda_version")) copy(r->cuda_version, sizeof r->cuda_version, v);
+    else if (!strcmp(k, "driver_version")) copy(r->driver_version, sizeof r->driver_version, v);
     else take_phase(r, k, v);
 }

@@ -8,6 +8,7 @@
 #include "runner/predict.h"
 #include "runner/proc_stats.h"
 #include "runner/spawn.h"
+#include "sweeps/device.h"
 #include "runner/worker_command.h"
 #include "util/exit_status.h"
 
@@ -99,7 +100,9 @@ static int start(struct pool *pl, struct slot *sl, int i, double predicted, int 
     int threads = p->job->threads;
     struct worker_command cmd;
     char *env[] = {sl->blas_env, NULL};
-    struct spawn_options o = {.timeout_s = p->job->timeout_s, .mem_limit = p->job->mem_limit};
+    /* On a GPU the worker caps its device's allocator; RSS is not the limit. */
+    struct spawn_options o = {.timeout_s = p->job->timeout_s,
+                              .mem_limit = device_is_gpu(p->device) ? 0 : p->job->mem_limit};
     if (pl->jobs > 1) {
         o.cpus = &sl->cpus;
         o.env = env;

@@ -145,6 +145,13 @@ static const char *result_text(enum peaks_column c, const struct point_result *r
     case PEAKS_COL_optimizer_end_rss_mib:
         return amount(num, difference(r->phase_end_rss_mib[c - PEAKS_COL_forward_end_rss_mib], r->baseline_rss_mib),
                       "%.3f");
+    case PEAKS_COL_gpu_allocated_peak_mib: return amount(num, r->gpu_allocated_peak_mib, "%.3f");
+    case PEAKS_COL_gpu_reserved_peak_mib: return amount(num, r->gpu_reserved_peak_mib, "%.3f");
+    case PEAKS_COL_gpu_context_mib: return amount(num, r->gpu_context_mib, "%.3f");
+    case PEAKS_COL_gpu_total_mib: return amount(num, r->gpu_total_mib, "%.3f");
+    case PEAKS_COL_gpu_name: return r->gpu_name;
+    case PEAKS_COL_cuda_version: return r->cuda_version;
+    case PEAKS_COL_driver_version: return r->driver_version;
     default: return NULL;
     }
 }

@@ -17,6 +17,8 @@
 #include "runner/pool.h"
 #include "runner/spawn.h"
 #include "sweeps/limits.h"
+#include "sweeps/attention.h"
+#include "sweeps/device.h"
 #include "sweeps/technique.h"
 #include "util/parse.h"
 #include "util/exit_status.h"

@@ -12,6 +12,7 @@
 #include "util/clock.h"
 #include "runner/point_result.h"
 #include "runner/proc_stats.h"
+#include "sweeps/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
@@ -51,7 +52,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "peakfit worker: %s\n"
             "usage: peakfit worker --model SPEC --technique T [--batch B --seq-len S] [--steps N]\n"
-            "       [--device cpu] [--seed N] [--threads N] [--weights FILE]\n"
+            "       [--device cpu] [--seed N] [--threads N] [--weights FILE] [--mem-limit SIZE (GPU)]\n"
             "       [--lora-rank R] [--lora-targets q,v] [--warm 0|1] [--report-fd FD]\n", why);
     return WORKER_EXIT_USAGE;
 }
@@ -152,12 +153,47 @@ static void inject_fault(void)
     if (!strcmp(fault, "exit")) _exit(7);
 }
 
+/* The device whose memory this worker measures, once its baseline is
+ * taken; NULL on cpu. */
+static const char *gpu_device;
+
+static void report_gpu_peaks(void)
+{
+    pf_device_memory m;
+    if (!gpu_device || pf_device_memory_read(gpu_device, &m) != PF_OK)
+        return;
+    report("gpu_allocated_peak_bytes", "%lld", (long long)m.allocated_peak);
+    report("gpu_reserved_peak_bytes", "%lld", (long long)m.reserved_peak);
+}
+
 static int fail_with(pf_status status)
 {
     report("error", "%s", pf_last_error());
     report("peak_rss_kib", "%ld", proc_status_kib("VmHWM"));
     report("tensor_peak_bytes", "%lld", (long long)pf_tensor_bytes_peak());
+    report_gpu_peaks();
     return status == PF_ERR_OOM ? WORKER_EXIT_OOM : WORKER_EXIT_ERROR;
+}
+
+/* On a GPU: the device's baseline (context, cuBLAS), its facts, and the
+ * mem_limit as the caching allocator's cap. Before the model is built. */
+static int gpu_baseline(const struct sweep_job *j)
+{
+    pf_device_memory m;
+    if (!device_is_gpu(j->devices[0]))
+        return 0;
+    pf_status st = pf_device_memory_baseline(j->devices[0], &m);
+    if (st != PF_OK)
+        return fail_with(st);
+    gpu_device = j->devices[0];
+    if (m.name[0]) report("gpu_name", "%s", m.name);
+    if (m.runtime_version[0]) report("cuda_version", "%s", m.runtime_version);
+    if (m.driver_version[0]) report("driver_version", "%s", m.driver_version);
+    if (m.total >= 0) report("gpu_total_bytes", "%lld", (long long)m.total);
+    if (m.context >= 0) report("gpu_context_bytes", "%lld", (long long)m.context);
+    if (j->mem_limit > 0 && (st = pf_device_memory_limit(j->devices[0], j->mem_limit)) != PF_OK)
+        return fail_with(st);
+    return 0;
 }
 
 static void report_stats(const pf_model *model)
@@ -239,12 +275,15 @@ static int measure(const struct worker_args *a)
     report("baseline_tensor_bytes", "%lld", (long long)pf_tensor_bytes_live());
     inject_fault();
     pf_model *model = NULL;
-    int rc = build_model(a, &model);
+    int rc = gpu_baseline(a->job);
+    if (rc == 0)
+        rc = build_model(a, &model);
     if (rc == 0)
         rc = run_steps(a, model);
     if (rc == 0) {
         report("peak_rss_kib", "%ld", proc_status_kib("VmHWM"));
         report("tensor_peak_bytes", "%lld", (long long)pf_tensor_bytes_peak());
+        report_gpu_peaks();
     }
     pf_model_free(model);
     return rc;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "runner/worker_command.h"
 #include "sweeps/attention.h"
+#include "sweeps/device.h"
 #include "sweeps/technique.h"
 
 static void add_arg(struct worker_command *c, const char *flag, const char *value)
@@ -47,6 +48,8 @@ void worker_command_build(struct worker_command *c, const char *self, const stru
     add_number(c, "--report-fd", 3);
     if (j->weights[0])
         add_arg(c, "--weights", j->weights);
+    if (j->mem_limit > 0 && device_is_gpu(p->device))
+        add_number(c, "--mem-limit", (long long)j->mem_limit); /* the device's allocator enforces it */
     if (technique_is_lora(p->technique)) {
         char targets[64];
         lora_targets_to_list(j->lora_targets, targets, sizeof targets);

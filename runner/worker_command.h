@@ -7,7 +7,7 @@
 /* Strings point into the grid (never copied, so never cut); numbers and
  * the LoRA list are written into text. */
 struct worker_command {
-    char *argv[32];
+    char *argv[48]; /* every flag with its value, and the NULL */
     char text[16][64];
     int argc, n_text;
 };

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <type_traits>
 #include "autocast.hpp"
+#include "device_memory.hpp"
 #include "guard.hpp"
 #include "model.hpp"
 #include "phases.hpp"
@@ -114,8 +115,10 @@ static double forward_backward(pf_model &m, int64_t b, int64_t s)
 {
     phase_begin();
     torch::Tensor loss = forward_loss(m, random_tokens(m, b, s));
+    pf_device_memory_sample(m.device);
     phase_end(m, PF_PHASE_FORWARD);
     loss.backward();
+    pf_device_memory_sample(m.device);
     phase_end(m, PF_PHASE_BACKWARD);
     m.last_grad_bytes = 0;
     for (auto &p : m.trainable)
@@ -148,10 +151,12 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         torch::NoGradGuard no_grad;
         phase_begin();
         (void)m->net->forward(random_tokens(*m, batch, seq_len));
+        pf_device_memory_sample(m->device);
         phase_end(*m, PF_PHASE_FORWARD);
     } else if (is_training(t)) {
         *loss_out = forward_backward(*m, batch, seq_len);
         m->optimizer->step();
+        pf_device_memory_sample(m->device);
         phase_end(*m, PF_PHASE_OPTIMIZER);
         free_grads(*m);
     }

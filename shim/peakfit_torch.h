@@ -279,6 +279,35 @@ int64_t pf_tensor_bytes_peak(void);
 /* Starts the peak afresh from the bytes live now. */
 void pf_tensor_bytes_reset_peak(void);
 
+/* Memory on a GPU (cuda, cuda:N; mps where the build has it), as the
+ * device's caching allocator counts it. Bytes; -1 where unknown. */
+typedef struct {
+    int64_t allocated_peak;   /* peak of live tensor bytes since the baseline (torch.cuda.max_memory_allocated) */
+    int64_t reserved_peak;    /* peak of what the allocator held (torch.cuda.max_memory_reserved) */
+    int64_t allocated_baseline; /* live tensor bytes at the baseline (cuBLAS workspace) */
+    int64_t reserved_baseline;
+    int64_t context;          /* in use on the device at the baseline outside the allocator (CUDA context, handles) */
+    int64_t total;            /* the device's memory */
+    char name[96];            /* e.g. "NVIDIA H200" */
+    char runtime_version[16]; /* CUDA runtime, e.g. "13.0" */
+    char driver_version[32];  /* the driver's, e.g. "580.159.03" (NVML); without NVML the CUDA version it supports */
+} pf_device_memory;
+
+/* 1 when this build has the CUDA measurement compiled in (PF_WITH_CUDA). */
+int pf_cuda_compiled(void);
+/* Starts the device (context, a cuBLAS handle: one small matmul), records
+ * what the process holds on it then, and restarts the allocator's peaks
+ * from the bytes live now. Call after pf_init, before the model is built.
+ * PF_ERR_ARG for a device that is not a GPU or not in this build. */
+pf_status pf_device_memory_baseline(const char *device, pf_device_memory *out);
+/* The peaks since the baseline, with the baseline's figures. MPS has no
+ * peak counter: its peaks are the largest of the samples taken at the end
+ * of each forward, backward and optimizer step. */
+pf_status pf_device_memory_read(const char *device, pf_device_memory *out);
+/* Caps the caching allocator at bytes (its per-process memory fraction of
+ * the device): past it an allocation fails as out of memory. */
+pf_status pf_device_memory_limit(const char *device, int64_t bytes);
+
 /* Random, seeded weights: memory does not depend on their values. */
 pf_status pf_model_new(const pf_model_config *config,
                        const pf_train_options *options, uint64_t seed,

@@ -105,7 +105,8 @@ static int asks_for_help(int argc, char **argv)
 
 static int print_version(void)
 {
-    printf("peakfit %s\nlibtorch %s\n", PEAKFIT_VERSION, pf_torch_version());
+    printf("peakfit %s\nlibtorch %s\ncuda %s\n", PEAKFIT_VERSION, pf_torch_version(),
+           pf_cuda_compiled() ? "compiled in" : "not compiled in");
     return EXIT_DONE;
 }
 

@@ -7,10 +7,11 @@
 static const struct device_kind {
     const char *name;  /* as written */
     int takes_index;   /* also accepted as name:N */
+    int gpu;           /* memory measured on the device (pf_device_memory) */
 } kinds[] = {
-    {"cpu", 0},
-    {"cuda", 1},
-    {"mps", 0},
+    {"cpu", 0, 0},
+    {"cuda", 1, 1},
+    {"mps", 0, 1},
 };
 enum { KIND_COUNT = sizeof kinds / sizeof kinds[0] };
 
@@ -26,6 +27,16 @@ int device_name_is_known(const char *name)
         if (kinds[i].takes_index && name[n] == ':' && name[n + 1] >= '0' && name[n + 1] <= '9' &&
             parse_long(name + n + 1, 0, 999, &index) == 0)
             return 1;
+    }
+    return 0;
+}
+
+int device_is_gpu(const char *name)
+{
+    for (int i = 0; i < KIND_COUNT; i++) {
+        size_t n = strlen(kinds[i].name);
+        if (strncmp(name, kinds[i].name, n) == 0 && (name[n] == '\0' || name[n] == ':'))
+            return kinds[i].gpu;
     }
     return 0;
 }

@@ -5,6 +5,9 @@
 
 /* cpu, cuda, cuda:N (N = 0 .. 999), mps. */
 int device_name_is_known(const char *name);
+/* 1 for a GPU (cuda, cuda:N, mps): its memory is the device's, measured
+ * by its caching allocator; 0 for cpu and unknown names. */
+int device_is_gpu(const char *name);
 /* "cpu, cuda, cuda:N, mps", for messages. */
 const char *device_names(void);
 #endif

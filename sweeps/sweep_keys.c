@@ -46,8 +46,9 @@ static const struct sweep_key keys[] = {
      .def = DEFAULT_REPEATS, .help = "runs of each point, each in its own process, %s"},
     {.name = "timeout", .type = KEY_DURATION, FIELD(timeout_s), .max = 1000000000L, .def = DEFAULT_TIMEOUT_S,
      .help = "per point: `90`, `90s`, `15m`, `2h`"},
-    {.name = "mem_limit", .type = KEY_SIZE_OR_NONE, FIELD(mem_limit), .def = 0,
-     .help = "per point, RSS above the worker's baseline: `512MiB`, `4GiB`, `none`"},
+    {.name = "mem_limit", .type = KEY_SIZE_OR_NONE, FIELD(mem_limit), .def = 0, .flag = "mem-limit",
+     .help = "per point: `512MiB`, `4GiB`, `none`; on cpu the RSS above the worker's baseline, on cuda what the "
+             "caching allocator may reserve above its baseline (its memory fraction)"},
     {.name = "threads", .type = KEY_INT, FIELD(threads), .min = 0, .max = LIMIT_THREADS_MAX, .def = 0,
      .flag = "threads", .help = "libtorch intra-op threads, %s; 0 keeps libtorch's default"},
     {.name = "seed", .type = KEY_INT, FIELD(seed), .min = 0, .max = LIMIT_SEED_MAX, .def = 0, .flag = "seed",

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "runner/grid.h"
+#include "sweeps/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/technique.h"
 #include "tests/check.h"
@@ -286,10 +287,16 @@ static void check_devices(void)
           s->jobs[0].device_line);
     if (!pf_device_available("cuda")) {
         char want[600];
-        snprintf(want, sizeof want, "%s/gpu.sweep:2: device cuda:1 is not available in this build of libtorch "
-                 "(rebuild with make LIBTORCH=/path/to/a/libtorch that has it)", dir);
+        if (!pf_cuda_compiled())
+            snprintf(want, sizeof want, "%s/gpu.sweep:2: device cuda:1: this peakfit was built without CUDA "
+                     "(rebuild against a PyTorch with CUDA: make clean && make LIBTORCH=auto)", dir);
+        else
+            snprintf(want, sizeof want, "%s/gpu.sweep:2: device cuda:1: no CUDA GPU is visible on this machine "
+                     "(libtorch's cuda::is_available() is false)", dir);
         CHECK(grid_check_devices(s, err, sizeof err) == -1 && strcmp(err, want) == 0, "no cuda: %s", err);
     }
+    CHECK(device_is_gpu("cuda") && device_is_gpu("cuda:1") && device_is_gpu("mps") && !device_is_gpu("cpu") &&
+              !device_is_gpu("cudax"), "device_is_gpu");
     sweep_free(s);
 }
 

@@ -30,6 +30,7 @@ grep -q "^usage: peakfit calc DIR --budget SIZE" <<<"$out" || fail "help calc: $
 out=$("$PEAKFIT" --version) || fail "--version: exit status $?"
 grep -qx "peakfit [0-9]*\.[0-9]*\.[0-9]*" <<<"$(sed -n 1p <<<"$out")" || fail "--version: $out"
 grep -qx "libtorch [0-9][0-9.]*" <<<"$(sed -n 2p <<<"$out")" || fail "--version: no libtorch: $out"
+grep -qx "cuda \(compiled in\|not compiled in\)" <<<"$(sed -n 3p <<<"$out")" || fail "--version: no cuda line: $out"
 
 err=$("$PEAKFIT" fitt DIR 2>&1); rc=$?
 expect_eq "unknown command: exit status" "$rc" 2

@@ -96,6 +96,12 @@ static void test_header_and_columns(void)
         snprintf(line, sizeof line, "step_s=%d", i == 0 ? 5 : i == 99 ? 100 : 1);
         point_result_take_line(&r, line);
     }
+    /* The lines a worker on a GPU adds to its report. */
+    char gpu[][48] = {"gpu_allocated_peak_bytes=3145728", "gpu_reserved_peak_bytes=4194304",
+                      "gpu_context_bytes=524288000", "gpu_total_bytes=150754820096", "gpu_name=NVIDIA H200",
+                      "cuda_version=13.0", "driver_version=13.0"};
+    for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++)
+        point_result_take_line(&r, gpu[i]);
     unsigned char done[1];
     unlink(path);
     int fd = results_open(path, &g, done, err, sizeof err);
@@ -111,6 +117,13 @@ static void test_header_and_columns(void)
     if (t.n_rows == 1) {
         char *const *f = t.rows[0].fields;
         CHECK(!strcmp(f[PEAKS_COL_step1_s], "5.0000"), "step1_s %s", f[PEAKS_COL_step1_s]);
+        CHECK(!strcmp(f[PEAKS_COL_gpu_allocated_peak_mib], "3.000") && !strcmp(f[PEAKS_COL_gpu_reserved_peak_mib], "4.000") &&
+                  !strcmp(f[PEAKS_COL_gpu_context_mib], "500.000") && !strcmp(f[PEAKS_COL_gpu_total_mib], "143771.000") &&
+                  !strcmp(f[PEAKS_COL_gpu_name], "NVIDIA H200") && !strcmp(f[PEAKS_COL_cuda_version], "13.0") &&
+                  !strcmp(f[PEAKS_COL_driver_version], "13.0"),
+              "GPU columns %s %s %s %s %s %s %s", f[PEAKS_COL_gpu_allocated_peak_mib], f[PEAKS_COL_gpu_reserved_peak_mib],
+              f[PEAKS_COL_gpu_context_mib], f[PEAKS_COL_gpu_total_mib], f[PEAKS_COL_gpu_name], f[PEAKS_COL_cuda_version],
+              f[PEAKS_COL_driver_version]);
         CHECK(!strcmp(f[PEAKS_COL_step_mean_s], "2.0000"), "step_mean_s %s (a cap on steps?)", f[PEAKS_COL_step_mean_s]);
         CHECK(!strcmp(f[PEAKS_COL_mem_limit_mib], "64"), "mem_limit_mib %s", f[PEAKS_COL_mem_limit_mib]);
         CHECK(!strcmp(f[PEAKS_COL_config_hash], "000000001234abcd"), "config_hash %s", f[PEAKS_COL_config_hash]);

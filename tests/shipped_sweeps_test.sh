@@ -24,3 +24,19 @@ sed -n '/^## Sweep files/,/^## /p' "$root/README.md" | sed -n '/^```ini$/,/^```$
 [ -s "$TMP/readme.sweep" ] || fail "no example sweep in README's Sweep files section"
 example=$("$PEAKFIT" grid "$TMP/readme.sweep" 2>"$TMP/err") || fail "README's example sweep: $(cat "$TMP/err")"
 expect_eq "README example points" "$(wc -l <<<"$example")" 18
+# The GPU check's sweep: 30 points where CUDA is there; here (a build
+# without CUDA, or no GPU) refused before anything runs, naming its line.
+cuda_sweep=$root/sweeps/smollm2-135m-cuda.sweep
+line=$(grep -n '^device = cuda$' "$cuda_sweep" | cut -d: -f1)
+if out=$("$PEAKFIT" grid "$cuda_sweep" 2>&1); then
+    expect_eq "smollm2-135m-cuda points" "$(grep -c /cuda/ <<<"$out")" 30
+else
+    status=$?
+    expect_eq "cuda refused: exit status" "$status" 2
+    grep -q "^peakfit: $cuda_sweep:$line: device cuda: " <<<"$out" || fail "cuda refusal does not name $cuda_sweep:$line: $out"
+fi
+if ! "$PEAKFIT" grid "$cuda_sweep" >/dev/null 2>&1; then
+    "$PEAKFIT" run "$cuda_sweep" -o "$TMP/cuda" 2>"$TMP/err" && fail "run of a cuda sweep without CUDA succeeded"
+    expect_eq "run refuses cuda: exit status, nothing created" "$? $([ -e "$TMP/cuda" ] && echo created)" "2 "
+    grep -q "^peakfit: $cuda_sweep:$line: device cuda: " "$TMP/err" || fail "run's cuda refusal: $(cat "$TMP/err")"
+fi

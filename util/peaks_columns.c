@@ -30,6 +30,7 @@ int peaks_header_check(char *const *names, int n, int old_ok, const char *path, 
     int col = 0;
     while (col < n && col < PEAKS_N_COLUMNS && strcmp(names[col], peaks_columns[col].name) == 0)
         col++;
+    /* Columns are only ever appended: an older version's header is a prefix. */
     if (col == n && (n == PEAKS_N_COLUMNS || (old_ok && n >= PEAKS_OLD_COLUMNS)))
         return 0;
     char found[120], expected[120];

@@ -67,7 +67,14 @@
     X(backward_end_rss_mib, NUM, RESULT)        \
     X(optimizer_end_rss_mib, NUM, RESULT)       \
     X(holdout, INT, SETTING)                    \
-    X(warm, INT, SETTING)
+    X(warm, INT, SETTING)                       \
+    X(gpu_allocated_peak_mib, NUM, RESULT)      \
+    X(gpu_reserved_peak_mib, NUM, RESULT)       \
+    X(gpu_context_mib, NUM, RESULT)             \
+    X(gpu_total_mib, NUM, RESULT)               \
+    X(gpu_name, TEXT, RESULT)                   \
+    X(cuda_version, TEXT, RESULT)               \
+    X(driver_version, TEXT, RESULT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
@@ -77,8 +84,8 @@ enum peaks_column {
 };
 
 /* Files from peakfit versions before model_source end at error: `fit`
- * still reads them, and any older version's that ends later (the later
- * columns are unknown); a resumed run does not. */
+ * still reads them, and those of any version since (the columns each lacks
+ * are unknown: its header is a prefix of this one); a resumed run does not. */
 enum { PEAKS_OLD_COLUMNS = PEAKS_COL_model_source };
 
 enum peaks_type { PEAKS_TEXT, PEAKS_INT, PEAKS_NUM };

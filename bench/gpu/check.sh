@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# bench/gpu/check.sh [RESULTS_DIR]: the GPU check, end to end, on a Linux
+# machine with an NVIDIA GPU, a python3 whose PyTorch has CUDA (and
+# transformers, peft for the LoRA points), g++, and no network:
+#
+#   1. unpacks the Debian packages of bench/gpu/debs/ (bench/gpu/fetch-debs.sh
+#      downloads them where Debian's mirror answers) into a prefix,
+#   2. builds peakfit against python3's PyTorch (make LIBTORCH=auto),
+#   3. runs bench/gpu/tiny-cuda.sweep (four quick points; stops here when they fail),
+#   4. runs sweeps/smollm2-135m-cuda.sweep, fits, plots (when gnuplot is there), reports,
+#   5. measures the same points with PyTorch's own counters (bench/gpu/reference.py),
+#   6. writes RESULTS_DIR/check.md: peakfit's allocated peaks beside PyTorch's.
+#
+# RESULTS_DIR defaults to bench/results/smollm2-135m-cuda. Where $OUT is set
+# (the device machine's output folder), the results folder is also packed
+# into $OUT/smollm2-135m-cuda.tar.gz, with check.md and check.log beside it.
+# Each phase is bounded so that the whole check ends within 8 minutes.
+# It runs `make clean` first: the build must be the CUDA one.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+RESULTS=${1:-bench/results/smollm2-135m-cuda}
+DEBS=${PF_DEBS:-bench/gpu/debs}
+PREFIX=${PF_PREFIX:-/tmp/peakfit-debs}
+PYTHON=${PYTHON:-python3}
+mkdir -p "$RESULTS"
+RESULTS=$(cd "$RESULTS" && pwd)
+LOG=$RESULTS/check.log
+: >"$LOG"
+START=$(date +%s)
+
+elapsed() { echo $(($(date +%s) - START)); }
+# until T: the seconds left until T seconds into the check, at least 30
+until_s() { local n=$(($1 - $(elapsed))); echo $((n > 30 ? n : 30)); }
+phase() { echo "== $(elapsed) s: $*" | tee -a "$LOG"; }
+run() { "$@" >>"$LOG" 2>&1; }
+
+# pack: what comes back from the device machine (at most 8 files there).
+pack() {
+    [ -n "${OUT:-}" ] || return 0
+    cp "$LOG" "$OUT/check.log"
+    [ -f "$RESULTS/check.md" ] && cp "$RESULTS/check.md" "$OUT/check.md"
+    tar czf "$OUT/smollm2-135m-cuda.tar.gz" -C "$(dirname "$RESULTS")" "$(basename "$RESULTS")" 2>/dev/null
+}
+die() {
+    phase "FAILED: $*"
+    pack
+    exit 1
+}
+
+environment() {
+    phase "environment"
+    run nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+    "$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "available", torch.cuda.is_available())' \
+        >>"$LOG" 2>&1 || die "$PYTHON cannot import torch"
+    "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' || die "torch sees no CUDA GPU"
+    command -v g++ >/dev/null || die "no g++ on PATH: peakfit's shim is C++"
+    run g++ --version
+}
+
+# The packages go under PREFIX (never /): headers and libraries found
+# through -isystem, -L and an rpath; make from there when there is none.
+unpack_debs() {
+    phase "unpacking $(ls "$DEBS"/*.deb 2>/dev/null | wc -l) packages from $DEBS into $PREFIX"
+    mkdir -p "$PREFIX"
+    for deb in "$DEBS"/*.deb; do
+        [ -f "$deb" ] || continue
+        if command -v dpkg-deb >/dev/null; then
+            dpkg-deb -x "$deb" "$PREFIX" || die "cannot unpack $deb"
+        else
+            (cd "$PREFIX" && ar p "$deb" "$(ar t "$deb" | grep '^data.tar')" | tar xJ) || die "cannot unpack $deb"
+        fi
+    done
+    command -v make >/dev/null || export PATH="$PREFIX/usr/bin:$PATH"
+    command -v make >/dev/null || die "no make, and none in $DEBS"
+}
+
+build() {
+    local lib=$PREFIX/usr/lib/x86_64-linux-gnu
+    phase "building with make LIBTORCH=auto"
+    run make clean
+    run make print-torch LIBTORCH=auto
+    grep -q '^PF_CUDA=1' "$LOG" || die "python3's PyTorch has no CUDA libraries (see make print-torch above)"
+    run make -j"$(nproc)" LIBTORCH=auto CFLAGS="-O2 -g -isystem $PREFIX/usr/include" \
+        LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit || die "build failed (the end of check.log says why)"
+    run bin/peakfit --version
+}
+
+# ok_points CSV: how many rows have status ok
+ok_points() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } $c == "ok"' "$1" | wc -l; }
+
+sweeps() {
+    phase "tiny-cuda.sweep (4 points)"
+    run timeout -s INT 60 bin/peakfit run bench/gpu/tiny-cuda.sweep -o "$RESULTS/tiny"
+    local ok
+    ok=$(ok_points "$RESULTS/tiny/peaks.csv" 2>/dev/null || echo 0)
+    [ "$ok" -gt 0 ] || die "no tiny point came out ok: $(cut -c1-600 "$RESULTS/tiny/peaks.csv" 2>/dev/null | tail -n 2)"
+    phase "smollm2-135m-cuda.sweep (until 330 s into the check; rerun to resume)"
+    run timeout -s INT "$(until_s 330)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
+    phase "$(ok_points "$RESULTS/peaks.csv") points ok; fit, plot, report"
+    bin/peakfit fit "$RESULTS" >"$RESULTS/fit.txt" 2>>"$LOG"
+    run bin/peakfit plot "$RESULTS"
+    run bin/peakfit report "$RESULTS"
+}
+
+reference() {
+    phase "PyTorch reference (AdamW per parameter, as libtorch's)"
+    PYTHONUNBUFFERED=1 run timeout "$(until_s 420)" "$PYTHON" bench/gpu/reference.py "$RESULTS/peaks.csv" "$RESULTS/reference.csv"
+    if [ "$(elapsed)" -lt 380 ]; then
+        phase "PyTorch reference (AdamW foreach, PyTorch's default on CUDA)"
+        PYTHONUNBUFFERED=1 run timeout "$(until_s 460)" "$PYTHON" bench/gpu/reference.py \
+            "$RESULTS/peaks.csv" "$RESULTS/reference-foreach.csv" --foreach
+    fi
+}
+
+report() {
+    phase "writing check.md"
+    local foreach=
+    [ -s "$RESULTS/reference-foreach.csv" ] && foreach=$RESULTS/reference-foreach.csv
+    {
+        echo "# GPU check: peakfit's allocated peaks beside PyTorch's"
+        echo
+        echo "\`bench/gpu/check.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(elapsed) s in all."
+        echo
+        echo '```'
+        nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>/dev/null
+        "$PYTHON" -c 'import torch, transformers; print("torch", torch.__version__, "CUDA", torch.version.cuda, "transformers", transformers.__version__)' 2>/dev/null
+        bin/peakfit --version 2>/dev/null
+        echo '```'
+        echo
+        echo "Each peakfit point ran in a fresh process (\`sweeps/smollm2-135m-cuda.sweep\`); PyTorch's ran one"
+        echo "after another in one process (\`bench/gpu/reference.py\`: transformers' LlamaForCausalLM from"
+        echo "the same config, random weights, the same attention, two AdamW steps, peft for LoRA), its"
+        echo "peaks reset after the same warm-up matmul. Allocated: \`max_memory_allocated\`; reserved:"
+        echo "\`max_memory_reserved\` (in one process, reserved also depends on the points before)."
+        echo
+        if [ -s "$RESULTS/reference.csv" ]; then
+            "$PYTHON" bench/gpu/compare.py "$RESULTS/peaks.csv" "$RESULTS/reference.csv" $foreach
+        else
+            echo "The PyTorch reference produced nothing (see check.log)."
+        fi
+        echo
+        echo "peakfit's own report: [report.md](report.md); fits: [fit.txt](fit.txt); the log: [check.log](check.log)."
+    } >"$RESULTS/check.md"
+}
+
+environment
+unpack_debs
+build
+sweeps
+reference
+report
+phase "done"
+pack
