@@ -60,7 +60,9 @@
     X(mem_limit_mib, NUM, LIMIT)                \
     X(weights, TEXT, SETTING)                   \
     X(attention, TEXT, POINT)                   \
-    X(warm, INT, SETTING)
+    X(warm, INT, SETTING)                       \
+    X(start_s, NUM, RESULT)                     \
+    X(init_s, NUM, RESULT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
