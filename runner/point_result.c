@@ -11,7 +11,7 @@ void point_result_init(struct point_result *r)
     r->baseline_rss_mib = r->peak_rss_mib = r->tensor_peak_mib = r->baseline_tensor_mib = -1;
     r->params = r->trainable_params = -1;
     r->weight_bytes = r->grad_bytes = r->optimizer_bytes = -1;
-    r->build_s = -1;
+    r->build_s = r->start_s = r->init_s = -1;
     r->loss = -1;
     r->threads = r->blas_threads = -1;
     r->exit_code = -1;
@@ -68,6 +68,8 @@ void point_result_take_line(struct point_result *r, char *line)
     else if (!strcmp(k, "grad_bytes")) r->grad_bytes = atoll(v);
     else if (!strcmp(k, "optimizer_bytes")) r->optimizer_bytes = atoll(v);
     else if (!strcmp(k, "build_s")) r->build_s = atof(v);
+    else if (!strcmp(k, "start_s")) r->start_s = atof(v);
+    else if (!strcmp(k, "init_s")) r->init_s = atof(v);
     else if (!strcmp(k, "step_s")) take_step(r, atof(v));
     else if (!strcmp(k, "loss")) r->loss = atof(v);
     else if (!strcmp(k, "torch_version")) copy(r->torch_version, sizeof r->torch_version, v);

@@ -22,6 +22,8 @@ struct point_result {
     long long params, trainable_params;
     long long weight_bytes, grad_bytes, optimizer_bytes;
     double build_s;
+    double start_s;        /* fork to the worker's main: exec and dynamic loading */
+    double init_s;         /* pf_init: allocator, thread pools */
     int n_steps;           /* every step the worker reported: no cap */
     double step1_s;        /* the first (it also allocates AdamW's state) */
     double later_steps_s;  /* the sum of the steps after the first */

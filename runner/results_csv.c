@@ -124,6 +124,8 @@ static const char *result_text(enum peaks_column c, const struct point_result *r
     case PEAKS_COL_tensor_peak_mib:
         return amount(num, difference(r->tensor_peak_mib, r->baseline_tensor_mib), "%.3f");
     case PEAKS_COL_build_s: return amount(num, r->build_s, "%.4f");
+    case PEAKS_COL_start_s: return amount(num, r->start_s, "%.4f");
+    case PEAKS_COL_init_s: return amount(num, r->init_s, "%.4f");
     case PEAKS_COL_step1_s: return amount(num, r->n_steps > 0 ? r->step1_s : -1, "%.4f");
     case PEAKS_COL_step_mean_s: return amount(num, step_mean(r), "%.4f");
     case PEAKS_COL_worker_wall_s: return amount(num, r->wall_s, "%.3f");

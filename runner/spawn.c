@@ -18,7 +18,8 @@ volatile sig_atomic_t spawn_stop_requested = 0;
 
 enum { REPORT_FD = 3 };
 
-static void exec_child(char *const argv[], const struct spawn_options *o, int pipe_write, pid_t parent)
+static void exec_child(char *const argv[], const struct spawn_options *o, int pipe_write, pid_t parent,
+                       char *spawned_at)
 {
     setpgid(0, 0); /* its own group, so a kill reaches any helper it starts */
     /* A runner killed with SIGKILL takes its worker along, rather than
@@ -34,6 +35,7 @@ static void exec_child(char *const argv[], const struct spawn_options *o, int pi
         _exit(127);
     for (char *const *e = o->env; e && *e; e++)
         putenv(*e);
+    putenv(spawned_at); /* the worker's start_s: fork, exec and loading */
     /* SIGPIPE stays ignored, as in the runner: a worker whose stderr is a
      * closed pipe (`run ... 2>&1 | head -1`) must not die of a warning,
      * and a failed write to the report pipe already ends it (EPIPE). */
@@ -208,6 +210,8 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
     double start = monotonic_seconds();
+    char spawned_at[64];
+    snprintf(spawned_at, sizeof spawned_at, "PEAKFIT_SPAWNED_AT=%.6f", start);
     pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -215,7 +219,7 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
         return SPAWN_FAILED;
     }
     if (pid == 0)
-        exec_child(argv, o, fds[1], parent);
+        exec_child(argv, o, fds[1], parent, spawned_at);
     close(fds[1]);
     *s = (struct spawned){.pid = pid, .fd = fds[0], .end = -1, .start = start, .deadline = start + o->timeout_s,
                           .last_look = start, .mem_limit = o->mem_limit, .r = r};

@@ -264,11 +264,38 @@ static int run_steps(const struct worker_args *a, pf_model *model)
     return 0;
 }
 
+/* When main began, for start_s: the runner's fork time comes in
+ * PEAKFIT_SPAWNED_AT (CLOCK_MONOTONIC is the machine's, not the process's). */
+static double main_started;
+
+static void report_start_up(double init_s)
+{
+    const char *spawned = getenv("PEAKFIT_SPAWNED_AT");
+    if (spawned && atof(spawned) > 0)
+        report("start_s", "%.6f", main_started - atof(spawned));
+    report("init_s", "%.6f", init_s);
+}
+
+/* Everything is reported: a worker the runner started ends here, without
+ * freeing the model tensor by tensor or running libtorch's static
+ * destructors (the kernel takes the memory back at once); by hand, or with
+ * PEAKFIT_WORKER_EXIT=clean (bench/startup.sh's "before"), it tears down. */
+static void quick_exit_if_spawned(int rc)
+{
+    const char *how = getenv("PEAKFIT_WORKER_EXIT");
+    if (!getenv("PEAKFIT_SPAWNED_AT") || (how && strcmp(how, "clean") == 0))
+        return;
+    fflush(NULL);
+    _exit(rc);
+}
+
 static int measure(const struct worker_args *a)
 {
     report_fd = a->report_fd;
+    double t0 = monotonic_seconds();
     if (pf_init(a->job->threads) != PF_OK)
         return fail_with(PF_ERR);
+    report_start_up(monotonic_seconds() - t0);
     report_environment();
     report("baseline_rss_kib", "%ld", proc_status_kib("VmRSS"));
     reset_peak_rss();
@@ -285,12 +312,14 @@ static int measure(const struct worker_args *a)
         report("tensor_peak_bytes", "%lld", (long long)pf_tensor_bytes_peak());
         report_gpu_peaks();
     }
+    quick_exit_if_spawned(rc);
     pf_model_free(model);
     return rc;
 }
 
 int worker_main(int argc, char **argv)
 {
+    main_started = monotonic_seconds();
     struct worker_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc == 0)

@@ -121,8 +121,8 @@ static void check_settings(void)
     CHECK(grid_build(s, &g, err, sizeof err) == EXIT_DONE && g.n == 1, "grid_build: %s", err);
     char want[16384];
     snprintf(want, sizeof want, "model_source=tiny;config_hash=0000000000000000;device=cpu;technique=lora;attention=sdpa;"
-             "batch=2;seq_len=8;steps=2;seed=7;threads=3;timeout_s=90;mem_limit=1048576;weights=%s/w/model.safetensors;"
-             "lora_rank=8;lora_targets=q,down;holdout=0", dir);
+             "batch=2;seq_len=8;steps=1;seed=7;threads=3;timeout_s=90;mem_limit=1048576;weights=%s/w/model.safetensors;"
+             "lora_rank=8;lora_targets=q,down;holdout=0;warm=1", dir);
     grid_point_settings(&g.points[0], text, sizeof text);
     CHECK(strcmp(text, want) == 0, "settings:\n%s\nnot\n%s", text, want);
     grid_free(&g);
@@ -160,7 +160,7 @@ static void check_model_names(void)
         sweep_free(s);
     }
     CHECK(chdir(cwd) == 0, "chdir back");
-    CHECK(strcmp(ids[0], "j/Mini-1B/cpu/load/b0/s0/st2/r0") == 0, "id by name: %s", ids[0]);
+    CHECK(strcmp(ids[0], "j/Mini-1B/cpu/load/b0/s0/st1/r0") == 0, "id by name: %s", ids[0]);
     CHECK(strcmp(ids[0], ids[1]) == 0 && strcmp(ids[0], ids[2]) == 0, "ids differ by path: %s %s %s", ids[0],
           ids[1], ids[2]);
 
@@ -224,7 +224,7 @@ static void check_shared_points(void)
              "each is measured once\n", dir);
     CHECK(g.warnings && strcmp(g.warnings, want) == 0, "warning:\n%s\nnot\n%s", g.warnings, want);
     for (int i = 0; i < g.n; i++)
-        CHECK(strcmp(g.points[i].id, "b/tiny/cpu/full/sdpa/b2/s8/st2/r0") != 0, "b's copy of a's point kept");
+        CHECK(strcmp(g.points[i].id, "b/tiny/cpu/full/sdpa/b2/s8/st1/r0") != 0, "b's copy of a's point kept");
     grid_free(&g);
     sweep_free(s);
 }

@@ -75,7 +75,7 @@ static void test_header_and_columns(void)
     r.params = r.trainable_params = 10;
     r.weight_bytes = r.grad_bytes = r.optimizer_bytes = 1 << 20;
     r.baseline_tensor_mib = 1;
-    r.tensor_peak_mib = r.rusage_maxrss_mib = r.build_s = r.loss = r.wall_s = 2;
+    r.tensor_peak_mib = r.rusage_maxrss_mib = r.build_s = r.loss = r.wall_s = r.start_s = r.init_s = 2;
     r.threads = r.blas_threads = 2;
     strcpy(r.torch_version, "1.13");
     strcpy(r.blas, "openblas");

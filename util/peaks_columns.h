@@ -74,7 +74,9 @@
     X(gpu_total_mib, NUM, RESULT)               \
     X(gpu_name, TEXT, RESULT)                   \
     X(cuda_version, TEXT, RESULT)               \
-    X(driver_version, TEXT, RESULT)
+    X(driver_version, TEXT, RESULT)             \
+    X(start_s, NUM, RESULT)                     \
+    X(init_s, NUM, RESULT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
