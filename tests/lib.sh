@@ -33,3 +33,11 @@ load_sweep() {
     printf '[j]\nmodel = tiny\nthreads = 1\ntechnique = load\n' >"$file"
     printf '%s\n' "$@" >>"$file"
 }
+
+# address_space_limit KIB: what `ulimit -v` takes for a test's bound on a
+# command's address space: KIB in the plain build, "unlimited" in the
+# sanitizer build (make test-asan), whose shadow memory alone reserves
+# terabytes of address space. The plain build (make test) checks the bound.
+address_space_limit() {
+    if [ "${PEAKFIT_BUILD:-build}" = build ]; then echo "$1"; else echo unlimited; fi
+}

@@ -11,7 +11,7 @@ models=$TESTS/fixtures/models
 n=0
 while read -r dir family count; do
     n=$((n + 1))
-    out=$(ulimit -v 3000000; "$PEAKFIT" params "$models/$dir") || fail "$dir: params failed"
+    out=$(ulimit -v "$(address_space_limit 3000000)"; "$PEAKFIT" params "$models/$dir") || fail "$dir: params failed"
     expect_eq "$dir: parameters" "$(value params "$out")" "$count"
     expect_eq "$dir: family" "$(value family "$out")" "$family"
     out=$("$PEAKFIT" params "$models/$dir/config.json") || fail "$dir/config.json: params failed"

@@ -44,14 +44,15 @@ out=$("$PEAKFIT" params "$TMP/config.json") || fail "params from config.json fai
 expect_eq "config.json parameters" "$(value params "$out")" 134515008
 
 mkdir -p "$TMP/Llama-2-7b-hf" "$TMP/70b"
+vm_limit=$(address_space_limit 3000000)
 llama_config "$TMP/Llama-2-7b-hf/config.json" 4096 11008 32 32 32 32000 false
 llama_config "$TMP/70b/config.json" 8192 28672 64 80 8 32000 false meta-llama/Llama-2-70b-hf
-out=$(ulimit -v 3000000; "$PEAKFIT" params "$TMP/Llama-2-7b-hf" --technique lora --lora-rank 16 \
+out=$(ulimit -v $vm_limit; "$PEAKFIT" params "$TMP/Llama-2-7b-hf" --technique lora --lora-rank 16 \
       --lora-targets q,k,v,o,gate,up,down) || fail "7B params failed under a 3 GB limit"
 expect_eq "7B name (its folder)" "$(value model "$out")" Llama-2-7b-hf
 expect_eq "7B parameters (with adapters)" "$(value params "$out")" $((6738415616 + 39976960))
 expect_eq "7B LoRA r=16 on every projection" "$(value trainable_params "$out")" 39976960
-out=$(ulimit -v 3000000; "$PEAKFIT" params "$TMP/70b/config.json") || fail "70B params failed under a 3 GB limit"
+out=$(ulimit -v $vm_limit; "$PEAKFIT" params "$TMP/70b/config.json") || fail "70B params failed under a 3 GB limit"
 expect_eq "70B name (_name_or_path)" "$(value model "$out")" Llama-2-70b-hf
 expect_eq "70B parameters" "$(value params "$out")" 68976648192
 expect_eq "70B weight bytes" "$(value weight_bytes "$out")" $((68976648192 * 4))
