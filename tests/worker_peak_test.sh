@@ -1,7 +1,8 @@
 # A real worker on the tiny model: its peak above baseline is positive and
 # grows with the batch, by RSS and by the allocator's count.
 source "$(dirname "$0")/lib.sh"
-b1=$("$PEAKFIT" worker --model tiny --technique full --batch 1 --seq-len 128 --threads 1) || fail "worker b=1 failed"
+b1=$("$PEAKFIT" worker --model tiny --technique full --batch 1 --seq-len 128 --threads 1 --steps 2) ||
+    fail "worker b=1 failed"
 b8=$("$PEAKFIT" worker --model tiny --technique full --batch 8 --seq-len 128 --threads 1) || fail "worker b=8 failed"
 above() { awk -v p="$(worker_value peak_rss_kib "$1")" -v b="$(worker_value baseline_rss_kib "$1")" 'BEGIN { print (p - b) / 1024 }'; }
 expect_gt "b=1 peak above baseline (MiB)" "$(above "$b1")" 0
