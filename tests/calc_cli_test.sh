@@ -5,15 +5,6 @@
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-# expect_calc_error WHAT EXPECTED-MESSAGE ARGS...: exit 2, that first line.
-expect_calc_error() {
-    local what=$1 expected=$2 err rc
-    shift 2
-    err=$("$PEAKFIT" calc "$@" 2>&1 >/dev/null); rc=$?
-    expect_eq "$what: exit status" "$rc" 2
-    expect_eq "$what: message" "$(head -n 1 <<<"$err")" "$expected"
-}
-
 # json_value KEY JSON: a number's text in calc's one-line JSON object.
 json_value() { grep -o "\"$1\": [^,}]*" <<<"$2" | cut -d' ' -f2; }
 

@@ -37,29 +37,22 @@ expect_eq "target: b" "$(json_value micro_batch "$json")" 8
 expect_eq "target: a" "$(json_value accum_steps "$json")" 4
 
 # Bad combinations name what is wrong (exit 2).
-expect_standalone_error() {
-    local what=$1 expected=$2 err rc
-    shift 2
-    err=$("$PEAKFIT" calc "$@" 2>&1 >/dev/null); rc=$?
-    expect_eq "$what: exit status" "$rc" 2
-    expect_eq "$what: message" "$(head -n 1 <<<"$err")" "$expected"
-}
-expect_standalone_error "no micro-batch, no budget" \
+expect_calc_error "no micro-batch, no budget" \
     "peakfit calc: needs --micro-batch B, or --fixed F and --budget SIZE to find the largest that fits" --per-sample 1GiB
-expect_standalone_error "--per-token without --seq-len" \
+expect_calc_error "--per-token without --seq-len" \
     "peakfit calc: --per-token needs --seq-len S: a sample is S tokens" --per-token 1MiB --micro-batch 2
-expect_standalone_error "both" \
+expect_calc_error "both" \
     "peakfit calc: --per-sample and --per-token are two ways to say one thing: give one" \
     --per-sample 1GiB --per-token 1MiB --seq-len 4 --micro-batch 1
-expect_standalone_error "budget without fixed" \
+expect_calc_error "budget without fixed" \
     "peakfit calc: without DIR, --fixed F and --budget SIZE go together: the budget holds F + b x A_sample" \
     --per-sample 1GiB --budget 24GiB
-expect_standalone_error "a DIR too" \
+expect_calc_error "a DIR too" \
     "peakfit calc: --per-sample and --per-token plan without measurements: no DIR (\"$TMP\")" \
     "$TMP" --per-sample 1GiB --micro-batch 1
-expect_standalone_error "--fixed with a DIR" \
+expect_calc_error "--fixed with a DIR" \
     "peakfit calc: --fixed is for a plan without measurements (with --per-sample or --per-token); DIR's fit measures F" \
     "$TMP" --budget 2GiB --fixed 1GiB
-expect_standalone_error "--per-sample without a unit" \
+expect_calc_error "--per-sample without a unit" \
     'peakfit calc: --per-sample needs a unit (e.g. 24GiB, 512MiB), not "512"' --per-sample 512 --micro-batch 1
 true

@@ -21,6 +21,16 @@ expect_gt() { awk -v a="$2" -v b="$3" 'BEGIN { exit !(a + 0 > b + 0) }' || fail 
 # worker_value KEY REPORT: a key's last value in a worker's report
 worker_value() { grep "^$1=" <<<"$2" | tail -n 1 | cut -d= -f2-; }
 
+# expect_calc_error WHAT EXPECTED-MESSAGE ARGS...: peakfit calc ARGS exits 2
+# with that first line on stderr.
+expect_calc_error() {
+    local what=$1 expected=$2 err rc
+    shift 2
+    err=$("$PEAKFIT" calc "$@" 2>&1 >/dev/null); rc=$?
+    expect_eq "$what: exit status" "$rc" 2
+    expect_eq "$what: message" "$(head -n 1 <<<"$err")" "$expected"
+}
+
 # write_sweep FILE: the sweep text comes on stdin
 write_sweep() { cat >"$1"; }
 
