@@ -37,7 +37,7 @@ worker_fails() {
 }
 worker_fails 'peakfit worker: --batch: batch must be whole numbers from 1 to 1000000, not "0"' \
     --model tiny --technique full --batch 0 --seq-len 8
-worker_fails 'peakfit worker: --device, --batch and --seq-len take one value each' \
+worker_fails 'peakfit worker: --device, --attention, --batch and --seq-len take one value each' \
     --model tiny --technique full --batch 1,2 --seq-len 8
 worker_fails 'peakfit worker: --lora-rank: lora_rank must be a whole number from 1 to 65536, not "70000"' \
     --model tiny --technique lora --lora-rank 70000 --batch 1 --seq-len 8
