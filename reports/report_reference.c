@@ -10,6 +10,7 @@
 #include <strings.h>
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
+#include "sweeps/attention.h"
 #include "sweeps/limits.h"
 #include "util/parse.h"
 
@@ -24,20 +25,43 @@ static int same_model(const char *ours, const char *theirs)
     return !theirs || !strcasecmp(ours, theirs) || !strcasecmp(model_display_name(ours, name, sizeof name), theirs);
 }
 
-/* Our mean peak above baseline (MB) at a point, over repeats; NAN if none. */
-static double ours_mb(const struct fit_set *set, const char *model, const char *technique, long batch, long seq_len)
+/* Which of our peaks a column shows: the attention implementation, and
+ * RSS above baseline (what the published table measured) or the counting
+ * allocator's peak of live tensor bytes. */
+struct our_column {
+    const char *attention;
+    int allocator;
+};
+
+/* Our mean peak (MB) at a point, over repeats; NAN if none. */
+static double ours_mb(const struct fit_set *set, const struct our_column *c, const char *model, const char *technique,
+                      long batch, long seq_len)
 {
     double sum = 0;
     int n = 0;
     for (int i = 0; i < set->obs.n_ok; i++) {
         const struct observation *o = &set->obs.ok[i];
         if (same_model(o->model, model) && !strcmp(o->technique, technique) && o->batch == batch &&
-            o->seq_len == seq_len) {
-            sum += o->rss_mib * MB_PER_MIB;
+            o->seq_len == seq_len && !strcmp(o->attention, c->attention)) {
+            sum += (c->allocator ? o->tensor_mib : o->rss_mib) * MB_PER_MIB;
             n++;
         }
     }
     return n ? sum / n : NAN;
+}
+
+/* The attention implementations our results hold, in the table's order
+ * (sdpa, eager); returns how many. */
+static int our_attentions(const struct fit_set *set, const char *out[PF_ATTN_COUNT])
+{
+    int n = 0;
+    for (int a = 0; a < PF_ATTN_COUNT; a++)
+        for (int i = 0; i < set->obs.n_ok; i++)
+            if (!strcmp(set->obs.ok[i].attention, attention_name((pf_attention)a))) {
+                out[n++] = attention_name((pf_attention)a);
+                break;
+            }
+    return n;
 }
 
 /* "a, b": our distinct models by display name; returns how many. */
@@ -167,49 +191,136 @@ static const char *saving(double value, double full, char *out, size_t size)
     return out;
 }
 
-static void savings_table(FILE *f, const struct fit_set *set, const struct reference *ref)
+/* " 1234 | 1.05 |": ours, and its ratio to the published value. */
+static void value_and_ratio(FILE *f, double ours, double published)
 {
-    char theirs_text[32], ours_text[32], technique[64];
-    fprintf(f, "\nSaving relative to `full` at batch 8, seq_len 256:\n\n"
-               "| technique | published | peakfit |\n|---|---|---|\n");
+    if (isnan(ours))
+        fprintf(f, " not measured | - |");
+    else if (!isfinite(published) || published <= 0)
+        fprintf(f, " %.0f | - |", ours);
+    else
+        fprintf(f, " %.0f | %.2f |", ours, ours / published);
+}
+
+/* The published row of the same model and technique at batch 8, seq_len
+ * 256, in MB; NAN when there is none. */
+static double published_full(const struct reference *ref, const struct reference_row *r)
+{
+    for (int j = 0; j < ref->n; j++)
+        if (!strcmp(ref->rows[j].technique, "full") && ref->rows[j].batch == 8 && ref->rows[j].seq_len == 256 &&
+            (!r->model || !strcmp(ref->rows[j].model, r->model)))
+            return ref->rows[j].mb;
+    return NAN;
+}
+
+static void savings_table(FILE *f, const struct fit_set *set, const struct reference *ref, const char *const *att,
+                          int n_att)
+{
+    char text[32], technique[64];
+    fprintf(f, "\nSaving relative to `full` at batch 8, seq_len 256 (peak above baseline, RSS):\n\n"
+               "| technique | published |");
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, " peakfit, %s |", att[a]);
+    fprintf(f, "\n|---|---|");
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, "---|");
+    fprintf(f, "\n");
     for (int i = 0; i < ref->n; i++) {
         const struct reference_row *r = &ref->rows[i];
         if (r->batch != 8 || r->seq_len != 256 || !strcmp(r->technique, "full") || !strcmp(r->technique, "inference"))
             continue;
-        double theirs_full = NAN;
-        for (int j = 0; j < ref->n; j++)
-            if (!strcmp(ref->rows[j].technique, "full") && ref->rows[j].batch == 8 && ref->rows[j].seq_len == 256 &&
-                (!r->model || !strcmp(ref->rows[j].model, r->model)))
-                theirs_full = ref->rows[j].mb;
-        double ours_full = ours_mb(set, r->model, "full", 8, 256);
-        fprintf(f, "| %s | %s | %s |\n", md_cell(r->technique, technique, sizeof technique),
-                saving(r->mb, theirs_full, theirs_text, sizeof theirs_text),
-                saving(ours_mb(set, r->model, r->technique, 8, 256), ours_full, ours_text, sizeof ours_text));
+        fprintf(f, "| %s | %s |", md_cell(r->technique, technique, sizeof technique),
+                saving(r->mb, published_full(ref, r), text, sizeof text));
+        for (int a = 0; a < n_att; a++) {
+            struct our_column c = {att[a], 0};
+            fprintf(f, " %s |", saving(ours_mb(set, &c, r->model, r->technique, 8, 256),
+                                       ours_mb(set, &c, r->model, "full", 8, 256), text, sizeof text));
+        }
+        fprintf(f, "\n");
+    }
+}
+
+/* The published row of the same model, work, technique and seq_len with
+ * the next larger batch; NULL when there is none. */
+static const struct reference_row *next_batch(const struct reference *ref, const struct reference_row *r)
+{
+    const struct reference_row *next = NULL;
+    for (int j = 0; j < ref->n; j++) {
+        const struct reference_row *o = &ref->rows[j];
+        if (o->batch > r->batch && o->seq_len == r->seq_len && !strcmp(o->work, r->work) &&
+            !strcmp(o->technique, r->technique) && (!r->model || !strcmp(o->model, r->model)) &&
+            (!next || o->batch < next->batch))
+            next = o;
+    }
+    return next;
+}
+
+/* What one more sample costs between two published batches, published
+ * and ours: the activation slope the calculator multiplies. */
+static void growth_table(FILE *f, const struct fit_set *set, const struct reference *ref, const char *const *att,
+                         int n_att)
+{
+    char technique[64];
+    fprintf(f, "\nGrowth per sample between consecutive published batches (MB per sample: the difference of "
+               "the two peaks divided by the difference of the batches):\n\n| technique | seq_len | batches | "
+               "published |");
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, " %s, RSS | ratio | %s, allocator | ratio |", att[a], att[a]);
+    fprintf(f, "\n|---|---|---|---|");
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, "---|---|---|---|");
+    fprintf(f, "\n");
+    for (int i = 0; i < ref->n; i++) {
+        const struct reference_row *r = &ref->rows[i], *n = next_batch(ref, r);
+        if (!n || r->batch == 0)
+            continue;
+        double db = (double)(n->batch - r->batch), published = (n->mb - r->mb) / db;
+        fprintf(f, "| %s | %ld | %ld → %ld | %.0f |", md_cell(r->technique, technique, sizeof technique), r->seq_len,
+                r->batch, n->batch, published);
+        for (int a = 0; a < n_att; a++)
+            for (int alloc = 0; alloc <= 1; alloc++) {
+                struct our_column c = {att[a], alloc};
+                double ours = (ours_mb(set, &c, n->model, n->technique, n->batch, n->seq_len) -
+                               ours_mb(set, &c, r->model, r->technique, r->batch, r->seq_len)) / db;
+                value_and_ratio(f, ours, published);
+            }
+        fprintf(f, "\n");
     }
 }
 
 void section_reference(FILE *f, const struct fit_set *set, const struct reference *ref)
 {
     char cell[3][600];
-    fprintf(f, "## Side by side with the published table\n\nReference: `%s`. Both columns are peak above "
-               "baseline in MB (10^6 bytes; ours converted from MiB).%s\n\n"
-               "| model | work | technique | batch | seq_len | published (MB) | peakfit (MB) | peakfit / published |\n"
-               "|---|---|---|---|---|---|---|---|\n", md_cell(ref->path, cell[0], sizeof cell[0]),
+    const char *att[PF_ATTN_COUNT];
+    int n_att = our_attentions(set, att);
+    fprintf(f, "## Side by side with the published table\n\nReference: `%s`. Published: peak above baseline in "
+               "MB (10^6 bytes). Ours, in MB converted from MiB, for each attention implementation measured: "
+               "*RSS*, the worker's VmHWM above its baseline (what the published table measured), and "
+               "*allocator*, the counting allocator's peak of live tensor bytes (no malloc caching); each with "
+               "its ratio to the published value.%s\n\n"
+               "| model | work | technique | batch | seq_len | published (MB) |",
+            md_cell(ref->path, cell[0], sizeof cell[0]),
             ref->has_model ? "" : " The reference names no model: that it measured the same model as ours "
                                   "was not checked.");
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, " %s, RSS | ratio | %s, allocator | ratio |", att[a], att[a]);
+    fprintf(f, "\n|---|---|---|---|---|---|");
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, "---|---|---|---|");
+    fprintf(f, "\n");
     for (int i = 0; i < ref->n; i++) {
         const struct reference_row *r = &ref->rows[i];
-        double ours = ours_mb(set, r->model, r->technique, r->batch, r->seq_len);
-        fprintf(f, "| %s | %s | %s | %ld | %ld | %.0f | ", r->model ? md_cell(r->model, cell[0], sizeof cell[0]) : "",
+        fprintf(f, "| %s | %s | %s | %ld | %ld | %.0f |", r->model ? md_cell(r->model, cell[0], sizeof cell[0]) : "",
                 md_cell(r->work, cell[1], sizeof cell[1]), md_cell(r->technique, cell[2], sizeof cell[2]), r->batch,
                 r->seq_len, r->mb);
-        if (isnan(ours))
-            fprintf(f, "not measured | - |\n");
-        else if (r->mb <= 0)
-            fprintf(f, "%.0f | - |\n", ours);
-        else
-            fprintf(f, "%.0f | %.2f |\n", ours, ours / r->mb);
+        for (int a = 0; a < n_att; a++)
+            for (int alloc = 0; alloc <= 1; alloc++) {
+                struct our_column c = {att[a], alloc};
+                value_and_ratio(f, ours_mb(set, &c, r->model, r->technique, r->batch, r->seq_len), r->mb);
+            }
+        fprintf(f, "\n");
     }
-    savings_table(f, set, ref);
+    growth_table(f, set, ref, att, n_att);
+    savings_table(f, set, ref, att, n_att);
     fprintf(f, "\n");
 }
