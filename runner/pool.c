@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "runner/gpu_slots.h"
 #include "runner/pool.h"
 #include "runner/predict.h"
 #include "runner/proc_stats.h"
@@ -22,6 +23,8 @@ struct slot {
     cpu_set_t cpus;
     int share;              /* cores in cpus */
     char blas_env[48];      /* OPENBLAS_NUM_THREADS=share */
+    enum gpu_use gpu;       /* how its running point uses the GPUs */
+    char gpu_env[32 + GPU_ID_MAX]; /* CUDA_VISIBLE_DEVICES=its GPU, when it has one */
 };
 
 struct pool {
@@ -29,6 +32,7 @@ struct pool {
     int jobs, running;
     struct slot slots[POOL_MAX];
     struct predictor predictor;
+    struct gpu_slots gpus;
     char self[PATH_MAX];
 };
 
@@ -52,6 +56,8 @@ static void assign_cores(struct pool *pl)
             CPU_SET(cores[(k * share + i) % n], &sl->cpus);
         sl->share = share;
         snprintf(sl->blas_env, sizeof sl->blas_env, "OPENBLAS_NUM_THREADS=%d", share);
+        if (k < pl->gpus.n)
+            snprintf(sl->gpu_env, sizeof sl->gpu_env, "CUDA_VISIBLE_DEVICES=%s", pl->gpus.id[k]);
     }
 }
 
@@ -76,17 +82,31 @@ static double still_to_come_mib(const struct pool *pl)
     return sum;
 }
 
-/* May point i start now? Always when nothing runs; never beside a point
- * running alone; alone itself when predicted above the machine's memory. */
-static int may_start(struct pool *pl, int i, double *predicted, int *alone)
+/* Do the GPUs let point i start in slot k beside the running points? */
+static int gpus_allow(const struct pool *pl, int k, int i)
 {
+    enum gpu_use running[POOL_MAX];
+    int n = 0;
+    for (int j = 0; j < pl->jobs; j++)
+        if (pl->slots[j].busy)
+            running[n++] = pl->slots[j].gpu;
+    return gpu_may_start(&pl->gpus, k, gpu_use_of(&pl->gpus, pl->jobs, pl->g->points[i].device), running, n);
+}
+
+/* May point i start now in slot k? Always when nothing runs; never beside
+ * a point running alone; alone itself when predicted above the machine's
+ * memory; a GPU point only where gpus_allow. */
+static int may_start(struct pool *pl, int k, int i, double *predicted, int *alone)
+{
+    if (!gpus_allow(pl, k, i))
+        return 0;
     *predicted = predictor_peak_mib(&pl->predictor, &pl->g->points[i]);
     double total = mib_of("MemTotal");
     *alone = pl->jobs > 1 && total > 0 && *predicted > total;
     if (pl->running == 0)
         return 1;
-    for (int k = 0; k < pl->jobs; k++)
-        if (pl->slots[k].busy && pl->slots[k].alone)
+    for (int j = 0; j < pl->jobs; j++)
+        if (pl->slots[j].busy && pl->slots[j].alone)
             return 0;
     if (*alone)
         return 0;
@@ -99,7 +119,9 @@ static int start(struct pool *pl, struct slot *sl, int i, double predicted, int 
     const struct grid_point *p = &pl->g->points[i];
     int threads = p->job->threads;
     struct worker_command cmd;
-    char *env[] = {sl->blas_env, NULL};
+    sl->gpu = gpu_use_of(&pl->gpus, pl->jobs, p->device);
+    /* Its own GPU, seen as the only one (cuda = cuda:0 in the worker). */
+    char *env[] = {sl->blas_env, sl->gpu == GPU_OWN ? sl->gpu_env : NULL, NULL};
     /* On a GPU the worker caps its device's allocator; RSS is not the limit. */
     struct spawn_options o = {.timeout_s = p->job->timeout_s,
                               .mem_limit = device_is_gpu(p->device) ? 0 : p->job->mem_limit};
@@ -166,7 +188,7 @@ static int fill_slots(struct pool *pl, const unsigned char *done, int *next)
     double predicted;
     int alone;
     for (int k = 0; k < pl->jobs && *next < pl->g->n; k++) {
-        if (pl->slots[k].busy || !may_start(pl, *next, &predicted, &alone))
+        if (pl->slots[k].busy || !may_start(pl, k, *next, &predicted, &alone))
             continue;
         if (start(pl, &pl->slots[k], *next, predicted, alone) != 0)
             return -1;
@@ -214,8 +236,10 @@ int pool_run(const struct sweep *s, const struct grid *g, const unsigned char *d
     predictor_init(&pl->predictor, s);
     int rc = worker_command_self(pl->self, sizeof pl->self) == 0 ? EXIT_DONE : EXIT_IO;
     if (rc == EXIT_DONE) {
-        if (pl->jobs > 1)
+        if (pl->jobs > 1) {
+            gpu_slots_find(&pl->gpus);
             assign_cores(pl);
+        }
         rc = run_all(pl, done, record, ctx);
     }
     predictor_free(&pl->predictor);
