@@ -1,6 +1,7 @@
 /* pool.h: runs a grid's points N workers at a time, each a fresh process:
  * on CPU each pinned to its own share of the cores (affinity, and its
- * intra-op threads set to that share); a point starts only when the
+ * intra-op threads set to that share), on CUDA each on a GPU of its own
+ * (runner/gpu_slots.h); a point starts only when the
  * machine's free memory would hold its predicted peak (runner/predict.h),
  * and one predicted to exceed the machine runs alone. With N = 1 a point
  * runs exactly as it always has: no pinning, the sweep's threads. */
