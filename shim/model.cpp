@@ -153,7 +153,7 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         (void)m->net->forward(random_tokens(*m, batch, seq_len));
         pf_device_memory_sample(m->device);
         phase_end(*m, PF_PHASE_FORWARD);
-    } else if (is_training(t)) {
+    } else {
         *loss_out = forward_backward(*m, batch, seq_len);
         m->optimizer->step();
         pf_device_memory_sample(m->device);
