@@ -220,12 +220,15 @@ void section_failures(FILE *f, const struct fit_set *set)
 static void calculator_row(FILE *f, const struct fit_set *set, const struct group_fit *g, double budget_gib)
 {
     struct calc_request req = {.technique = g->key.technique, .model = g->key.model, .device = g->key.device,
-                               .budget_mib = budget_gib * 1024, .replicas = 1, .target_batch = 256};
+                               .attention = g->key.attention, .budget_mib = budget_gib * 1024, .replicas = 1,
+                               .target_batch = 256};
     struct calc_plan p;
-    char err[4400];
-    if (calc_plan_make(set, &req, &p, err, sizeof err) != 0)
-        return;
+    char err[4400], cell[4400];
     md_key_cells(f, &g->key);
+    if (calc_plan_make(set, &req, &p, err, sizeof err) != 0) {
+        fprintf(f, "| %g GiB | - | no plan: %s | - | - | - | - |\n", budget_gib, md_cell(err, cell, sizeof cell));
+        return;
+    }
     if (!p.max_micro_batch_estimate) {
         fprintf(f, "| %g GiB | %ld | none fits | - | - | - | %.0f at b = 1 |\n", budget_gib, p.seq_len,
                 p.predicted_mib);

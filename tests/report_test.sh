@@ -49,3 +49,19 @@ grep -q "gnuplot is not on PATH" "$TMP/nognuplot.err" || fail "no gnuplot messag
 # calc on the fixture, as JSON.
 json=$("$PEAKFIT" calc "$dir" --budget 2GiB --target-batch 512 --replicas 4 --seq-len 256 --json) || fail "calc failed"
 grep -q '"effective_batch": 512' <<<"$json" || fail "calc: $json"
+
+# Two attention implementations of one technique: the calculator plans
+# each one (calc needs the attention named where several were measured).
+two=$TMP/two
+mkdir -p "$two"
+awk -F, -v OFS=, '
+    NR == 1 { print $0, "model_source,config_hash,seed,threads_requested,timeout_s,mem_limit_mib,weights,attention"; next }
+    $5 == "full" { print $0, ",,,,,,,sdpa"; eager = $0; sub(/\/full\//, "/full/eager/", eager); print eager, ",,,,,,,eager" }' \
+    "$TESTS/fixtures/tiny-cpu-peaks.csv" >"$two/peaks.csv"
+"$PEAKFIT" report "$two" 2>"$TMP/two.err" || fail "report of two attentions failed: $(cat "$TMP/two.err")"
+calculator=$(sed -n '/^## Calculator/,/^## /p' "$two/report.md")
+for attention in sdpa eager; do
+    expect_eq "calculator rows for $attention" "$(grep -c "^| tiny | cpu | full | $attention | [0-9]* GiB | [0-9]* | [0-9]" <<<"$calculator")" 4
+done
+grep -q "no plan" <<<"$calculator" && fail "a calculator row without a plan: $(grep "no plan" <<<"$calculator")"
+true
