@@ -68,6 +68,9 @@ CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
 ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
+# peakfit itself links no libtorch (its start stays milliseconds);
+# peakfit-worker, the test programs and the shim's users link it.
+FRONT_LDLIBS := $(LDFLAGS) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
 LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
 SHIM_LIB := build/libpeakfit_torch.a
 
@@ -75,8 +78,11 @@ SHIM_SRC := $(wildcard shim/*.cpp)
 C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
-# src/: main.c and the commands that call every layer (all); peakfit only.
-SRC_OBJ  := $(patsubst %.c,$(B)/%.o,$(wildcard src/*.c))
+# src/: main.c and the commands that call every layer (all): peakfit;
+# worker_main.c: peakfit-worker, with runner/worker.c, the shim's one caller.
+WORKER_OBJ := $(B)/src/worker_main.o $(B)/runner/worker.o
+SRC_OBJ  := $(filter-out $(WORKER_OBJ),$(patsubst %.c,$(B)/%.o,$(wildcard src/*.c)))
+FRONT_OBJ := $(filter-out $(WORKER_OBJ),$(C_OBJ))
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
@@ -84,9 +90,13 @@ DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnupl
 
 .PHONY: all deps test test-asan leaks fuzz demo clean print-torch
 
-all: $(BIN)/peakfit $(TEST_BIN)
+all: $(BIN)/peakfit $(BIN)/peakfit-worker $(TEST_BIN)
 
-$(BIN)/peakfit: $(SRC_OBJ) $(C_OBJ) $(SHIM_LIB)
+$(BIN)/peakfit: $(SRC_OBJ) $(FRONT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(FRONT_LDLIBS)
+
+$(BIN)/peakfit-worker: $(B)/src/worker_main.o $(C_OBJ) $(SHIM_LIB)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(LDLIBS)
 

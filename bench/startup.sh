@@ -13,7 +13,7 @@ make -s all
 out=bench/results/startup.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp bin/peakfit build/tests/tools/csvq "$tmp/"
+cp bin/peakfit bin/peakfit-worker build/tests/tools/csvq "$tmp/"
 PEAKFIT_WORKER_EXIT=clean "$tmp/peakfit" run sweeps/tiny-cpu.sweep -o "$tmp/before" 2>/dev/null
 "$tmp/peakfit" run sweeps/tiny-cpu.sweep -o "$tmp/after" 2>/dev/null
 shares() {
@@ -26,9 +26,23 @@ shares() {
                 100 * rest / wall, 100 * (start + init + rest) / wall, (start + init + rest) / n
         }'
 }
+# What no worker can avoid: exec of peakfit-worker, the dynamic loading of
+# libtorch and its static initialisers (operator registration), and exit;
+# and a peakfit command that loads no libtorch, for scale.
+mean_seconds() {
+    local t0 t1 n=5
+    t0=$(date +%s.%N)
+    for _ in $(seq $n); do "$@" >/dev/null 2>&1; done
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" -v n=$n 'BEGIN { printf "%.3f", (b - a) / n }'
+}
+load_s=$(mean_seconds "$tmp/peakfit-worker" --facts)
+front_s=$(mean_seconds "$tmp/peakfit" grid sweeps/tiny-cpu.sweep)
 {
     echo "# bench/startup.sh: sweeps/tiny-cpu.sweep, $(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# shares of the workers' summed wall time (worker_wall_s, seen by the runner)"
     shares "$tmp/before" before
     shares "$tmp/after" after
+    echo "# floor: peakfit-worker --facts (exec, libtorch loaded and initialised, exit) ${load_s} s;" \
+         "peakfit grid (no libtorch) ${front_s} s; means of 5"
 } | tee "$out"

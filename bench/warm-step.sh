@@ -20,7 +20,7 @@ else
     cp "$src" "$tmp/warm.sweep"
 fi
 sed 's/^\[global\]$/[global]\nwarm = 0\nsteps = 2/' "$tmp/warm.sweep" >"$tmp/plain.sweep"
-cp bin/peakfit build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
+cp bin/peakfit bin/peakfit-worker build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
 csvq=$tmp/csvq
 seconds() { local t0 t1; t0=$(date +%s.%N); "$tmp/peakfit" run "$1" -o "$2" 2>/dev/null; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'; }
 warm_s=$(seconds "$tmp/warm.sweep" "$tmp/warm")

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner/grid.h"
+#include "runner/torch_facts.h"
 #include "sweeps/limits.h"
 #include "sweeps/attention.h"
 #include "sweeps/technique.h"
@@ -17,7 +18,7 @@ enum { SETTINGS_MAX = 2 * SWEEP_LONG_PATH_MAX + 512 };
 static void device_refusal(const char *device, const char *kind, const char *path, int line, char *err,
                            size_t errlen)
 {
-    if (!strcmp(kind, "cuda") && !pf_cuda_compiled())
+    if (!strcmp(kind, "cuda") && !torch_facts_cuda_compiled())
         snprintf(err, errlen, "%s:%d: device %s: this peakfit was built without CUDA (rebuild against a "
                  "PyTorch with CUDA: make clean && make LIBTORCH=auto)", path, line, device);
     else if (!strcmp(kind, "cuda"))
@@ -36,7 +37,7 @@ int grid_check_devices(const struct sweep *sweep, char *err, size_t errlen)
             char kind[SWEEP_DEVICE_MAX];
             snprintf(kind, sizeof kind, "%s", j->devices[d]);
             kind[strcspn(kind, ":")] = '\0'; /* cuda:1 is there when cuda is */
-            if (pf_device_available(kind))
+            if (torch_facts_device_available(kind))
                 continue;
             device_refusal(j->devices[d], kind, sweep->path, j->device_line ? j->device_line : j->line, err, errlen);
             return -1;

@@ -33,7 +33,7 @@ struct pool {
     struct slot slots[POOL_MAX];
     struct predictor predictor;
     struct gpu_slots gpus;
-    char self[PATH_MAX];
+    char worker[PATH_MAX];  /* peakfit-worker */
 };
 
 /* Slot k gets the k-th share of the cores this runner may use. */
@@ -131,7 +131,7 @@ static int start(struct pool *pl, struct slot *sl, int i, double predicted, int 
         if (threads == 0 || threads > sl->share)
             threads = sl->share;
     }
-    worker_command_build(&cmd, pl->self, p, threads);
+    worker_command_build(&cmd, pl->worker, p, threads);
     if (spawn_start(cmd.argv, &o, &sl->sp, &sl->r) != SPAWN_RUNNING)
         return -1;
     sl->busy = 1;
@@ -234,7 +234,7 @@ int pool_run(const struct sweep *s, const struct grid *g, const unsigned char *d
     pl->g = g;
     pl->jobs = jobs < 1 ? 1 : jobs > POOL_MAX ? POOL_MAX : jobs;
     predictor_init(&pl->predictor, s);
-    int rc = worker_command_self(pl->self, sizeof pl->self) == 0 ? EXIT_DONE : EXIT_IO;
+    int rc = worker_command_path(pl->worker, sizeof pl->worker) == 0 ? EXIT_DONE : EXIT_IO;
     if (rc == EXIT_DONE) {
         if (pl->jobs > 1) {
             gpu_slots_find(&pl->gpus);

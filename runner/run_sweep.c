@@ -14,6 +14,7 @@
 #include "runner/out_dir.h"
 #include "runner/results_csv.h"
 #include "runner/run_sweep.h"
+#include "runner/worker_command.h"
 #include "runner/pool.h"
 #include "runner/spawn.h"
 #include "sweeps/limits.h"
@@ -249,6 +250,11 @@ int run_sweep_with(const struct run_options *o)
     struct sweep *s = grid_cmd_load(o->sweep, &g, &rc);
     if (!s)
         return rc;
+    if (worker_command_check() != 0) { /* before anything is created */
+        grid_free(&g);
+        sweep_free(s);
+        return EXIT_IO;
+    }
     struct run_locks locks = {-1, -1};
     struct run_ctx c = {.o = o, .g = &g, .csv_path = csv_path, .fd = -1};
     unsigned char *done = calloc((size_t)g.n + 1, 1);

@@ -1,12 +1,16 @@
-/* worker_command.c: the argv of `peakfit worker` for one grid point. */
+/* worker_command.c: the argv of peakfit-worker for one grid point, and
+ * where peakfit-worker is. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "runner/worker_command.h"
 #include "sweeps/attention.h"
 #include "sweeps/device.h"
 #include "sweeps/technique.h"
+#include "util/exit_status.h"
 
 static void add_arg(struct worker_command *c, const char *flag, const char *value)
 {
@@ -27,12 +31,11 @@ static void add_number(struct worker_command *c, const char *flag, long long v)
     add_text(c, flag, text);
 }
 
-void worker_command_build(struct worker_command *c, const char *self, const struct grid_point *p, int threads)
+void worker_command_build(struct worker_command *c, const char *worker, const struct grid_point *p, int threads)
 {
     const struct sweep_job *j = p->job;
     memset(c, 0, sizeof *c);
-    c->argv[c->argc++] = (char *)self;
-    c->argv[c->argc++] = "worker";
+    c->argv[c->argc++] = (char *)worker;
     add_arg(c, "--model", p->model_source);
     add_arg(c, "--device", p->device);
     add_arg(c, "--technique", technique_name(p->technique));
@@ -68,5 +71,52 @@ int worker_command_self(char *out, size_t size)
         return -1;
     }
     out[n] = '\0';
+    return 0;
+}
+
+int worker_command_path(char *out, size_t size)
+{
+    const char *chosen = getenv("PEAKFIT_WORKER");
+    if (chosen && chosen[0]) {
+        if ((size_t)snprintf(out, size, "%s", chosen) < size)
+            return 0;
+        fprintf(stderr, "peakfit: PEAKFIT_WORKER is longer than PATH_MAX\n");
+        return -1;
+    }
+    char self[PATH_MAX];
+    if (worker_command_self(self, sizeof self) != 0)
+        return -1;
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    if ((size_t)snprintf(out, size, "%s/%s", slash ? self : ".", WORKER_BINARY) >= size) {
+        fprintf(stderr, "peakfit: the path of %s is longer than PATH_MAX\n", WORKER_BINARY);
+        return -1;
+    }
+    return 0;
+}
+
+int worker_command_exec(int argc, char **argv)
+{
+    char path[PATH_MAX];
+    (void)argc;
+    if (worker_command_path(path, sizeof path) != 0)
+        return EXIT_IO;
+    argv[0] = path;
+    execv(path, argv);
+    fprintf(stderr, "peakfit: cannot run %s: %s\n", path, strerror(errno));
+    return EXIT_IO;
+}
+
+int worker_command_check(void)
+{
+    char path[PATH_MAX];
+    if (worker_command_path(path, sizeof path) != 0)
+        return -1;
+    if (access(path, X_OK) != 0) {
+        fprintf(stderr, "peakfit: cannot run workers: %s: %s (make builds it beside peakfit; "
+                "PEAKFIT_WORKER names another)\n", path, strerror(errno));
+        return -1;
+    }
     return 0;
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "fit/fit_cmd.h"
-#include "peakfit_torch.h"
 #include "plots/plot.h"
 #include "reports/calc.h"
 #include "reports/report.h"
@@ -14,7 +13,8 @@
 #include "runner/params.h"
 #include "runner/run_sweep.h"
 #include "runner/slurm_cmd.h"
-#include "runner/worker.h"
+#include "runner/torch_facts.h"
+#include "runner/worker_command.h"
 #include "src/all_cmd.h"
 #include "src/verify_cmd.h"
 #include "util/exit_status.h"
@@ -45,7 +45,7 @@ static const struct command commands[] = {
      "run the predicted largest micro-batch under a memory limit of the budget, and the next size up"},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
      "build a model and print its parameter counts"},
-    {"worker", worker_main, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
+    {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
      "measure one point (started by run; reports on stdout by hand)"},
     {"slurm", slurm_main,
      "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
@@ -105,8 +105,8 @@ static int asks_for_help(int argc, char **argv)
 
 static int print_version(void)
 {
-    printf("peakfit %s\nlibtorch %s\ncuda %s\n", PEAKFIT_VERSION, pf_torch_version(),
-           pf_cuda_compiled() ? "compiled in" : "not compiled in");
+    printf("peakfit %s\nlibtorch %s\ncuda %s\n", PEAKFIT_VERSION, torch_facts_version(),
+           torch_facts_cuda_compiled() ? "compiled in" : "not compiled in");
     return EXIT_DONE;
 }
 

@@ -1,7 +1,7 @@
 # Over a batch x seq_len grid on tiny, eager attention's allocator-level peak
 # needs the b*s^2 term (its [b, heads, s, s] probabilities are kept for
-# backward) and sdpa's does not: the F-test (with the b*s^2 term at least 1% of the peak) picks quadratic for eager and
-# the straight line for sdpa. The tensor metric is the allocator's exact
+# backward) and sdpa's does not: the F-test (with the b*s^2 term at least
+# 1% of the peak) picks quadratic for eager and the straight line for sdpa. The tensor metric is the allocator's exact
 # count, so the choice does not hang on RSS noise. Every point holds at least
 # 512 tokens: below that, tiny's full-training peak is the optimizer step's
 # floor (81.5 MiB), which no line through tokens describes.
@@ -11,7 +11,7 @@ write_sweep "$TMP/a.sweep" <<'SWEEP'
 model = tiny
 technique = full
 attention = sdpa, eager
-batch = 2, 4, 8
+batch = 2, 4
 seq_len = 256, 512, 1024
 steps = 1
 threads = 1

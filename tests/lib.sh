@@ -1,6 +1,9 @@
-# lib.sh: helpers for the shell tests. PEAKFIT and CSVQ come from run-tests.sh.
+# lib.sh: helpers for the shell tests. PEAKFIT, PEAKFIT_WORKER and CSVQ come
+# from run-tests.sh (by hand: the plain build's).
 set -u -o pipefail
 : "${PEAKFIT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bin/peakfit}"
+: "${PEAKFIT_WORKER:=$(dirname "$PEAKFIT")/peakfit-worker}"
+export PEAKFIT_WORKER
 : "${CSVQ:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/tests/tools/csvq}"
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TMP=$(mktemp -d)

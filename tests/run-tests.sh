@@ -12,7 +12,7 @@ failures=()
 # PEAKFIT_BUILD=build-asan runs the sanitizer build (make test-asan).
 build=${PEAKFIT_BUILD:-build}
 bin=$([ "$build" = build ] && echo bin || echo "$build/bin")
-export PEAKFIT=$PWD/$bin/peakfit CSVQ=$PWD/$build/tests/tools/csvq
+export PEAKFIT=$PWD/$bin/peakfit PEAKFIT_WORKER=$PWD/$bin/peakfit-worker CSVQ=$PWD/$build/tests/tools/csvq
 for t in "$build"/tests/*_test tests/*_test.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t")

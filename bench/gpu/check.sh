@@ -82,7 +82,7 @@ build() {
     run make print-torch LIBTORCH=auto
     grep -q '^PF_CUDA=1' "$LOG" || die "python3's PyTorch has no CUDA libraries (see make print-torch above)"
     run make -j"$(nproc)" LIBTORCH=auto CFLAGS="-O2 -g -isystem $PREFIX/usr/include" \
-        LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit || die "build failed (the end of check.log says why)"
+        LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit bin/peakfit-worker || die "build failed (the end of check.log says why)"
     run bin/peakfit --version
 }
 
