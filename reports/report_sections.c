@@ -105,7 +105,8 @@ void section_fits(FILE *f, const struct fit_set *set)
     char label[1200];
     fprintf(f, "## Fits\n\npeak = F + A·T (+ B·b·s²), T = b·s tokens, by least squares (GSL); ± is the 95%% "
                "confidence interval (Student t). The b·s² term (attention scores, Korthikanti et al. 2022) "
-               "is kept when an F-test gives p < 0.05. LOO is the leave-one-out prediction error (RMS).\n\n");
+               "is kept when an F-test gives p < 0.05 and the term is at least 1%% of the peak at the largest b·s² "
+               "measured. LOO is the leave-one-out prediction error (RMS).\n\n");
     md_key_header(f, 0);
     fprintf(f, "| metric | n | fit | F (MiB) | A (MiB/token) | B (MiB/(b·s²)) | A per sample (MiB) | R² | "
                "LOO (MiB) |\n");
