@@ -255,6 +255,18 @@ static const struct reference_row *next_batch(const struct reference *ref, const
     return next;
 }
 
+/* The end of a table's header: each attention's four cells after the
+ * n_fixed before them, and the separator line. */
+static void attention_header(FILE *f, int n_fixed, const char *const *att, int n_att)
+{
+    for (int a = 0; a < n_att; a++)
+        fprintf(f, " %s, RSS | ratio | %s, allocator | ratio |", att[a], att[a]);
+    fprintf(f, "\n|");
+    for (int i = 0; i < n_fixed + 4 * n_att; i++)
+        fprintf(f, "---|");
+    fprintf(f, "\n");
+}
+
 /* What one more sample costs between two published batches, published
  * and ours: the activation slope the calculator multiplies. */
 static void growth_table(FILE *f, const struct fit_set *set, const struct reference *ref, const char *const *att,
@@ -264,12 +276,7 @@ static void growth_table(FILE *f, const struct fit_set *set, const struct refere
     fprintf(f, "\nGrowth per sample between consecutive published batches (MB per sample: the difference of "
                "the two peaks divided by the difference of the batches):\n\n| technique | seq_len | batches | "
                "published |");
-    for (int a = 0; a < n_att; a++)
-        fprintf(f, " %s, RSS | ratio | %s, allocator | ratio |", att[a], att[a]);
-    fprintf(f, "\n|---|---|---|---|");
-    for (int a = 0; a < n_att; a++)
-        fprintf(f, "---|---|---|---|");
-    fprintf(f, "\n");
+    attention_header(f, 4, att, n_att);
     for (int i = 0; i < ref->n; i++) {
         const struct reference_row *r = &ref->rows[i], *n = next_batch(ref, r);
         if (!n || r->batch == 0)
@@ -302,12 +309,7 @@ void section_reference(FILE *f, const struct fit_set *set, const struct referenc
             md_cell(ref->path, cell[0], sizeof cell[0]),
             ref->has_model ? "" : " The reference names no model: that it measured the same model as ours "
                                   "was not checked.");
-    for (int a = 0; a < n_att; a++)
-        fprintf(f, " %s, RSS | ratio | %s, allocator | ratio |", att[a], att[a]);
-    fprintf(f, "\n|---|---|---|---|---|---|");
-    for (int a = 0; a < n_att; a++)
-        fprintf(f, "---|---|---|---|");
-    fprintf(f, "\n");
+    attention_header(f, 6, att, n_att);
     for (int i = 0; i < ref->n; i++) {
         const struct reference_row *r = &ref->rows[i];
         fprintf(f, "| %s | %s | %s | %ld | %ld | %.0f |", r->model ? md_cell(r->model, cell[0], sizeof cell[0]) : "",

@@ -268,6 +268,6 @@ void section_calculator(FILE *f, const struct fit_set *set)
             calculator_row(f, set, g, budgets_gib[b]);
     }
     fprintf(f, "\nAny other plan: `peakfit calc DIR --budget 24GiB --target-batch 512 --replicas 4 "
-               "--seq-len 256 --technique full` (`--model M` and `--device D` where DIR holds several, "
+               "--seq-len 256 --technique full` (`--model M`, `--device D` and `--attention A` where DIR holds several, "
                "`--json` for machines, `--micro-batch B --accum A` to check a given plan).\n\n");
 }
