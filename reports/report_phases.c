@@ -1,5 +1,6 @@
 /* report_phases.c: report.md's section on the phases of a step: which
  * phase set each measured point's peak, and the hinge fit built on them. */
+#include <math.h>
 #include <stdio.h>
 #include "reports/calc.h"
 #include "reports/markdown.h"
@@ -11,9 +12,17 @@ static void hinge_summary(FILE *f, const struct group_fit *g)
     int by_step = 0;
     for (int i = 0; i < g->n; i++)
         by_step += g->parts[i].step_binds;
-    fprintf(f, "- **%s**: P_step = %.1f ± %.1f MiB; the optimizer step set the peak at %d of %d points, "
+    char interval[96];
+    /* An interval needs two points where the step set the peak; with fewer,
+     * say what P_step is instead of printing nan. */
+    if (isfinite(g->p_step_ci95))
+        snprintf(interval, sizeof interval, " ± %.1f MiB", g->p_step_ci95);
+    else
+        snprintf(interval, sizeof interval, " MiB (%s: no interval)",
+                 by_step ? "from one point" : "the smallest optimizer-step part, as it set no peak");
+    fprintf(f, "- **%s**: P_step = %.1f%s; the optimizer step set the peak at %d of %d points, "
                "forward/backward at the rest.\n", md_key_label(&g->key, label, sizeof label), g->p_step,
-            g->p_step_ci95, by_step, g->n);
+            interval, by_step, g->n);
 }
 
 static void phase_rows(FILE *f, const struct group_fit *g)
