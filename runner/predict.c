@@ -3,6 +3,7 @@
 #include <string.h>
 #include "models/param_count.h"
 #include "runner/predict.h"
+#include "sweeps/device.h"
 #include "sweeps/technique.h"
 
 /* What a worker holds before its model is built (libtorch, thread pools),
@@ -77,7 +78,9 @@ static const pf_model_config *config_of(const struct predictor *pr, const struct
 static double from_params(const struct predictor *pr, const struct grid_point *p)
 {
     const pf_model_config *c = config_of(pr, p);
-    if (!c)
+    /* A GPU point's model lives on its own GPU (one a slot): what it adds
+     * to the host is libraries and the CUDA context, in the baseline. */
+    if (!c || device_is_gpu(p->device))
         return 0;
     pf_train_options o = {.technique = p->technique, .lora_rank = p->job->lora_rank,
                           .lora_targets = p->job->lora_targets, .attention = p->attention};
