@@ -56,8 +56,13 @@ static void assign_cores(struct pool *pl)
             CPU_SET(cores[(k * share + i) % n], &sl->cpus);
         sl->share = share;
         snprintf(sl->blas_env, sizeof sl->blas_env, "OPENBLAS_NUM_THREADS=%d", share);
-        if (k < pl->gpus.n)
-            snprintf(sl->gpu_env, sizeof sl->gpu_env, "CUDA_VISIBLE_DEVICES=%s", pl->gpus.id[k]);
+        if (k < pl->gpus.n) {
+            /* Through a copy: source and destination are both in *pl, and
+             * snprintf's arguments are restrict (gcc -O1 says so). */
+            char id[GPU_ID_MAX];
+            memcpy(id, pl->gpus.id[k], sizeof id);
+            snprintf(sl->gpu_env, sizeof sl->gpu_env, "CUDA_VISIBLE_DEVICES=%s", id);
+        }
     }
 }
 
