@@ -12,10 +12,15 @@
 
 extern char **environ;
 
+enum { KINDS_KEPT = 8 };
+
 struct facts {
     int asked;
     char version[64];
     int cuda_compiled;
+    int n_kinds;                 /* devices asked about so far, and the answers */
+    char kind[KINDS_KEPT][16];
+    int available[KINDS_KEPT];
 };
 
 static struct facts facts = {.version = "unknown"};
@@ -105,5 +110,14 @@ int torch_facts_device_available(const char *kind)
     char text[512];
     if (strcmp(kind, "cpu") == 0)
         return 1;
-    return ask(kind, text, sizeof text) == 0 && read_facts(text, kind) == 1;
+    /* A sweep names a device in every job: one worker start per kind. */
+    for (int i = 0; i < facts.n_kinds; i++)
+        if (strcmp(facts.kind[i], kind) == 0)
+            return facts.available[i];
+    int yes = ask(kind, text, sizeof text) == 0 && read_facts(text, kind) == 1;
+    if (facts.n_kinds < KINDS_KEPT && strlen(kind) < sizeof facts.kind[0]) {
+        snprintf(facts.kind[facts.n_kinds], sizeof facts.kind[0], "%s", kind);
+        facts.available[facts.n_kinds++] = yes;
+    }
+    return yes;
 }
