@@ -100,7 +100,9 @@ $(BIN)/peakfit-worker: $(B)/src/worker_main.o $(C_OBJ) $(SHIM_LIB)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(LDLIBS)
 
+# Made afresh: ar only adds, and an object whose source is gone would linger.
 $(SHIM_LIB): $(SHIM_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/tests/%: tests/%.c $(C_OBJ) $(SHIM_LIB)

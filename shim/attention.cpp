@@ -12,6 +12,12 @@
 // keeping only each block's output and logsumexp; backward recomputes the
 // block's probabilities from the logsumexp (Rabe & Staats 2021; Dao et al.
 // 2022). Its transient memory is one block of scores, [b, h, block, s].
+//
+// Grouped key/value heads, as transformers passes them: eager always
+// repeats them to the query heads (repeat_kv) before its matmuls, which then
+// keep the repeated copies. sdpa on PyTorch >= 2.5 hands SDPA the unrepeated
+// heads with enable_gqa (transformers' use_gqa_in_sdpa, no mask), and the
+// fused kernels keep them as they are; before 2.5 it repeats them too.
 #include <cmath>
 #include <limits>
 #include <ATen/autocast_mode.h>
@@ -23,6 +29,14 @@ namespace {
 // Queries per block: the transient scores are [b, h, kBlock, s].
 constexpr int64_t kBlock = 128;
 
+// transformers' repeat_kv: [b, kv_heads, s, d] -> [b, heads, s, d], key/value
+// head j serving query heads j * groups .. (j + 1) * groups - 1.
+torch::Tensor repeat_kv(const torch::Tensor &x, int64_t heads)
+{
+    int64_t groups = heads / x.size(1);
+    return groups == 1 ? x : x.repeat_interleave(groups, 1);
+}
+
 // Key positions a query block [q0, q1) may attend to are [0, q1); mask[r, c]
 // is true where key c lies in the future of query q0 + r.
 torch::Tensor future_mask(int64_t q0, int64_t q1, const torch::Device &device)
@@ -30,6 +44,7 @@ torch::Tensor future_mask(int64_t q0, int64_t q1, const torch::Device &device)
     return torch::ones({q1 - q0, q1}, torch::dtype(torch::kBool).device(device)).triu(q0 + 1);
 }
 
+#if TORCH_VERSION_MAJOR < 2
 // Scores of one query block in fp32, masked: [b, h, q1 - q0, q1].
 torch::Tensor block_scores(const torch::Tensor &q, const torch::Tensor &k, int64_t q0, int64_t q1,
                            double scale)
@@ -40,15 +55,17 @@ torch::Tensor block_scores(const torch::Tensor &q, const torch::Tensor &k, int64
     return scores.masked_fill_(future_mask(q0, q1, q.device()), -std::numeric_limits<float>::infinity());
 }
 
-#if TORCH_VERSION_MAJOR < 2
 struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAttention> {
-    // q, k, v: [b, h, s, d] (key/value heads already repeated, as transformers
-    // does before SDPA). Runs without a graph (apply disables grad mode).
-    static torch::Tensor forward(torch::autograd::AutogradContext *ctx, torch::Tensor q, torch::Tensor k,
-                                 torch::Tensor v)
+    // q: [b, h, s, d]; k, v: [b, kv_heads, s, d], kept unrepeated for
+    // backward as PyTorch's kernels keep them under enable_gqa; the repeated
+    // copies live only while one layer's attention runs. Runs without a
+    // graph (apply disables grad mode).
+    static torch::Tensor forward(torch::autograd::AutogradContext *ctx, torch::Tensor q, torch::Tensor k_kv,
+                                 torch::Tensor v_kv)
     {
         int64_t s = q.size(2);
         double scale = 1.0 / std::sqrt((double)q.size(3));
+        torch::Tensor k = repeat_kv(k_kv, q.size(1)), v = repeat_kv(v_kv, q.size(1));
         torch::Tensor out = torch::empty_like(q);
         torch::Tensor lse = torch::empty({q.size(0), q.size(1), s}, q.options().dtype(torch::kFloat));
         for (int64_t q0 = 0; q0 < s; q0 += kBlock) {
@@ -59,7 +76,7 @@ struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAtten
             out.narrow(2, q0, q1 - q0).copy_(torch::matmul(p, v.narrow(2, 0, q1)));
             lse.narrow(2, q0, q1 - q0).copy_(block_lse.squeeze(-1));
         }
-        ctx->save_for_backward({q, k, v, out, lse});
+        ctx->save_for_backward({q, k_kv, v_kv, out, lse});
         return out;
     }
 
@@ -67,7 +84,9 @@ struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAtten
                                                    torch::autograd::variable_list grad_out)
     {
         auto saved = ctx->get_saved_variables();
-        const torch::Tensor &q = saved[0], &k = saved[1], &v = saved[2], &out = saved[3], &lse = saved[4];
+        const torch::Tensor &q = saved[0], &out = saved[3], &lse = saved[4];
+        int64_t kv_heads = saved[1].size(1);
+        torch::Tensor k = repeat_kv(saved[1], q.size(1)), v = repeat_kv(saved[2], q.size(1));
         torch::Tensor dout = grad_out[0].to(q.scalar_type());
         int64_t s = q.size(2);
         double scale = 1.0 / std::sqrt((double)q.size(3));
@@ -84,7 +103,17 @@ struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAtten
             dq.narrow(2, q0, n).copy_(torch::matmul(ds, k.narrow(2, 0, q1)));
             dk.narrow(2, 0, q1).add_(torch::matmul(ds.transpose(-2, -1), q.narrow(2, q0, n)));
         }
-        return {dq, dk, dv};
+        return {dq, sum_groups(dk, kv_heads), sum_groups(dv, kv_heads)};
+    }
+
+    // The gradient of repeat_kv: each key/value head gets the sum over the
+    // query heads it served.
+    static torch::Tensor sum_groups(const torch::Tensor &grad, int64_t kv_heads)
+    {
+        if (grad.size(1) == kv_heads)
+            return grad;
+        auto shape = grad.sizes().vec();
+        return grad.view({shape[0], kv_heads, shape[1] / kv_heads, shape[2], shape[3]}).sum(2);
     }
 };
 #endif
@@ -93,8 +122,12 @@ struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAtten
 
 torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v)
 {
-#if TORCH_VERSION_MAJOR >= 2
-    return at::scaled_dot_product_attention(q, k, v, {}, 0.0, /*is_causal=*/true);
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5)
+    return at::scaled_dot_product_attention(q, k, v, {}, 0.0, /*is_causal=*/true, /*scale=*/{},
+                                            /*enable_gqa=*/q.size(1) != k.size(1));
+#elif TORCH_VERSION_MAJOR == 2
+    return at::scaled_dot_product_attention(q, repeat_kv(k, q.size(1)), repeat_kv(v, q.size(1)), {}, 0.0,
+                                            /*is_causal=*/true);
 #else
     // Under autocast, PyTorch casts SDPA's inputs to the autocast dtype (it is
     // on the lower-precision list); a custom function is not, so do it here.
@@ -110,11 +143,12 @@ torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, co
                               double softcap)
 {
     int64_t s = q.size(2);
-    torch::Tensor scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt((double)q.size(3));
+    torch::Tensor keys = repeat_kv(k, q.size(1)), values = repeat_kv(v, q.size(1));
+    torch::Tensor scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt((double)q.size(3));
     if (softcap > 0) // Gemma 2's attn_logit_softcapping (transformers' eager path only)
         scores = torch::tanh(scores / softcap) * softcap;
     scores = scores.masked_fill(future_mask(0, s, q.device()), -std::numeric_limits<float>::infinity());
     // transformers' eager path: softmax in fp32, back to the query's dtype.
     torch::Tensor probs = torch::softmax(scores, -1, torch::kFloat).to(q.scalar_type());
-    return torch::matmul(probs, v);
+    return torch::matmul(probs, values);
 }

@@ -1,6 +1,7 @@
 // decoder.cpp: the decoder's modules and forward pass, one code path for
 // every family; what differs is read off pf_model_config's switches.
 #include <cmath>
+#include <torch/version.h>
 #include "decoder.hpp"
 
 // --- building blocks ----------------------------------------------------
@@ -45,11 +46,25 @@ NormImpl::NormImpl(int64_t dim, int kind_, double eps_) : kind(kind_), eps(eps_)
         bias = register_parameter("bias", torch::zeros({dim}));
 }
 
+// RMSNorm's mean(x^2) over the last dimension, keeping for backward what
+// PyTorch 2 keeps: libtorch 1.13's mean saves its input (its MeanBackward1
+// holds self; PyTorch 2's holds only the sizes and the count), which would
+// keep a hidden-sized x^2 per norm per token that a PyTorch 2 user's run does
+// not have. ATen's CPU mean is sum then divide, so the value is the same.
+static torch::Tensor mean_of_squares(const torch::Tensor &x)
+{
+#if TORCH_VERSION_MAJOR < 2
+    return x.pow(2).sum(-1, true) / (double)x.size(-1);
+#else
+    return x.pow(2).mean(-1, true);
+#endif
+}
+
 torch::Tensor NormImpl::forward(const torch::Tensor &x)
 {
     if (kind == PF_NORM_LAYER)
         return torch::layer_norm(x, {x.size(-1)}, weight, bias, eps);
-    torch::Tensor normed = x * torch::rsqrt(x.pow(2).mean(-1, true) + eps);
+    torch::Tensor normed = x * torch::rsqrt(mean_of_squares(x) + eps);
     return kind == PF_NORM_RMS_OFFSET ? normed * (1 + weight) : normed * weight;
 }
 
@@ -134,10 +149,8 @@ torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::T
         qs = qs * cos + rotate_half(qs) * sin;
         ks = ks * cos + rotate_half(ks) * sin;
     }
-    // Grouped-query attention: each key/value head serves heads/kv_heads
-    // queries, repeated as transformers' repeat_kv does for both paths.
-    ks = ks.repeat_interleave(heads / kv_heads, 1);
-    vs = vs.repeat_interleave(heads / kv_heads, 1);
+    // Grouped-query attention: ks and vs keep their kv_heads; each attention
+    // repeats them as transformers does on its path (attention.cpp).
     // Gemma 2 scales by query_pre_attn_scalar^-0.5, not head_dim^-0.5.
     if (config.query_scale_base > 0 && config.query_scale_base != (double)head_dim)
         qs = qs * std::sqrt((double)head_dim / config.query_scale_base);

@@ -31,9 +31,10 @@ struct NormImpl : torch::nn::Module {
 };
 TORCH_MODULE(Norm);
 
-// Causal attention over q, k, v: [b, heads, s, head_dim] -> [b, heads, s, head_dim]
-// (attention.cpp), scaled by head_dim^-0.5; key/value heads are already
-// repeated to match the queries. eager soft-caps its scores when softcap > 0.
+// Causal attention: q [b, heads, s, head_dim], k, v [b, kv_heads, s, head_dim] -> [b, heads, s, head_dim]
+// (attention.cpp), scaled by head_dim^-0.5; k and v have the model's
+// kv_heads, each serving heads / kv_heads queries. eager soft-caps its scores
+// when softcap > 0.
 torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v);
 torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
                               double softcap = 0.0);
