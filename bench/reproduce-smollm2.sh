@@ -2,7 +2,7 @@
 # Reproduces the grid of the published SmolLM2-135M CPU table with peakfit
 # and writes bench/results/smollm2-135m-cpu/report.md: our peaks beside the
 # published ones, savings per technique, where the time went, and why the
-# numbers differ (bench/smollm2-notes.md). A benchmark, not a test: about 7
+# numbers differ (bench/smollm2-notes.md). A benchmark, not a test: about 11
 # minutes and 9 GiB on 2 cores. Points already in peaks.csv are not rerun;
 # delete the directory for a fresh measurement.
 set -euo pipefail

@@ -240,6 +240,13 @@ static void savings_table(FILE *f, const struct fit_set *set, const struct refer
     }
 }
 
+/* Same work, technique, seq_len and model: rows of one batch series. */
+static int same_series(const struct reference_row *a, const struct reference_row *b)
+{
+    return a->seq_len == b->seq_len && !strcmp(a->work, b->work) && !strcmp(a->technique, b->technique) &&
+           (!a->model || !b->model || !strcmp(a->model, b->model));
+}
+
 /* The published row of the same model, work, technique and seq_len with
  * the next larger batch; NULL when there is none. */
 static const struct reference_row *next_batch(const struct reference *ref, const struct reference_row *r)
@@ -247,9 +254,7 @@ static const struct reference_row *next_batch(const struct reference *ref, const
     const struct reference_row *next = NULL;
     for (int j = 0; j < ref->n; j++) {
         const struct reference_row *o = &ref->rows[j];
-        if (o->batch > r->batch && o->seq_len == r->seq_len && !strcmp(o->work, r->work) &&
-            !strcmp(o->technique, r->technique) && (!r->model || !strcmp(o->model, r->model)) &&
-            (!next || o->batch < next->batch))
+        if (o->batch > r->batch && same_series(o, r) && (!next || o->batch < next->batch))
             next = o;
     }
     return next;
@@ -267,6 +272,72 @@ static void attention_header(FILE *f, int n_fixed, const char *const *att, int n
     fprintf(f, "\n");
 }
 
+/* Is r the smallest nonzero batch of a series of three or more? */
+static int starts_long_series(const struct reference *ref, const struct reference_row *r)
+{
+    int count = 0;
+    for (int j = 0; j < ref->n; j++) {
+        const struct reference_row *o = &ref->rows[j];
+        if (o->batch <= 0 || !same_series(o, r))
+            continue;
+        if (o->batch < r->batch)
+            return 0;
+        count++;
+    }
+    return r->batch > 0 && count >= 3;
+}
+
+/* Least-squares slope of peak against batch over first's series: column
+ * NULL for the published peaks, else ours; NAN where one of ours is
+ * missing. */
+static double series_slope(const struct fit_set *set, const struct reference *ref, const struct reference_row *first,
+                           const struct our_column *c)
+{
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int j = 0; j < ref->n; j++) {
+        const struct reference_row *o = &ref->rows[j];
+        if (o->batch <= 0 || !same_series(o, first))
+            continue;
+        double x = (double)o->batch, y = c ? ours_mb(set, c, o->model, o->technique, o->batch, o->seq_len) : o->mb;
+        n++, sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/* The batches of first's series, "1, 2, 4, 8". */
+static const char *series_batches(const struct reference *ref, const struct reference_row *first, char *out,
+                                  size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (long b = first->batch, next; b > 0 && used < size; b = next) {
+        used += (size_t)snprintf(out + used, size - used, "%s%ld", used ? ", " : "", b);
+        next = 0;
+        for (int j = 0; j < ref->n; j++)
+            if (same_series(&ref->rows[j], first) && ref->rows[j].batch > b &&
+                (!next || ref->rows[j].batch < next))
+                next = ref->rows[j].batch;
+    }
+    return out;
+}
+
+/* One row: the least-squares growth per sample over a whole series, which
+ * one noisy pair of readings cannot swing the way it swings a difference. */
+static void growth_fit_row(FILE *f, const struct fit_set *set, const struct reference *ref,
+                           const struct reference_row *first, const char *const *att, int n_att)
+{
+    char technique[64], batches[128];
+    double published = series_slope(set, ref, first, NULL);
+    fprintf(f, "| %s | %ld | %s (least squares) | %.0f |", md_cell(first->technique, technique, sizeof technique),
+            first->seq_len, series_batches(ref, first, batches, sizeof batches), published);
+    for (int a = 0; a < n_att; a++)
+        for (int alloc = 0; alloc <= 1; alloc++) {
+            struct our_column c = {att[a], alloc};
+            value_and_ratio(f, series_slope(set, ref, first, &c), published);
+        }
+    fprintf(f, "\n");
+}
+
 /* What one more sample costs between two published batches, published
  * and ours: the activation slope the calculator multiplies. */
 static void growth_table(FILE *f, const struct fit_set *set, const struct reference *ref, const char *const *att,
@@ -274,7 +345,8 @@ static void growth_table(FILE *f, const struct fit_set *set, const struct refere
 {
     char technique[64];
     fprintf(f, "\nGrowth per sample between consecutive published batches (MB per sample: the difference of "
-               "the two peaks divided by the difference of the batches):\n\n| technique | seq_len | batches | "
+               "the two peaks divided by the difference of the batches), and over each series of three or more "
+               "batches (the least-squares slope of peak against batch):\n\n| technique | seq_len | batches | "
                "published |");
     attention_header(f, 4, att, n_att);
     for (int i = 0; i < ref->n; i++) {
@@ -293,6 +365,9 @@ static void growth_table(FILE *f, const struct fit_set *set, const struct refere
             }
         fprintf(f, "\n");
     }
+    for (int i = 0; i < ref->n; i++)
+        if (starts_long_series(ref, &ref->rows[i]))
+            growth_fit_row(f, set, ref, &ref->rows[i], att, n_att);
 }
 
 void section_reference(FILE *f, const struct fit_set *set, const struct reference *ref)

@@ -26,6 +26,11 @@ grep -q "^|  | full_training | full | 8 | 256 | 6484 | [0-9]* | [0-9.]* | [0-9]*
 # Growth per sample between published batches 4 and 8: (6484 - 4741) / 4.
 grep -q "^| full | 256 | 4 → 8 | 436 | [0-9]* | [0-9.]* | [0-9]* | [0-9.]* |$" "$dir/report.md" ||
     fail "no growth per sample for batch 4 to 8: $(grep '^| full | 256 |' "$dir/report.md")"
+# And over the whole published series, the least-squares slope: 505 MB per
+# sample published; the fixture's own peaks at batch 1, 2, 4, 8 give 76 (RSS)
+# and 64 (allocator).
+grep -qx "| full | 256 | 1, 2, 4, 8 (least squares) | 505 | 76 | 0.15 | 64 | 0.13 |" "$dir/report.md" ||
+    fail "no least-squares growth over batches 1, 2, 4, 8: $(grep '^| full | 256 |' "$dir/report.md")"
 
 # with_model FILE MODEL: the reference with a model column
 with_model() { awk -F, -v OFS=, -v m="$2" 'NR == 1 { print "model", $0; next } { print m, $0 }' "$ref" >"$1"; }
