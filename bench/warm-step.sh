@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One warm step against the two-step protocol, in one run: the SmolLM2-135M
 # grid (sweeps/smollm2-135m-cpu.sweep, or with SUBSET=1 its full_training
-# job at batch 1 and 4 only) measured twice, once as shipped (warm = 1,
-# steps = 1) and once with warm = 0, steps = 2. Prints each sweep's wall
-# time, their ratio, and the allocator-level peaks (tensor_peak_mib) and
+# job at batch 1 and 4 only), every point measured twice, once as shipped
+# (warm = 1, steps = 1) and once with warm = 0, steps = 2. Prints each
+# protocol's wall time summed over the points, their ratio, and the
+# allocator-level peaks (tensor_peak_mib) and
 # RSS peaks above baseline of every point side by side; writes
 # bench/results/warm-step.txt. A benchmark, not a test: read the ratio.
 set -euo pipefail
@@ -22,12 +23,22 @@ fi
 sed 's/^\[global\]$/[global]\nwarm = 0\nsteps = 2/' "$tmp/warm.sweep" >"$tmp/plain.sweep"
 cp bin/peakfit bin/peakfit-worker build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
 csvq=$tmp/csvq
-seconds() { local t0 t1; t0=$(date +%s.%N); "$tmp/peakfit" run "$1" -o "$2" 2>/dev/null; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'; }
-warm_s=$(seconds "$tmp/warm.sweep" "$tmp/warm")
-plain_s=$(seconds "$tmp/plain.sweep" "$tmp/plain")
+# Point by point, the two protocols in turn (which goes first alternating),
+# so that a slow spell of this shared machine lands on both alike instead of
+# on whichever sweep ran during it. A point's time is its `run --point`.
+seconds() { local t0 t1; t0=$(date +%s.%N); "$tmp/peakfit" run "$1" -o "$2" --point "$3" 2>/dev/null; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'; }
+points=$(grep -c . <("$tmp/peakfit" grid "$tmp/warm.sweep" 2>/dev/null))
+warm_s=0 plain_s=0
+for ((k = 0; k < points; k++)); do
+    for protocol in $([ $((k % 2)) = 0 ] && echo warm plain || echo plain warm); do
+        t=$(seconds "$tmp/$protocol.sweep" "$tmp/$protocol" "$k")
+        if [ "$protocol" = warm ]; then warm_s=$(awk -v a="$warm_s" -v b="$t" 'BEGIN { print a + b }'); else plain_s=$(awk -v a="$plain_s" -v b="$t" 'BEGIN { print a + b }'); fi
+    done
+done
+warm_s=$(awk -v a="$warm_s" 'BEGIN { printf "%.1f", a }') plain_s=$(awk -v a="$plain_s" 'BEGIN { printf "%.1f", a }')
 {
-    echo "# bench/warm-step.sh$([ "${SUBSET:-0}" = 1 ] && echo " (SUBSET=1: job full_training at batch 1 and 4 only)"), $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -c . <("$tmp/peakfit" grid "$tmp/warm.sweep" 2>/dev/null)) points, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "# sweep wall time: one warm step $warm_s s, two plain steps $plain_s s, ratio $(awk -v a="$warm_s" -v b="$plain_s" 'BEGIN { printf "%.2f", a / b }')"
+    echo "# bench/warm-step.sh$([ "${SUBSET:-0}" = 1 ] && echo " (SUBSET=1: job full_training at batch 1 and 4 only)"), $(date -u +%Y-%m-%d), $(nproc) cores, $points points, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# wall time over all points, each point run under both protocols in turn: one warm step $warm_s s, two plain steps $plain_s s, ratio $(awk -v a="$warm_s" -v b="$plain_s" 'BEGIN { printf "%.2f", a / b }')"
     printf '%-52s %14s %14s %12s %12s\n' point tensor_warm tensor_plain rss_warm rss_plain
     join -t $'\t' <("$csvq" "$tmp/warm/peaks.csv" point_id tensor_peak_mib peak_above_baseline_mib | sed 's#/st1/#/#' | sort) \
                   <("$csvq" "$tmp/plain/peaks.csv" point_id tensor_peak_mib peak_above_baseline_mib | sed 's#/st2/#/#' | sort) |

@@ -225,19 +225,25 @@ static int run_points(struct run_ctx *c, const struct sweep *s, const unsigned c
     return nothing_succeeded(&c->pr, c->csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
 }
 
-/* --point K [--chunk C]: only points K*C .. K*C+C-1 are this task's. */
-static int keep_task_points(const struct run_options *o, const struct grid *g, unsigned char *done)
+/* --point K [--chunk C]: is there a task K? Named before anything is
+ * created when there is not. */
+static int check_task_point(const struct run_options *o, const struct grid *g)
 {
     long tasks = ((long)g->n + o->chunk - 1) / o->chunk;
-    if (o->point >= tasks) {
-        fprintf(stderr, "peakfit: --point %ld: the sweep has %d points, %ld task%s of %d (--point 0 to %ld)\n",
-                o->point, g->n, tasks, tasks == 1 ? "" : "s", o->chunk, tasks - 1);
-        return EXIT_BAD_INPUT;
-    }
+    if (o->point < tasks)
+        return EXIT_DONE;
+    fprintf(stderr, "peakfit: --point %ld: the sweep has %d points, %ld task%s of %d (--point 0 to %ld)\n", o->point,
+            g->n, tasks, tasks == 1 ? "" : "s", o->chunk, tasks - 1);
+    return EXIT_BAD_INPUT;
+}
+
+/* Only points K*C .. K*C+C-1 are task K's: every other one counts as done.
+ * After open_results, which sets done from what peaks.csv holds. */
+static void keep_task_points(const struct run_options *o, const struct grid *g, unsigned char *done)
+{
     for (long i = 0; i < g->n; i++)
         if (i / o->chunk != o->point)
             done[i] = 1;
-    return EXIT_DONE;
 }
 
 int run_sweep_with(const struct run_options *o)
@@ -261,10 +267,11 @@ int run_sweep_with(const struct run_options *o)
     snprintf(csv_path, sizeof csv_path, "%s/peaks.csv", o->dir); /* fits: out_dir_prepare checks */
     rc = done ? EXIT_DONE : EXIT_IO;
     if (rc == EXIT_DONE && o->point >= 0)
-        rc = keep_task_points(o, &g, done);
+        rc = check_task_point(o, &g);
     if (rc == EXIT_DONE)
         rc = open_results(o->sweep, o->dir, csv_path, &g, &locks, &c.fd, done);
     if (rc == EXIT_DONE && o->point >= 0) {
+        keep_task_points(o, &g, done);
         close(c.fd); /* taken again for each row */
         c.fd = -1;
         release_locks(&locks);

@@ -101,6 +101,11 @@ csv=$TMP/out/peaks.csv
 ids=$("$PEAKFIT" grid "$TMP/s.sweep" 2>/dev/null | sort)
 expect_eq "points in peaks.csv" "$("$CSVQ" "$csv" point_id | sort)" "$ids"
 expect_eq "statuses" "$("$CSVQ" "$csv" status | sort -u)" ok
+# Each task measured its own point and no other.
+for log in "$TMP"/out/slurm-"$job"_*.out; do
+    expect_eq "points measured in $(basename "$log")" "$(grep -c ': ok peak' "$log")" 1
+done
+expect_eq "task logs" "$(ls "$TMP"/out/slurm-"$job"_*.out | wc -l)" 4
 
 # A requeued or rerun task finds its point recorded and writes nothing.
 SLURM_ARRAY_TASK_ID=2 bash "$TMP/out/peakfit.sbatch" 2>"$TMP/again" || fail "task 2 again: $(cat "$TMP/again")"
