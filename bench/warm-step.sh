@@ -28,14 +28,13 @@ csvq=$tmp/csvq
 # on whichever sweep ran during it. A point's time is its `run --point`.
 seconds() { local t0 t1; t0=$(date +%s.%N); "$tmp/peakfit" run "$1" -o "$2" --point "$3" 2>/dev/null; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'; }
 points=$(grep -c . <("$tmp/peakfit" grid "$tmp/warm.sweep" 2>/dev/null))
-warm_s=0 plain_s=0
 for ((k = 0; k < points; k++)); do
     for protocol in $([ $((k % 2)) = 0 ] && echo warm plain || echo plain warm); do
-        t=$(seconds "$tmp/$protocol.sweep" "$tmp/$protocol" "$k")
-        if [ "$protocol" = warm ]; then warm_s=$(awk -v a="$warm_s" -v b="$t" 'BEGIN { print a + b }'); else plain_s=$(awk -v a="$plain_s" -v b="$t" 'BEGIN { print a + b }'); fi
+        echo "$protocol $(seconds "$tmp/$protocol.sweep" "$tmp/$protocol" "$k")"
     done
-done
-warm_s=$(awk -v a="$warm_s" 'BEGIN { printf "%.1f", a }') plain_s=$(awk -v a="$plain_s" 'BEGIN { printf "%.1f", a }')
+done >"$tmp/times"
+total() { awk -v p="$1" '$1 == p { s += $2 } END { printf "%.1f", s }' "$tmp/times"; }
+warm_s=$(total warm) plain_s=$(total plain)
 {
     echo "# bench/warm-step.sh$([ "${SUBSET:-0}" = 1 ] && echo " (SUBSET=1: job full_training at batch 1 and 4 only)"), $(date -u +%Y-%m-%d), $(nproc) cores, $points points, load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# wall time over all points, each point run under both protocols in turn: one warm step $warm_s s, two plain steps $plain_s s, ratio $(awk -v a="$warm_s" -v b="$plain_s" 'BEGIN { printf "%.2f", a / b }')"

@@ -272,52 +272,42 @@ static void attention_header(FILE *f, int n_fixed, const char *const *att, int n
     fprintf(f, "\n");
 }
 
-/* Is r the smallest nonzero batch of a series of three or more? */
+/* Is r the smallest nonzero batch of a series of three or more batches? */
 static int starts_long_series(const struct reference *ref, const struct reference_row *r)
 {
-    int count = 0;
-    for (int j = 0; j < ref->n; j++) {
-        const struct reference_row *o = &ref->rows[j];
-        if (o->batch <= 0 || !same_series(o, r))
-            continue;
-        if (o->batch < r->batch)
+    if (r->batch <= 0)
+        return 0;
+    for (int j = 0; j < ref->n; j++)
+        if (ref->rows[j].batch > 0 && ref->rows[j].batch < r->batch && same_series(&ref->rows[j], r))
             return 0;
-        count++;
-    }
-    return r->batch > 0 && count >= 3;
+    int batches = 0;
+    for (const struct reference_row *o = r; o; o = next_batch(ref, o))
+        batches++;
+    return batches >= 3;
 }
 
-/* Least-squares slope of peak against batch over first's series: column
- * NULL for the published peaks, else ours; NAN where one of ours is
- * missing. */
+/* Least-squares slope of peak against batch over the series from first
+ * on: column NULL for the published peaks, else ours; NAN where one of
+ * ours is missing. */
 static double series_slope(const struct fit_set *set, const struct reference *ref, const struct reference_row *first,
                            const struct our_column *c)
 {
     double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int j = 0; j < ref->n; j++) {
-        const struct reference_row *o = &ref->rows[j];
-        if (o->batch <= 0 || !same_series(o, first))
-            continue;
+    for (const struct reference_row *o = first; o; o = next_batch(ref, o)) {
         double x = (double)o->batch, y = c ? ours_mb(set, c, o->model, o->technique, o->batch, o->seq_len) : o->mb;
         n++, sx += x, sy += y, sxx += x * x, sxy += x * y;
     }
     return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
-/* The batches of first's series, "1, 2, 4, 8". */
+/* The batches of the series from first on, "1, 2, 4, 8". */
 static const char *series_batches(const struct reference *ref, const struct reference_row *first, char *out,
                                   size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
-    for (long b = first->batch, next; b > 0 && used < size; b = next) {
-        used += (size_t)snprintf(out + used, size - used, "%s%ld", used ? ", " : "", b);
-        next = 0;
-        for (int j = 0; j < ref->n; j++)
-            if (same_series(&ref->rows[j], first) && ref->rows[j].batch > b &&
-                (!next || ref->rows[j].batch < next))
-                next = ref->rows[j].batch;
-    }
+    for (const struct reference_row *o = first; o && used < size; o = next_batch(ref, o))
+        used += (size_t)snprintf(out + used, size - used, "%s%ld", used ? ", " : "", o->batch);
     return out;
 }
 
