@@ -88,7 +88,16 @@ TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
-.PHONY: all deps test test-asan leaks fuzz demo clean print-torch
+.PHONY: all deps venv test test-asan leaks fuzz demo clean print-torch
+
+# PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
+# requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
+VENV ?= .venv
+venv: $(VENV)/.installed
+$(VENV)/.installed: requirements-torch2.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements-torch2.txt
+	touch $@
 
 all: $(BIN)/peakfit $(BIN)/peakfit-worker $(TEST_BIN)
 
