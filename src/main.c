@@ -44,7 +44,7 @@ static const struct command commands[] = {
     {"verify", verify_main, "DIR --budget SIZE [--technique T] [--seq-len S] [--model M] [--device D]",
      "run the predicted largest micro-batch under a memory limit of the budget, and the next size up"},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
-     "build a model and print its parameter counts"},
+     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)"},
     {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
      "measure one point (started by run; reports on stdout by hand)"},
     {"slurm", slurm_main,

@@ -1,4 +1,4 @@
-/* The family table is the only list of families: the README's family
+/* The family table is the only list of families: docs/models.md's family
  * table is exactly what it prints; each family's activation default is an
  * activation peakfit runs; the config reader gives each family its
  * switches and defaults (Gemma's tied head, head_dim 256 and GeGLU;
@@ -8,11 +8,11 @@
 #include "models/config_json.h"
 #include "models/model_family.h"
 #include "tests/check.h"
-#include "tests/readme_table.h"
+#include "tests/doc_table.h"
 
-static void check_readme(void)
+static void check_doc(void)
 {
-    check_readme_table("| `model_type` | transformers class | norm | activation (key: default) "
+    check_doc_table("docs/models.md", "| `model_type` | transformers class | norm | activation (key: default) "
                        "| tied | head_dim | also |\n", model_families_markdown, "family");
 }
 
@@ -26,7 +26,7 @@ static pf_model_config parse(const char *json)
 
 int main(void)
 {
-    check_readme();
+    check_doc();
     for (size_t i = 0; i < model_family_count; i++)
         CHECK(model_activation_find(model_families[i].activation_default) >= 0, "%s: activation %s",
               model_families[i].model_type, model_families[i].activation_default);

@@ -234,12 +234,12 @@ static void test_resume_is_linear(void)
     CHECK(s < 5, "resuming %d points took %.1f s", N, s);
 }
 
-/* README.md's table of peaks.csv columns: the rows "| `name` | ... |"
+/* docs/peaks-csv.md's table of peaks.csv columns: the rows "| `name` | ... |"
  * after the line that starts "`peaks.csv` columns", in the table's order. */
 static void test_readme_lists_the_columns(void)
 {
-    FILE *f = fopen("README.md", "r");
-    CHECK(f != NULL, "README.md not found (run from the repository root)");
+    FILE *f = fopen("docs/peaks-csv.md", "r");
+    CHECK(f != NULL, "docs/peaks-csv.md not found (run from the repository root)");
     if (!f)
         return;
     char line[1024], name[128];
@@ -251,15 +251,15 @@ static void test_readme_lists_the_columns(void)
             break;
         if (!in_section || sscanf(line, "| `%127[^`]` |", name) != 1)
             continue;
-        CHECK(n < PEAKS_N_COLUMNS, "README lists a column %s past the last, %s", name,
+        CHECK(n < PEAKS_N_COLUMNS, "docs/peaks-csv.md lists a column %s past the last, %s", name,
               peaks_columns[PEAKS_N_COLUMNS - 1].name);
         if (n < PEAKS_N_COLUMNS)
-            CHECK(!strcmp(name, peaks_columns[n].name), "README's column %d is %s; peaks.csv's is %s", n + 1, name,
+            CHECK(!strcmp(name, peaks_columns[n].name), "docs/peaks-csv.md's column %d is %s; peaks.csv's is %s", n + 1, name,
                   peaks_columns[n].name);
         n++;
     }
     fclose(f);
-    CHECK(n == PEAKS_N_COLUMNS, "README lists %d columns; peaks.csv has %d", n, PEAKS_N_COLUMNS);
+    CHECK(n == PEAKS_N_COLUMNS, "docs/peaks-csv.md lists %d columns; peaks.csv has %d", n, PEAKS_N_COLUMNS);
 }
 
 int main(void)

@@ -25,11 +25,11 @@ expect_eq "smollm2 grid vs the published table" "$ours" "$theirs"
 "$PEAKFIT" grid "$root/sweeps/tiny-cpu.sweep" 2>"$TMP/err" >/dev/null
 expect_eq "tiny-cpu summary" "$(cat "$TMP/err")" \
     "peakfit: $root/sweeps/tiny-cpu.sweep: 34 points; at most 1:08:00 by their timeouts"
-# The README's example sweep is a sweep peakfit reads.
-sed -n '/^## Sweep files/,/^## /p' "$root/README.md" | sed -n '/^```ini$/,/^```$/p' | sed '1d;$d' >"$TMP/readme.sweep"
-[ -s "$TMP/readme.sweep" ] || fail "no example sweep in README's Sweep files section"
-example=$("$PEAKFIT" grid "$TMP/readme.sweep" 2>"$TMP/err") || fail "README's example sweep: $(cat "$TMP/err")"
-expect_eq "README example points" "$(wc -l <<<"$example")" 18
+# docs/sweeps.md's example sweep is a sweep peakfit reads.
+sed -n '/^```ini$/,/^```$/p' "$root/docs/sweeps.md" | sed '1d;$d' >"$TMP/doc.sweep"
+[ -s "$TMP/doc.sweep" ] || fail "no example sweep in docs/sweeps.md"
+example=$("$PEAKFIT" grid "$TMP/doc.sweep" 2>"$TMP/err") || fail "docs/sweeps.md's example sweep: $(cat "$TMP/err")"
+expect_eq "docs/sweeps.md example points" "$(wc -l <<<"$example")" 18
 # The GPU check's sweep: 30 points where CUDA is there; here (a build
 # without CUDA, or no GPU) refused before anything runs, naming its line.
 cuda_sweep=$root/sweeps/smollm2-135m-cuda.sweep

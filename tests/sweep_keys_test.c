@@ -1,4 +1,4 @@
-/* The sweep key table is the only list of keys: the README's key table is
+/* The sweep key table is the only list of keys: docs/sweeps.md's key table is
  * exactly what the table prints, the defaults are sweeps/limits.h's, and
  * the worker's options take the same ranges as the sweep file. */
 #include <string.h>
@@ -6,11 +6,11 @@
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
 #include "tests/check.h"
-#include "tests/readme_table.h"
+#include "tests/doc_table.h"
 
-static void check_readme(void)
+static void check_doc(void)
 {
-    check_readme_table("| key | value | default |\n", sweep_keys_markdown, "key");
+    check_doc_table("docs/sweeps.md", "| key | value | default |\n", sweep_keys_markdown, "key");
 }
 
 static void check_defaults(void)
@@ -59,7 +59,7 @@ static void check_rows(void)
 
 int main(void)
 {
-    check_readme();
+    check_doc();
     check_defaults();
     check_set();
     check_rows();
