@@ -99,9 +99,12 @@ static int parse(int argc, char **argv, struct slurm_options *o)
     return o->sweep && o->dir ? EXIT_DONE : usage(NULL);
 }
 
-/* #SBATCH lines are split at white space by sbatch: a directory holding
- * any gets the default output file name instead. */
-static int directive_safe(const char *path) { return !path[strcspn(path, " \t\n\"'%\\")]; }
+/* sbatch splits #SBATCH lines at every isspace() character (\v \f \r
+ * too), reads `#` as a comment and `%` as a file name pattern: only a
+ * path made of these characters goes on one. Any other path is kept out
+ * of the directives and redirected by the script itself (shell-quoted). */
+static const char directive_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/_.,+-";
+static int directive_safe(const char *path) { return !path[strspn(path, directive_chars)]; }
 
 static void write_script(FILE *f, const struct slurm_options *o, const char *self, const char *sweep, const char *dir,
                          long points)
@@ -116,6 +119,8 @@ static void write_script(FILE *f, const struct slurm_options *o, const char *sel
     fprintf(f, "#SBATCH --job-name=peakfit\n#SBATCH --array=0-%ld\n#SBATCH --requeue\n#SBATCH --ntasks=1\n", tasks - 1);
     if (directive_safe(dir))
         fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", dir);
+    else
+        fprintf(f, "#SBATCH --output=/dev/null\n");
     if (o->partition)
         fprintf(f, "#SBATCH --partition=%s\n", o->partition);
     if (o->time)
@@ -124,7 +129,13 @@ static void write_script(FILE *f, const struct slurm_options *o, const char *sel
         fprintf(f, "#SBATCH --gpus-per-task=%ld\n", o->gpus_per_task);
     if (o->cpus_per_task > 0)
         fprintf(f, "#SBATCH --cpus-per-task=%ld\n", o->cpus_per_task);
-    fprintf(f, "set -eu\nexec ");
+    fprintf(f, "set -eu\n");
+    if (!directive_safe(dir)) {
+        fprintf(f, "if [ -n \"${SLURM_JOB_ID-}\" ]; then exec >>");
+        shell_quote(f, dir);
+        fprintf(f, "\"/slurm-${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}.out\" 2>&1; fi\n");
+    }
+    fprintf(f, "exec ");
     shell_quote(f, self);
     fprintf(f, " run ");
     shell_quote(f, sweep);
