@@ -88,7 +88,7 @@ TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
-.PHONY: all deps venv test test-asan leaks fuzz demo clean print-torch
+.PHONY: all deps venv test test-asan leaks fuzz demo docs clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -165,6 +165,11 @@ fuzz: $(SHIM_LIB)
 demo: deps all
 	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu
 	@echo "report: results/tiny-cpu/report.md"
+
+# The documents generated from the code's tables (tests/docs_test.sh
+# checks that the committed ones are up to date).
+docs: $(BIN)/peakfit
+	$(BIN)/peakfit columns >docs/peaks-csv.md
 
 clean:
 	rm -rf build bin

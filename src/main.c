@@ -16,6 +16,7 @@
 #include "runner/torch_facts.h"
 #include "runner/worker_command.h"
 #include "src/all_cmd.h"
+#include "src/columns_cmd.h"
 #include "src/verify_cmd.h"
 #include "util/exit_status.h"
 #include "util/version.h"
@@ -45,6 +46,7 @@ static const struct command commands[] = {
      "run the predicted largest micro-batch under a memory limit of the budget, and the next size up"},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
      "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)"},
+    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)"},
     {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
      "measure one point (started by run; reports on stdout by hand)"},
     {"slurm", slurm_main,

@@ -1,0 +1,13 @@
+/* peaks_columns_doc.h: the documentation of peaks.csv's columns. */
+#ifndef PEAKFIT_PEAKS_COLUMNS_DOC_H
+#define PEAKFIT_PEAKS_COLUMNS_DOC_H
+#include <stdio.h>
+
+/* What a column (enum peaks_column) holds, in Markdown; NULL for a column
+ * nobody described yet. */
+const char *peaks_column_what(int column);
+
+/* docs/peaks-csv.md: a title, what the types and roles mean, and one table
+ * row per column. */
+void peaks_csv_markdown(FILE *out);
+#endif
