@@ -4,6 +4,7 @@
 #ifndef PEAKFIT_CALC_H
 #define PEAKFIT_CALC_H
 #include <jansson.h>
+#include <stdio.h>
 #include "fit/fit_set.h"
 #include "util/exit_status.h"
 
@@ -80,4 +81,7 @@ long calc_choose_micro_batch(long max_b, long target, long replicas);
 /* The plan as one JSON object (to json_decref), as `calc --json` prints it. */
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *plan);
 int calc_main(int argc, char **argv);
+
+/* calc's options, one line each with its default, for `calc --help`. */
+void calc_print_options(FILE *out);
 #endif

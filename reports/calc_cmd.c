@@ -59,17 +59,22 @@ static const struct calc_option {
 };
 enum { N_OPTIONS = sizeof calc_options / sizeof calc_options[0] };
 
-static int calc_usage(void)
+void calc_print_options(FILE *out)
 {
-    fprintf(stderr, "usage: peakfit calc DIR --budget SIZE [options]\n"
-                    "       peakfit calc --per-sample SIZE|--per-token SIZE --seq-len S --micro-batch B [options]\n");
     for (int i = 0; i < N_OPTIONS; i++) {
         const struct calc_option *o = &calc_options[i];
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(stderr, "  %-20s %s%s%s%s\n", left, o->help, o->def ? " (default: " : "", o->def ? o->def : "",
+        fprintf(out, "  %-20s %s%s%s%s\n", left, o->help, o->def ? " (default: " : "", o->def ? o->def : "",
                 o->def ? ")" : "");
     }
+}
+
+/* After the message that said what was wrong: one line, not the option
+ * list (which would push the message off the screen). */
+static int calc_usage(void)
+{
+    fprintf(stderr, "peakfit calc --help lists the options\n");
     return EXIT_BAD_INPUT;
 }
 

@@ -50,10 +50,7 @@ static void report(const char *key, const char *fmt, ...)
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "peakfit worker: %s\n"
-            "usage: peakfit worker --model SPEC --technique T [--batch B --seq-len S] [--steps N]\n"
-            "       [--device cpu] [--seed N] [--threads N] [--weights FILE] [--mem-limit SIZE (GPU)]\n"
-            "       [--lora-rank R] [--lora-targets q,v] [--warm 0|1] [--report-fd FD]\n", why);
+    fprintf(stderr, "peakfit worker: %s (peakfit worker --help lists the options)\n", why);
     return WORKER_EXIT_USAGE;
 }
 

@@ -15,6 +15,7 @@
 #include "runner/slurm_cmd.h"
 #include "runner/torch_facts.h"
 #include "runner/worker_command.h"
+#include "sweeps/sweep_keys.h"
 #include "src/all_cmd.h"
 #include "src/columns_cmd.h"
 #include "src/verify_cmd.h"
@@ -26,33 +27,35 @@ struct command {
     int (*main)(int argc, char **argv);
     const char *synopsis; /* what follows "peakfit NAME"; continuation lines indented */
     const char *summary;
+    void (*options)(FILE *out); /* the command's own option list, from its table; NULL: the synopsis says all */
 };
 
 static const struct command commands[] = {
     {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
-     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv"},
-    {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them"},
-    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report"},
-    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv"},
-    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG"},
-    {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator"},
+     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL},
+    {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them", NULL},
+    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL},
+    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL},
+    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL},
+    {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator", NULL},
     {"calc", calc_main,
      "DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
      "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]\n"
      "  calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
      "       [--fixed SIZE --budget SIZE] [--json]",
-     "the largest micro-batch that fits, and the accumulation steps (without DIR: from your own numbers)"},
+     "the largest micro-batch that fits, and the accumulation steps (without DIR: from your own numbers)",
+     calc_print_options},
     {"verify", verify_main, "DIR --budget SIZE [--technique T] [--seq-len S] [--model M] [--device D]",
-     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up"},
+     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up", NULL},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
-     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)"},
-    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)"},
-    {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [--steps N] ...",
-     "measure one point (started by run; reports on stdout by hand)"},
+     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL},
+    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL},
+    {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
+     "measure one point (started by run; reports on stdout by hand)", sweep_keys_worker_options},
     {"slurm", slurm_main,
      "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
      "       [--cpus-per-task N] [--chunk C] [--submit]",
-     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)"},
+     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)", NULL},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -63,7 +66,7 @@ static const char exit_statuses[] =
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: peakfit COMMAND ...    (peakfit COMMAND --help, peakfit --version)\n");
+    fprintf(out, "usage: peakfit COMMAND ...    (peakfit COMMAND --help, peakfit --version or -V)\n");
     for (int i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
     fputs(exit_statuses, out);
@@ -72,6 +75,10 @@ static void print_usage(FILE *out)
 static void print_command_usage(const struct command *c, FILE *out)
 {
     fprintf(out, "usage: peakfit %s %s\n%s\n", c->name, c->synopsis, c->summary);
+    if (c->options) {
+        fputs("options:\n", out);
+        c->options(out);
+    }
     fputs(exit_statuses, out);
 }
 
@@ -93,14 +100,16 @@ static int unknown_command(const char *name)
 }
 
 static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+static int is_version(const char *arg) { return strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0; }
 
-/* Any --help or -h among a command's arguments asks for its usage: caught
- * here, once, so no command mistakes it for a path (`fit --help` used to
- * look for --help/peaks.csv). */
-static int asks_for_help(int argc, char **argv)
+/* Any --help or -h (is_help), or --version or -V (is_version), among a
+ * command's arguments: caught here, once, so every command answers it the
+ * same way and none mistakes it for a path (`fit --help` used to look for
+ * --help/peaks.csv). */
+static int command_asks(int argc, char **argv, int (*is)(const char *))
 {
     for (int i = 2; i < argc; i++)
-        if (is_help(argv[i]))
+        if (is(argv[i]))
             return 1;
     return 0;
 }
@@ -146,14 +155,16 @@ int main(int argc, char **argv)
             print_usage(stdout);
         return EXIT_DONE;
     }
-    if (strcmp(argv[1], "--version") == 0)
+    if (is_version(argv[1]))
         return print_version();
     const struct command *c = find_command(argv[1]);
     if (!c)
         return unknown_command(argv[1]);
-    if (asks_for_help(argc, argv)) {
+    if (command_asks(argc, argv, is_help)) {
         print_command_usage(c, stdout);
         return EXIT_DONE;
     }
+    if (command_asks(argc, argv, is_version))
+        return print_version();
     return c->main(argc - 1, argv + 1);
 }

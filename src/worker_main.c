@@ -7,7 +7,9 @@
 #include "runner/torch_facts.h"
 #include "runner/worker.h"
 #include "sweeps/device.h"
+#include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"
+#include "util/version.h"
 
 /* The libtorch facts, and whether each kind named is there to use. */
 static int print_facts(int n_kinds, char **kinds)
@@ -20,9 +22,41 @@ static int print_facts(int n_kinds, char **kinds)
     return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
 }
 
+/* As `peakfit --version` prints it, with this binary's name. */
+static int print_version(void)
+{
+    printf("peakfit-worker %s\nlibtorch %s\ncuda %s\n", PEAKFIT_VERSION, pf_torch_version(),
+           pf_cuda_compiled() ? "compiled in" : "not compiled in");
+    return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
+}
+
+static int print_usage(void)
+{
+    printf("usage: peakfit-worker --model SPEC --technique T [--batch B --seq-len S] [options]\n"
+           "measure one point (what `peakfit run` starts for each point; `peakfit worker` runs it)\n"
+           "       peakfit-worker --facts [DEVICE...]: libtorch's version, CUDA, and whether each device is there\n"
+           "options:\n");
+    sweep_keys_worker_options(stdout);
+    printf("exit status: 0 ok, 2 a bad option, 3 out of memory, 4 any other failure (its error line says which)\n");
+    return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
+}
+
+/* The same words as peakfit's commands: --help or -h, --version or -V. */
+static int asks(int argc, char **argv, const char *long_name, const char *short_name)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], long_name) == 0 || strcmp(argv[i], short_name) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--facts") == 0)
         return print_facts(argc - 2, argv + 2);
+    if (asks(argc, argv, "--help", "-h"))
+        return print_usage();
+    if (asks(argc, argv, "--version", "-V"))
+        return print_version();
     return worker_main(argc, argv);
 }

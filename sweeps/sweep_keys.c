@@ -430,6 +430,14 @@ static void default_text(const struct sweep_key *k, char *out, size_t size)
         snprintf(out, size, "%g", k->def);
 }
 
+void sweep_keys_worker_options(FILE *out)
+{
+    for (int i = 0; i < KEY_COUNT; i++)
+        if (keys[i].flag)
+            fprintf(out, "  --%-16s sweep key %s, one value (docs/sweeps.md)\n", keys[i].flag, keys[i].name);
+    fprintf(out, "  --%-16s write the report to this descriptor (default: stdout)\n", "report-fd FD");
+}
+
 void sweep_keys_markdown(FILE *out)
 {
     fprintf(out, "| key | value | default |\n|---|---|---|\n");

@@ -78,7 +78,7 @@ expect_eq "a directory without peaks.csv: exit status" "$rc" 2
 grep -q "^peakfit: $TMP/none/peaks.csv: cannot open" <<<"$err" || fail "no peaks.csv: $err"
 
 # The usage shows the real defaults: no margin is kept unless asked.
-usage=$("$PEAKFIT" calc 2>&1)
+usage=$("$PEAKFIT" calc --help 2>&1)
 grep -q -- "--margin F .*(default: 0)" <<<"$usage" || fail "usage's margin default: $usage"
 grep -q -- "--margin 0.1" <<<"$usage" && fail "usage shows --margin 0.1 as if it were the default"
 

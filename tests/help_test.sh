@@ -9,7 +9,7 @@ for ask in --help -h help; do
     out=$("$PEAKFIT" $ask 2>"$TMP/err") || fail "peakfit $ask: exit status $?"
     expect_eq "peakfit $ask: stderr" "$(cat "$TMP/err")" ""
     expect_eq "peakfit $ask: first line" "$(head -n 1 <<<"$out")" \
-        "usage: peakfit COMMAND ...    (peakfit COMMAND --help, peakfit --version)"
+        "usage: peakfit COMMAND ...    (peakfit COMMAND --help, peakfit --version or -V)"
     for c in $commands; do
         grep -q "^  $c " <<<"$out" || fail "peakfit $ask does not list $c"
     done
@@ -31,6 +31,51 @@ out=$("$PEAKFIT" --version) || fail "--version: exit status $?"
 grep -qx "peakfit [0-9]*\.[0-9]*\.[0-9]*" <<<"$(sed -n 1p <<<"$out")" || fail "--version: $out"
 grep -qx "libtorch [0-9][0-9.]*" <<<"$(sed -n 2p <<<"$out")" || fail "--version: no libtorch: $out"
 grep -qx "cuda \(compiled in\|not compiled in\)" <<<"$(sed -n 3p <<<"$out")" || fail "--version: no cuda line: $out"
+# One behaviour everywhere: -V, and COMMAND --version or -V anywhere among
+# its arguments, print the same and exit 0 (each used to fail its own way:
+# "unexpected argument", "cannot open --version/peaks.csv", "unknown preset").
+version=$out
+expect_eq "peakfit -V" "$("$PEAKFIT" -V 2>&1)" "$version"
+for c in $commands; do
+    for ask in --version -V; do
+        got=$(cd "$TMP/cwd" && "$PEAKFIT" $c $ask 2>&1) || fail "peakfit $c $ask: exit status $?"
+        expect_eq "peakfit $c $ask" "$got" "$version"
+    done
+done
+expect_eq "fit DIR --version" "$(cd "$TMP/cwd" && "$PEAKFIT" fit some-dir --version 2>&1)" "$version"
+[ -z "$(ls "$TMP/cwd")" ] || fail "--version left files: $(ls "$TMP/cwd")"
+
+# COMMAND --help lists that command's own options: calc's whole table
+# (--zero, --device and --attention were missing), the worker's from the
+# sweep key table.
+out=$("$PEAKFIT" calc --help) || fail "calc --help: exit status $?"
+for o in budget target-batch replicas seq-len technique model device attention margin micro-batch accum json \
+    per-sample per-token fixed zero; do
+    grep -q "^  --$o\b" <<<"$out" || fail "calc --help does not list --$o: $out"
+done
+out=$("$PEAKFIT" worker --help) || fail "worker --help: exit status $?"
+for o in model technique attention batch seq-len steps mem-limit weights warm report-fd; do
+    grep -q "^  --$o\b" <<<"$out" || fail "worker --help does not list --$o: $out"
+done
+# A calc error is its message and one line pointing at --help, not the
+# option list; bare calc says what it needs the same way.
+err=$("$PEAKFIT" calc 2>&1); rc=$?
+expect_eq "bare calc: exit status" "$rc" 2
+expect_eq "bare calc" "$err" "peakfit calc: needs DIR
+peakfit calc --help lists the options"
+err=$("$PEAKFIT" calc "$TMP" --replicas 0 2>&1)
+expect_eq "calc error" "$err" 'peakfit calc: --replicas must be a whole number from 1 to 1000000, not "0"
+peakfit calc --help lists the options'
+
+# peakfit-worker answers --help and --version (and -h, -V) as peakfit does.
+out=$("$PEAKFIT_WORKER" --help) || fail "peakfit-worker --help: exit status $?"
+expect_eq "peakfit-worker --help" "$(head -n 1 <<<"$out")" \
+    "usage: peakfit-worker --model SPEC --technique T [--batch B --seq-len S] [options]"
+grep -q "^  --attention\b" <<<"$out" || fail "peakfit-worker --help does not list --attention: $out"
+expect_eq "peakfit-worker -h" "$("$PEAKFIT_WORKER" -h)" "$out"
+out=$("$PEAKFIT_WORKER" --version) || fail "peakfit-worker --version: exit status $?"
+expect_eq "peakfit-worker --version" "$out" "${version/peakfit /peakfit-worker }"
+expect_eq "peakfit-worker -V" "$("$PEAKFIT_WORKER" -V)" "$out"
 
 err=$("$PEAKFIT" fitt DIR 2>&1); rc=$?
 expect_eq "unknown command: exit status" "$rc" 2
