@@ -75,18 +75,21 @@ static double limit_now(const struct grid_point *p, enum peaks_column c)
 }
 
 /* Whether the row is the point's measurement under the sweep's limits: a
- * timeout under a shorter timeout, or the watchdog's oom under a lower
- * limit (or with none now), is to be measured again. */
+ * timeout under a shorter timeout, or an oom under a lower memory limit
+ * (or with none now) is to be measured again, whether the watchdog
+ * stopped it or the worker's own allocator did (on CUDA, mem_limit caps
+ * the device memory and the worker exits WORKER_EXIT_OOM). An oom with no
+ * limit then is the machine's and stands. */
 static int stands(const struct csv_row *row, const struct grid_point *p)
 {
     char *const *f = row->fields;
     const char *status = f[PEAKS_COL_status];
     if (strcmp(status, "timeout") == 0)
         return peaks_number(f[PEAKS_COL_timeout_s]) >= limit_now(p, PEAKS_COL_timeout_s);
-    int by_watchdog = peaks_number(f[PEAKS_COL_exit_code]) != WORKER_EXIT_OOM;
-    if (strcmp(status, "oom") == 0 && by_watchdog) {
+    double then = peaks_number(f[PEAKS_COL_mem_limit_mib]);
+    if (strcmp(status, "oom") == 0 && then > 0) {
         double now = limit_now(p, PEAKS_COL_mem_limit_mib);
-        return now > 0 && peaks_number(f[PEAKS_COL_mem_limit_mib]) >= now;
+        return now > 0 && then >= now;
     }
     return 1;
 }

@@ -163,7 +163,11 @@ static void classify(struct spawned *s, int wstatus)
     }
     if (s->end == REPORT_TIMEOUT) {
         status = "timeout";
-        snprintf(r->error, sizeof r->error, "no result within the timeout; worker killed");
+        /* The worker's own last error (what it was doing) is kept after ours. */
+        char own[sizeof r->error];
+        snprintf(own, sizeof own, "%s", r->error);
+        snprintf(r->error, sizeof r->error, "no result within the timeout; worker killed%s%.*s",
+                 own[0] ? "; its last error: " : "", (int)sizeof own - 64, own);
     } else if (s->end == REPORT_OVER_LIMIT) {
         status = "oom";
         /* The worker never wrote its peak: the watchdog's reading is it. */
@@ -175,8 +179,18 @@ static void classify(struct spawned *s, int wstatus)
     snprintf(r->status, sizeof r->status, "%s", status);
 }
 
-/* The worker has ended (or is killed now and reaped): its result. */
-static int finish(struct spawned *s, int wstatus, const struct rusage *ru)
+/* wait4 failed (not EINTR): the worker's end is unknown, so it is an
+ * error, never a status of 0 read as success. */
+static void unknown_end(struct point_result *r, int wait_errno)
+{
+    snprintf(r->status, sizeof r->status, "error");
+    snprintf(r->error, sizeof r->error, "cannot wait for the worker: %s; its result is unknown",
+             strerror(wait_errno));
+}
+
+/* The worker has ended (or is killed now and reaped): its result.
+ * wait_errno: 0, or why wait4 failed. */
+static int finish(struct spawned *s, int wstatus, const struct rusage *ru, int wait_errno)
 {
     struct point_result *r = s->r;
     r->wall_s = monotonic_seconds() - s->start;
@@ -188,7 +202,10 @@ static int finish(struct spawned *s, int wstatus, const struct rusage *ru)
     s->fd = -1;
     if (spawn_stop_requested)
         return SPAWN_INTERRUPTED;
-    classify(s, wstatus);
+    if (wait_errno)
+        unknown_end(r, wait_errno);
+    else
+        classify(s, wstatus);
     return SPAWN_DONE;
 }
 
@@ -198,15 +215,19 @@ static int kill_and_reap(struct spawned *s)
     struct rusage ru = {0};
     kill(-s->pid, SIGKILL);
     kill(s->pid, SIGKILL);
-    while (wait4(s->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+    pid_t got;
+    while ((got = wait4(s->pid, &wstatus, 0, &ru)) < 0 && errno == EINTR)
         ;
-    return finish(s, wstatus, &ru);
+    return finish(s, wstatus, &ru, got < 0 ? errno : 0);
 }
 
 int spawn_start(char *const argv[], const struct spawn_options *o, struct spawned *s, struct point_result *r)
 {
     int fds[2];
     point_result_init(r);
+    /* Inherited as ignored (`trap '' CHLD`, some daemons), SIGCHLD makes
+     * the kernel reap workers itself and wait4 fail: it is ours to set. */
+    signal(SIGCHLD, SIG_DFL);
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
     double start = monotonic_seconds();
@@ -242,7 +263,7 @@ int spawn_check(struct spawned *s)
     struct rusage ru = {0};
     pid_t got = wait4(s->pid, &wstatus, WNOHANG, &ru);
     if (got == s->pid || (got < 0 && errno != EINTR))
-        return finish(s, wstatus, &ru);
+        return finish(s, wstatus, &ru, got < 0 ? errno : 0);
     if (past_deadline(s) || spawn_stop_requested) {
         s->end = REPORT_TIMEOUT;
         return kill_and_reap(s);
