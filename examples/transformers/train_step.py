@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""train_step.py: one training point of a Hugging Face causal LM, measured the way peakfit measures.
+
+The published methodology ("run your own training steps in a fresh process,
+read the peak, double the batch") as a script, usable by hand or as a peakfit
+`command` job:
+
+    command = python3 examples/transformers/train_step.py --config {model} --batch {batch}
+              --seq-len {seq_len} --technique {technique} --attention {attention}
+
+It reports through examples/peakfit_report.py on the descriptor peakfit
+passes in PEAKFIT_REPORT_FD (nothing without it). No download: the model is
+built with AutoModelForCausalLM.from_config from a config.json (or the folder
+holding one) with random fp32 weights; HF_HUB_OFFLINE is set.
+
+The step protocol is peakfit's built-in worker's (runner/worker.c, shim/model.cpp):
+  - imports, then one small matmul (the thread pools), then the baseline;
+  - the model built in fp32 with --seed, use_cache off (peakfit keeps no KV
+    cache); bf16: cast with .to(torch.bfloat16) after building; lora: peft
+    LoRA r --lora-rank (alpha 2r, dropout 0) on --lora-targets; +ckpt:
+    model.gradient_checkpointing_enable() with transformers' default
+    (non-reentrant torch.utils.checkpoint per decoder layer);
+  - AdamW(lr=1e-4) with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8,
+    weight_decay 0.01) over the trainable parameters, foreach=False: one
+    parameter at a time, as libtorch's C++ AdamW runs and as PyTorch itself
+    runs on CPU (--foreach for its multi-tensor form, CUDA's default);
+  - --warm 1 (default): AdamW's state is made before the first step,
+    zero-filled with step 0, exactly as its first step would make it, so
+    --steps 1 (default) is a steady-state step; --warm 0 --steps 2 is the
+    plain loop;
+  - each step: random token ids [batch, seq_len]; forward and loss
+    (labels = the ids: transformers' causal-LM loss) under bf16 autocast
+    for amp-bf16; backward; optimizer.step(); zero_grad(set_to_none=True);
+  - inference: eval mode, torch.no_grad(), the forward only.
+Each part is a phase (forward, backward, optimizer) for the per-phase peaks.
+"""
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import torch  # noqa: E402
+import transformers  # noqa: E402
+
+from peakfit_report import Report  # noqa: E402
+
+TECHNIQUES = ("full", "full+ckpt", "bf16", "amp-bf16", "lora", "lora+ckpt", "inference")
+# peakfit's LoRA target letters, as module names; fused projections take one
+# adapter on the whole module, as PEFT targets it (and peakfit counts it).
+LORA_MODULES = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj",
+                "gate": "gate_proj", "up": "up_proj", "down": "down_proj"}
+FUSED_LORA_MODULES = {
+    "gpt2": {"q": "c_attn", "k": "c_attn", "v": "c_attn", "o": "attn.c_proj", "up": "c_fc", "down": "mlp.c_proj"},
+    "phi3": {"q": "qkv_proj", "k": "qkv_proj", "v": "qkv_proj", "gate": "gate_up_proj", "up": "gate_up_proj"},
+}
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--config", required=True, help="a config.json, or the folder holding one")
+    p.add_argument("--batch", type=int, required=True)
+    p.add_argument("--seq-len", type=int, required=True)
+    p.add_argument("--technique", choices=TECHNIQUES, default="full")
+    p.add_argument("--attention", choices=("sdpa", "eager"), default="sdpa")
+    p.add_argument("--steps", type=int, default=1)
+    p.add_argument("--warm", type=int, choices=(0, 1), default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lora-rank", type=int, default=8)
+    p.add_argument("--lora-targets", default="q,v", help="letters: q,k,v,o,gate,up,down")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--threads", type=int, default=0, help="intra-op threads (0: PyTorch's default)")
+    p.add_argument("--foreach", action="store_true", help="AdamW's multi-tensor form")
+    a = p.parse_args(argv)
+    if a.batch <= 0 or a.seq_len <= 0 or a.steps <= 0 or a.lora_rank <= 0:
+        p.error("--batch, --seq-len, --steps and --lora-rank must be positive")
+    return a
+
+
+def load_config(path, attention):
+    if not os.path.exists(path):
+        sys.exit(f"train_step.py: --config {path}: no such file or folder")
+    cfg = transformers.AutoConfig.from_pretrained(path)
+    cfg.use_cache = False
+    return cfg
+
+
+def lora_targets(model_type, letters):
+    names = FUSED_LORA_MODULES.get(model_type, LORA_MODULES)
+    unknown = [t for t in letters if t not in names]
+    if unknown:
+        sys.exit(f"train_step.py: --lora-targets: {', '.join(unknown)} not a target of a {model_type} model")
+    return sorted({names[t] for t in letters})
+
+
+def build(a, cfg):
+    torch.manual_seed(a.seed)
+    model = transformers.AutoModelForCausalLM.from_config(cfg, attn_implementation=a.attention,
+                                                          dtype=torch.float32)
+    if a.technique == "bf16":
+        model = model.to(torch.bfloat16)
+    if a.technique.startswith("lora"):
+        from peft import LoraConfig, get_peft_model
+        letters = [t.strip() for t in a.lora_targets.replace("+", ",").split(",") if t.strip()]
+        model = get_peft_model(model, LoraConfig(r=a.lora_rank, lora_alpha=2 * a.lora_rank, lora_dropout=0.0,
+                                                 target_modules=lora_targets(cfg.model_type, letters)))
+    if a.technique.endswith("+ckpt"):
+        model.gradient_checkpointing_enable()
+    return model.to(a.device)
+
+
+def warm_adamw(optimizer):
+    """AdamW's state as its first step makes it (torch/optim/adamw.py _init_group): zero
+    moments and step 0, so the first real step computes what it would have."""
+    for group in optimizer.param_groups:
+        for p in group["params"]:
+            optimizer.state[p] = {
+                "step": torch.tensor(0.0, dtype=torch.float32),
+                "exp_avg": torch.zeros_like(p, memory_format=torch.preserve_format),
+                "exp_avg_sq": torch.zeros_like(p, memory_format=torch.preserve_format),
+            }
+
+
+def train_step(a, model, optimizer, report, vocab):
+    with report.phase("forward"):
+        ids = torch.randint(vocab, (a.batch, a.seq_len), device=a.device)
+        if a.technique == "amp-bf16":
+            with torch.autocast(torch.device(a.device).type, dtype=torch.bfloat16):
+                loss = model(input_ids=ids, labels=ids).loss
+        else:
+            loss = model(input_ids=ids, labels=ids).loss
+    with report.phase("backward"):
+        loss.backward()
+    with report.phase("optimizer"):
+        optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    return loss
+
+
+def inference_step(a, model, report, vocab):
+    with torch.no_grad(), report.phase("forward"):
+        ids = torch.randint(vocab, (a.batch, a.seq_len), device=a.device)
+        model(input_ids=ids)
+
+
+def main(argv):
+    a = parse_args(argv)
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    cfg = load_config(a.config, a.attention)
+    warm = torch.ones(64, 64)
+    (warm @ warm).sum().item()  # the thread pools exist before the baseline, as in peakfit's pf_init
+    del warm
+    with Report(device=a.device) as report:
+        t0 = time.perf_counter()
+        model = build(a, cfg)
+        optimizer = None
+        if a.technique == "inference":
+            model.eval()
+        else:
+            model.train()
+            trainable = [p for p in model.parameters() if p.requires_grad]
+            optimizer = torch.optim.AdamW(trainable, lr=1e-4, foreach=a.foreach)
+            if a.warm:
+                warm_adamw(optimizer)
+        report.build_time(time.perf_counter() - t0)
+        report.model(model, optimizer)
+        for _ in range(a.steps):
+            with report.step():
+                if optimizer is None:
+                    inference_step(a, model, report, cfg.vocab_size)
+                else:
+                    report.loss(train_step(a, model, optimizer, report, cfg.vocab_size))
+        report.model(model, optimizer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
