@@ -120,10 +120,16 @@ class LiveTensorPeak:
             node = todo.pop()
             todo.extend(node.children)
             if node.tag == _EventType.Allocation and node.extra_fields.device.type == "cpu":
-                allocations.append((node.start_time_ns, node.extra_fields.total_allocated))
+                f = node.extra_fields
+                allocations.append((node.start_time_ns, f.total_allocated, f.alloc_size))
             elif node.tag == _EventType.TorchOp and node.name.startswith("peakfit."):
                 windows.append((node.name[len("peakfit."):], node.start_time_ns, node.end_time_ns))
         allocations.sort()
+        # The allocator's total outlives a profiler: an earlier one in this
+        # process leaves its still-live blocks in it. Count from the level
+        # before the first event.
+        start = allocations[0][1] - allocations[0][2] if allocations else 0
+        allocations = [(t, total - start) for t, total, _ in allocations]
         peak = max([0] + [total for _, total in allocations])
         return peak, LiveTensorPeak._window_peaks(allocations, windows)
 
