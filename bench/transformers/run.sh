@@ -14,7 +14,9 @@
 #                            PyTorch as PYTHON's for a like-for-like RSS)
 #   PYTHON=.venv/bin/python  transformers' side (torch, transformers, peft)
 #   SWEEP=...                another sweep with the same shape of points
-#   POINTS="1 2 3"           only these points (1-based, grid order)
+#   POINTS="0 1 2"           only these points (0-based, grid order, as run --point)
+#   LOCK=FILE                each side of each point runs under flock FILE (a shared
+#                            machine's lock for runs that need several GiB)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -25,10 +27,14 @@ SWEEP=${SWEEP:-bench/transformers/side-by-side.sweep}
 export HF_HUB_OFFLINE=1
 mkdir -p "$RESULTS"
 
+# locked CMD...: CMD under flock $LOCK when LOCK is set
+locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
+
 n=$("$PEAKFIT" grid "$SWEEP" 2>/dev/null | wc -l)
-for k in ${POINTS:-$(seq 1 "$n")}; do
-    "$PEAKFIT" run "$SWEEP" -o "$RESULTS" --point "$k" >>"$RESULTS/run.log" 2>&1 || true
-    "$PYTHON" bench/transformers/measure.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" | tee -a "$RESULTS/run.log"
+for k in ${POINTS:-$(seq 0 $((n - 1)))}; do
+    locked "$PEAKFIT" run "$SWEEP" -o "$RESULTS" --point "$k" >>"$RESULTS/run.log" 2>&1 || true
+    locked "$PYTHON" bench/transformers/measure.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" |
+        tee -a "$RESULTS/run.log"
 done
 {
     echo "# peakfit beside transformers: $(basename "$SWEEP")"
