@@ -5,16 +5,23 @@
 #
 #   1. unpacks the Debian packages of bench/gpu/debs/ (bench/gpu/fetch-debs.sh
 #      downloads them where Debian's mirror answers) into a prefix,
-#   2. builds peakfit against python3's PyTorch (make LIBTORCH=auto),
+#   2. builds peakfit against python3's own PyTorch (make LIBTORCH=auto),
 #   3. runs bench/gpu/tiny-cuda.sweep (four quick points; stops here when they fail),
 #   4. runs sweeps/smollm2-135m-cuda.sweep, fits, plots (when gnuplot is there), reports,
-#   5. measures the same points with PyTorch's own counters (bench/gpu/reference.py),
-#   6. writes RESULTS_DIR/check.md: peakfit's allocated peaks beside PyTorch's.
+#   5. measures the same points under transformers with PyTorch's own counters,
+#      each in a fresh process: bench/transformers/measure.py running
+#      examples/transformers/train_step.py (torch.cuda.max_memory_allocated and
+#      max_memory_reserved through examples/peakfit_report.py),
+#   6. writes RESULTS_DIR/check.md: bench/transformers/compare.py's side-by-side
+#      table, peakfit's GPU peaks beside transformers' with their ratios.
 #
 # RESULTS_DIR defaults to bench/results/smollm2-135m-cuda. Where $OUT is set
 # (the device machine's output folder), the results folder is also packed
 # into $OUT/smollm2-135m-cuda.tar.gz, with check.md and check.log beside it.
-# Each phase is bounded so that the whole check ends within 8 minutes.
+# Each phase is bounded so that the whole check ends within 8 minutes; a
+# rerun resumes both sides. PF_DRY_RUN=1 runs it on a machine without a GPU
+# as far as it can go (the environment and build checks say what is missing,
+# and nothing stops there): how this script is tested on CPU.
 # It runs `make clean` first: the build must be the CUDA one.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,13 +54,16 @@ die() {
     pack
     exit 1
 }
+# must WHY: a requirement of the real check; a dry run (PF_DRY_RUN=1) goes on.
+must() { if [ "${PF_DRY_RUN:-0}" = 1 ]; then phase "dry run, going on: $*"; else die "$*"; fi; }
 
 environment() {
     phase "environment"
     run nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
     "$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "available", torch.cuda.is_available())' \
         >>"$LOG" 2>&1 || die "$PYTHON cannot import torch"
-    "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' || die "torch sees no CUDA GPU"
+    "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' || must "torch sees no CUDA GPU"
+    "$PYTHON" -c 'import transformers, peft' >>"$LOG" 2>&1 || must "$PYTHON cannot import transformers and peft"
     command -v g++ >/dev/null || die "no g++ on PATH: peakfit's shim is C++"
     run g++ --version
 }
@@ -79,9 +89,9 @@ build() {
     local lib=$PREFIX/usr/lib/x86_64-linux-gnu
     phase "building with make LIBTORCH=auto"
     run make clean
-    run make print-torch LIBTORCH=auto
-    grep -q '^PF_CUDA=1' "$LOG" || die "python3's PyTorch has no CUDA libraries (see make print-torch above)"
-    run make -j"$(nproc)" LIBTORCH=auto CFLAGS="-O2 -g -isystem $PREFIX/usr/include" \
+    run make print-torch LIBTORCH=auto PYTHON="$PYTHON"
+    grep -q '^PF_CUDA=1' "$LOG" || must "python3's PyTorch has no CUDA libraries (see make print-torch above)"
+    run make -j"$(nproc)" LIBTORCH=auto PYTHON="$PYTHON" CFLAGS="-O2 -g -isystem $PREFIX/usr/include" \
         LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit bin/peakfit-worker || die "build failed (the end of check.log says why)"
     run bin/peakfit --version
 }
@@ -95,49 +105,44 @@ sweeps() {
     local ok
     ok=$(ok_points "$RESULTS/tiny/peaks.csv" 2>/dev/null || echo 0)
     [ "$ok" -gt 0 ] || die "no tiny point came out ok: $(cut -c1-600 "$RESULTS/tiny/peaks.csv" 2>/dev/null | tail -n 2)"
-    phase "smollm2-135m-cuda.sweep (until 330 s into the check; rerun to resume)"
-    run timeout -s INT "$(until_s 330)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
+    phase "smollm2-135m-cuda.sweep (until 280 s into the check; rerun to resume)"
+    run timeout -s INT "$(until_s 280)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
     phase "$(ok_points "$RESULTS/peaks.csv") points ok; fit, plot, report"
     bin/peakfit fit "$RESULTS" >"$RESULTS/fit.txt" 2>>"$LOG"
     run bin/peakfit plot "$RESULTS"
     run bin/peakfit report "$RESULTS"
 }
 
-reference() {
-    phase "PyTorch reference (AdamW per parameter, as libtorch's)"
-    PYTHONUNBUFFERED=1 run timeout "$(until_s 420)" "$PYTHON" bench/gpu/reference.py "$RESULTS/peaks.csv" "$RESULTS/reference.csv"
-    if [ "$(elapsed)" -lt 380 ]; then
-        phase "PyTorch reference (AdamW foreach, PyTorch's default on CUDA)"
-        PYTHONUNBUFFERED=1 run timeout "$(until_s 460)" "$PYTHON" bench/gpu/reference.py \
-            "$RESULTS/peaks.csv" "$RESULTS/reference-foreach.csv" --foreach
-    fi
+transformers_side() {
+    phase "transformers: each ok point in a fresh process (until 460 s into the check; rerun to resume)"
+    PYTHONUNBUFFERED=1 run timeout "$(until_s 460)" "$PYTHON" bench/transformers/measure.py \
+        "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" --only-ok
 }
 
 report() {
     phase "writing check.md"
-    local foreach=
-    [ -s "$RESULTS/reference-foreach.csv" ] && foreach=$RESULTS/reference-foreach.csv
     {
-        echo "# GPU check: peakfit's allocated peaks beside PyTorch's"
+        echo "# GPU check: peakfit beside transformers"
         echo
         echo "\`bench/gpu/check.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(elapsed) s in all."
         echo
         echo '```'
         nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>/dev/null
-        "$PYTHON" -c 'import torch, transformers; print("torch", torch.__version__, "CUDA", torch.version.cuda, "transformers", transformers.__version__)' 2>/dev/null
+        "$PYTHON" -c 'import torch, transformers, peft; print("torch", torch.__version__, "CUDA", torch.version.cuda,
+            "transformers", transformers.__version__, "peft", peft.__version__)' 2>/dev/null
         bin/peakfit --version 2>/dev/null
         echo '```'
         echo
-        echo "Each peakfit point ran in a fresh process (\`sweeps/smollm2-135m-cuda.sweep\`); PyTorch's ran one"
-        echo "after another in one process (\`bench/gpu/reference.py\`: transformers' LlamaForCausalLM from"
-        echo "the same config, random weights, the same attention, two AdamW steps, peft for LoRA), its"
-        echo "peaks reset after the same warm-up matmul. Allocated: \`max_memory_allocated\`; reserved:"
-        echo "\`max_memory_reserved\` (in one process, reserved also depends on the points before)."
+        echo "Each point ran in a fresh process on both sides: peakfit's worker (\`sweeps/smollm2-135m-cuda.sweep\`)"
+        echo "and \`examples/transformers/train_step.py\` (transformers from the same config, random weights, the"
+        echo "same technique, attention and step protocol, AdamW per parameter as libtorch's), read by"
+        echo "\`bench/transformers/measure.py\`. GPU allocated: \`max_memory_allocated\`; reserved:"
+        echo "\`max_memory_reserved\`, both from after the same warm-up matmul."
         echo
-        if [ -s "$RESULTS/reference.csv" ]; then
-            "$PYTHON" bench/gpu/compare.py "$RESULTS/peaks.csv" "$RESULTS/reference.csv" $foreach
+        if [ -s "$RESULTS/transformers.csv" ]; then
+            "$PYTHON" bench/transformers/compare.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv"
         else
-            echo "The PyTorch reference produced nothing (see check.log)."
+            echo "The transformers side measured nothing (see check.log)."
         fi
         echo
         echo "peakfit's own report: [report.md](report.md); fits: [fit.txt](fit.txt); the log: [check.log](check.log)."
@@ -148,7 +153,7 @@ environment
 unpack_debs
 build
 sweeps
-reference
+transformers_side
 report
 phase "done"
 pack

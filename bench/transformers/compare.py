@@ -4,18 +4,23 @@
     python3 bench/transformers/compare.py PEAKS_CSV TRANSFORMERS_CSV
 
 PEAKS_CSV is peakfit's peaks.csv, TRANSFORMERS_CSV bench/transformers/measure.py's
-output for the same points. Prints, per point, the allocator-level peak
-(tensor_peak_mib) and the RSS peak above the pre-model baseline
-(peak_above_baseline_mib) of each side with the ratio peakfit / transformers;
-then, for every series of points that differ only in batch, the activation
-growth per sample (least-squares slope of each peak over the batch) and its
-ratio; then the worst case of each against the targets (allocator 1 %, RSS
-5 %, growth 2 %). Standard library only.
+output for the same points (the same column names). For each measure of
+MEASURES that either side has: per point, both peaks and the ratio
+peakfit / transformers; for every series of points that differ only in
+batch, the growth per sample (least-squares slope of the peak over the
+batch) and its ratio; then the worst ratio of each against its target.
+Standard library only.
 """
 import csv
 import sys
 
-TARGETS = {"allocator": 0.01, "rss": 0.05, "growth": 0.02}
+# name, column (the same in both files), target for the point ratio, target for growth
+MEASURES = (
+    ("allocator", "tensor_peak_mib", 0.01, 0.02),
+    ("RSS", "peak_above_baseline_mib", 0.05, None),
+    ("GPU allocated", "gpu_allocated_peak_mib", 0.01, 0.02),
+    ("GPU reserved", "gpu_reserved_peak_mib", None, None),
+)
 SERIES_KEY = ("model", "technique", "attention", "seq_len")
 
 
@@ -41,92 +46,98 @@ def fmt(v, spec=".1f"):
 
 
 def slope(points):
-    """Least-squares slope of y over x: [(x, y)] with at least two distinct x."""
-    n = len(points)
-    mx = sum(x for x, _ in points) / n
-    my = sum(y for _, y in points) / n
+    """Least-squares slope of y over x, [(x, y)]; None without two distinct x."""
+    if len({x for x, _ in points}) < 2:
+        return None
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
     sxx = sum((x - mx) ** 2 for x, _ in points)
-    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else None
+    return sum((x - mx) * (y - my) for x, y in points) / sxx
+
+
+def present(rows, column):
+    return any(num(r.get(column)) is not None for r in rows)
 
 
 class Worst:
+    """The ratio furthest from 1 of each (measure, kind)."""
+
     def __init__(self):
-        self.by_kind = {}
+        self.seen = {}
 
-    def note(self, kind, r, label):
-        if r is None:
-            return
-        best = self.by_kind.get(kind)
-        if best is None or abs(r - 1) > abs(best[0] - 1):
-            self.by_kind[kind] = (r, label)
+    def note(self, key, r, label):
+        if r is not None and (key not in self.seen or abs(r - 1) > abs(self.seen[key][0] - 1)):
+            self.seen[key] = (r, label)
 
 
-def point_table(ours, theirs, worst):
-    print("| point | peakfit allocator (MiB) | transformers allocator (MiB) | ratio "
-          "| peakfit RSS (MiB) | transformers RSS (MiB) | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+def point_table(ours, theirs, measures, worst):
+    head = "| point |" + "".join(f" peakfit {n} (MiB) | transformers | ratio |" for n, *_ in measures)
+    print(head)
+    print("|---|" + "---:|---:|---:|" * len(measures))
     for pid, t in theirs.items():
         p = ours.get(pid, {})
-        pa, ta = num(p.get("tensor_peak_mib")), num(t.get("tensor_peak_mib"))
-        pr, tr = num(p.get("peak_above_baseline_mib")), num(t.get("peak_above_baseline_mib"))
-        ra, rr = ratio(pa, ta), ratio(pr, tr)
-        worst.note("allocator", ra, pid)
-        worst.note("rss", rr, pid)
+        cells = ""
+        for name, col, _, _ in measures:
+            a, b = num(p.get(col)), num(t.get(col))
+            worst.note((name, "point"), ratio(a, b), pid)
+            cells += f" {fmt(a)} | {fmt(b)} | {fmt(ratio(a, b), '.4f')} |"
         note = f" ({t['error']})" if t.get("error") else ""
-        print(f"| `{pid}`{note} | {fmt(pa)} | {fmt(ta)} | {fmt(ra, '.4f')} | {fmt(pr)} | {fmt(tr)} "
-              f"| {fmt(rr, '.4f')} |")
+        print(f"| `{pid}`{note} |{cells}")
 
 
 def series(ours, theirs):
-    """{series key: [(batch, ours row, theirs row)]} for the points both sides measured."""
+    """{series key: [(batch, ours row, theirs row)]}: points both sides have, several batches."""
     out = {}
     for pid, t in theirs.items():
-        p = ours.get(pid)
-        if p and num(p.get("tensor_peak_mib")) is not None and num(t.get("tensor_peak_mib")) is not None:
-            out.setdefault(tuple(t[k] for k in SERIES_KEY), []).append((int(t["batch"]), p, t))
+        if pid in ours and t.get("status") == "ok" and ours[pid].get("status") == "ok":
+            out.setdefault(tuple(t[k] for k in SERIES_KEY), []).append((int(t["batch"]), ours[pid], t))
     return {k: sorted(v, key=lambda e: e[0]) for k, v in out.items() if len({b for b, _, _ in v}) > 1}
 
 
-def growth_table(ours, theirs, worst):
-    print("| series (model, technique, attention, seq_len) | batches | peakfit allocator MiB/sample "
-          "| transformers | ratio | peakfit RSS MiB/sample | transformers | ratio |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for key, rows in series(ours, theirs).items():
-        g = {}
-        for side, col in (("pa", "tensor_peak_mib"), ("pr", "peak_above_baseline_mib")):
-            g[side] = slope([(b, num(p[col])) for b, p, _ in rows if num(p.get(col)) is not None])
-            g["t" + side[1]] = slope([(b, num(t[col])) for b, _, t in rows if num(t.get(col)) is not None])
-        ra, rr = ratio(g["pa"], g["ta"]), ratio(g["pr"], g["tr"])
+def growth_table(ours, theirs, measures, worst):
+    all_series = series(ours, theirs)
+    if not all_series:
+        print("No series of two batches or more was measured on both sides.")
+        return
+    print("| series (model, technique, attention, seq_len) | batches |"
+          + "".join(f" peakfit {n} MiB/sample | transformers | ratio |" for n, *_ in measures))
+    print("|---|---|" + "---:|---:|---:|" * len(measures))
+    for key, rows in all_series.items():
         label = ", ".join(key)
-        worst.note("growth", ra, label)
-        worst.note("rss growth", rr, label)
-        print(f"| {label} | {', '.join(str(b) for b, _, _ in rows)} | {fmt(g['pa'])} | {fmt(g['ta'])} "
-              f"| {fmt(ra, '.4f')} | {fmt(g['pr'])} | {fmt(g['tr'])} | {fmt(rr, '.4f')} |")
+        cells = ""
+        for name, col, _, _ in measures:
+            a = slope([(b, num(p[col])) for b, p, _ in rows if num(p.get(col)) is not None])
+            b = slope([(b, num(t[col])) for b, _, t in rows if num(t.get(col)) is not None])
+            worst.note((name, "growth"), ratio(a, b), label)
+            cells += f" {fmt(a)} | {fmt(b)} | {fmt(ratio(a, b), '.4f')} |"
+        print(f"| {label} | {', '.join(str(b) for b, _, _ in rows)} |{cells}")
 
 
-def summary(worst):
+def summary(measures, worst):
     print("| measure | worst ratio | at | target | within |")
     print("|---|---:|---|---:|---|")
-    for kind in ("allocator", "rss", "growth", "rss growth"):
-        if kind not in worst.by_kind:
-            continue
-        r, label = worst.by_kind[kind]
-        target = TARGETS.get(kind)
-        within = ("yes" if abs(r - 1) <= target else "no") if target else "(no target)"
-        print(f"| {kind} | {r:.4f} | `{label}` | {f'{target:.0%}' if target else '—'} | {within} |")
+    for name, _, point_target, growth_target in measures:
+        for kind, target in (("point", point_target), ("growth", growth_target)):
+            if (name, kind) not in worst.seen:
+                continue
+            r, label = worst.seen[(name, kind)]
+            within = ("yes" if abs(r - 1) <= target else "no") if target else "—"
+            what = name if kind == "point" else f"{name} growth per sample"
+            print(f"| {what} | {r:.4f} | `{label}` | {f'{target:.0%}' if target else '—'} | {within} |")
 
 
 def main(argv):
     if len(argv) != 3:
         sys.exit("usage: compare.py PEAKS_CSV TRANSFORMERS_CSV")
     ours, theirs = read(argv[1]), read(argv[2])
+    measures = [m for m in MEASURES if present(theirs.values(), m[1]) or present(ours.values(), m[1])]
     worst = Worst()
     print("### Each point (ratio: peakfit / transformers)\n")
-    point_table(ours, theirs, worst)
-    print("\n### Activation growth per sample (least squares over the batches)\n")
-    growth_table(ours, theirs, worst)
+    point_table(ours, theirs, measures, worst)
+    print("\n### Growth per sample (least squares over the batches of a series)\n")
+    growth_table(ours, theirs, measures, worst)
     print("\n### Worst cases\n")
-    summary(worst)
+    summary(measures, worst)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ PEAKFIT_REPORT_FD exactly as peakfit reads a command job's, and writes one
 row per point to OUT_CSV with the same column names peakfit uses:
 peak_above_baseline_mib (VmHWM above the pre-model RSS), tensor_peak_mib
 (the CPU allocator's live-bytes peak above the baseline), the phase peaks,
-step and loss. A point that is already in OUT_CSV is not measured again.
+step and loss; on a GPU also gpu_allocated_peak_mib and gpu_reserved_peak_mib
+(torch.cuda.max_memory_allocated/reserved). A model given as a preset's name
+(smollm2-135m, tiny) is bench/transformers/configs/NAME.json. A point that is already in OUT_CSV is not measured again.
 """
 import csv
 import os
@@ -26,12 +28,24 @@ MIB = 1048576.0
 FIELDS = ["point_id", "model", "technique", "batch", "seq_len", "attention", "status",
           "baseline_rss_mib", "peak_rss_mib", "peak_above_baseline_mib", "tensor_peak_mib",
           "forward_peak_mib", "backward_peak_mib", "optimizer_peak_mib",
+          "gpu_allocated_peak_mib", "gpu_reserved_peak_mib",
           "params", "trainable_params", "weight_mib", "grad_mib", "optimizer_mib",
           "build_s", "step1_s", "loss", "torch_version", "wall_s", "error"]
 
 
+def config_for(source):
+    """A config.json path as peakfit recorded it, or a preset's name: configs/NAME.json here."""
+    if os.path.exists(source):
+        return source
+    preset = os.path.join(HERE, "configs", source + ".json")
+    if os.path.exists(preset):
+        return preset
+    sys.exit(f"measure.py: model {source}: not a file, and no {preset}")
+
+
 def command(row, extra):
-    cmd = [sys.executable, TRAIN_STEP, "--config", row["model_source"], "--technique", row["technique"],
+    cmd = [sys.executable, TRAIN_STEP, "--config", config_for(row["model_source"]),
+           "--technique", row["technique"],
            "--batch", row["batch"], "--seq-len", row["seq_len"], "--attention", row["attention"] or "sdpa",
            "--steps", row["steps"] or "1", "--warm", row["warm"] or "0", "--seed", row["seed"] or "0",
            "--device", row["device"]]
@@ -82,7 +96,9 @@ def record(row, report):
                tensor_peak_mib=mib(report, "tensor_peak_bytes", "baseline_tensor_bytes"),
                params=report.get("params", ""), trainable_params=report.get("trainable_params", ""),
                weight_mib=mib(report, "weight_bytes"), grad_mib=mib(report, "grad_bytes"),
-               optimizer_mib=mib(report, "optimizer_bytes"), build_s=report.get("build_s", ""),
+               optimizer_mib=mib(report, "optimizer_bytes"),
+               gpu_allocated_peak_mib=mib(report, "gpu_allocated_peak_bytes"),
+               gpu_reserved_peak_mib=mib(report, "gpu_reserved_peak_bytes"), build_s=report.get("build_s", ""),
                step1_s=f"{report['steps'][0]:.3f}" if report["steps"] else "", loss=report.get("loss", ""),
                torch_version=report.get("torch_version", ""), wall_s=f"{report['wall_s']:.1f}",
                error=report.get("error", ""))

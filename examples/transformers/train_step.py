@@ -14,7 +14,8 @@ built with AutoModelForCausalLM.from_config from a config.json (or the folder
 holding one) with random fp32 weights; HF_HUB_OFFLINE is set.
 
 The step protocol is peakfit's built-in worker's (runner/worker.c, shim/model.cpp):
-  - imports, then one small matmul (the thread pools), then the baseline;
+  - imports, then one small matmul (the thread pools; on a GPU one there too:
+    its context and cuBLAS workspace), then the baseline;
   - the model built in fp32 with --seed, use_cache off (peakfit keeps no KV
     cache); bf16: cast with .to(torch.bfloat16) after building; lora: peft
     LoRA r --lora-rank (alpha 2r, dropout 0) on --lora-targets; +ckpt:
@@ -151,9 +152,12 @@ def main(argv):
     if a.threads:
         torch.set_num_threads(a.threads)
     cfg = load_config(a.config, a.attention)
-    warm = torch.ones(64, 64)
-    (warm @ warm).sum().item()  # the thread pools exist before the baseline, as in peakfit's pf_init
-    del warm
+    for device in sorted({"cpu", a.device}):
+        warm = torch.ones(64, 64, device=device)
+        # the thread pools (and on a GPU the context and cuBLAS's workspace) exist
+        # before the baseline, as in peakfit's pf_init and device baseline
+        (warm @ warm).sum().item()
+        del warm
     with Report(device=a.device) as report:
         t0 = time.perf_counter()
         model = build(a, cfg)
