@@ -75,7 +75,7 @@ LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -
 SHIM_LIB := build/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
-C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c)
+C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c autosweep/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;

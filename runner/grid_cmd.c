@@ -1,5 +1,5 @@
-/* grid_cmd.c: `peakfit grid SWEEP`: the sweep checked as `run` checks it,
- * its points listed, nothing run. */
+/* grid_cmd.c: a sweep checked and expanded as `grid` (src/grid_main.c) and
+ * `run` both need it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "runner/grid.h"
@@ -26,25 +26,4 @@ struct sweep *grid_cmd_load(const char *sweep_path, struct grid *g, int *status)
     if (g->warnings)
         fputs(g->warnings, stderr);
     return s;
-}
-
-int grid_main(int argc, char **argv)
-{
-    if (argc != 2) {
-        fprintf(stderr, "usage: peakfit grid SWEEP\n");
-        return EXIT_BAD_INPUT;
-    }
-    struct grid g;
-    int status;
-    struct sweep *s = grid_cmd_load(argv[1], &g, &status);
-    if (!s)
-        return status;
-    for (int i = 0; i < g.n; i++)
-        printf("%s\n", g.points[i].id);
-    char summary[128];
-    grid_summary(&g, summary, sizeof summary);
-    fprintf(stderr, "peakfit: %s: %s\n", argv[1], summary);
-    grid_free(&g);
-    sweep_free(s);
-    return EXIT_DONE;
 }

@@ -1,12 +1,7 @@
-/* grid_cmd.h: `peakfit grid SWEEP`. */
+/* grid_cmd.h: a sweep loaded for `peakfit grid` and `peakfit run`. */
 #ifndef PEAKFIT_GRID_CMD_H
 #define PEAKFIT_GRID_CMD_H
 #include "runner/grid.h"
-
-/* Checks a sweep and lists its points' ids on stdout, running none.
- * Exit status as util/exit_status.h: 0, 2 for a bad sweep, 1 when the
- * grid cannot be built (out of memory). */
-int grid_main(int argc, char **argv);
 
 /* A sweep loaded and expanded as grid and run both need it, with what is
  * wrong said on stderr. Returns the sweep (free() it after grid_free(g)),

@@ -8,8 +8,12 @@
 
 enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
 
+/* The status of a point run -j 1 did not start: its predicted peak was
+ * more than the free memory (runner/pool.c); measured again on resume. */
+#define POINT_REFUSED "refused"
+
 struct point_result {
-    char status[16];       /* ok, oom, killed, timeout, crashed, error */
+    char status[16];       /* ok, oom, killed, timeout, crashed, error, refused */
     int exit_code;         /* -1 when killed by a signal */
     int signal;            /* 0 unless killed by a signal */
     double wall_s;

@@ -188,11 +188,38 @@ static int next_point(const struct grid *g, const unsigned char *done, int from)
     return from;
 }
 
-static int fill_slots(struct pool *pl, const unsigned char *done, int *next)
+/* -j 1: a CPU point predicted to need more than the machine's free memory
+ * now is not started (it would push the machine into swap or the kernel's
+ * OOM killer, taking other processes with it); its row says so, and a
+ * later run measures it again (runner/results_resume.c). 1 when refused. */
+static int refused_for_memory(struct pool *pl, int i, struct point_result *r)
+{
+    const struct grid_point *p = &pl->g->points[i];
+    if (pl->jobs != 1 || device_is_gpu(p->device))
+        return 0;
+    double predicted = predictor_peak_mib(&pl->predictor, p), available = mib_of("MemAvailable");
+    if (available <= 0 || predicted <= available)
+        return 0;
+    point_result_init(r);
+    snprintf(r->status, sizeof r->status, "%s", POINT_REFUSED);
+    snprintf(r->error, sizeof r->error, "not started: its predicted peak, %.0f MiB with the baseline, is more than "
+             "the free memory now (MemAvailable %.0f MiB); run again when memory is free", predicted, available);
+    return 1;
+}
+
+static int fill_slots(struct pool *pl, const unsigned char *done, int *next, pool_record_fn record, void *ctx)
 {
     double predicted;
     int alone;
     for (int k = 0; k < pl->jobs && *next < pl->g->n; k++) {
+        if (!pl->slots[k].busy && refused_for_memory(pl, *next, &pl->slots[k].r)) {
+            int rc = record(ctx, *next, &pl->slots[k].r);
+            *next = next_point(pl->g, done, *next + 1);
+            if (rc != EXIT_DONE)
+                return rc;
+            k--; /* the slot is still free */
+            continue;
+        }
         if (pl->slots[k].busy || !may_start(pl, k, *next, &predicted, &alone))
             continue;
         if (start(pl, &pl->slots[k], *next, predicted, alone) != 0)
@@ -216,12 +243,16 @@ static int run_all(struct pool *pl, const unsigned char *done, pool_record_fn re
 {
     int next = next_point(pl->g, done, 0), rc = EXIT_DONE;
     while (rc == EXIT_DONE && (next < pl->g->n || pl->running > 0)) {
-        if (!spawn_stop_requested && fill_slots(pl, done, &next) != 0) {
+        int filled = spawn_stop_requested ? 0 : fill_slots(pl, done, &next, record, ctx);
+        if (filled != 0) {
             int err = errno;
             stop_all(pl);
-            fprintf(stderr, "peakfit: cannot start a worker: %s\n", strerror(err));
-            return EXIT_IO;
+            if (filled < 0)
+                fprintf(stderr, "peakfit: cannot start a worker: %s\n", strerror(err));
+            return filled < 0 ? EXIT_IO : filled;
         }
+        if (pl->running == 0 && !spawn_stop_requested)
+            continue; /* the points so far were refused: none to wait for */
         wait_for_any(pl);
         rc = collect(pl, record, ctx);
     }

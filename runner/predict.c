@@ -10,6 +10,7 @@
  * until one has said. */
 #define GUESS_BASELINE_MIB 400.0
 #define MIB (1024.0 * 1024.0)
+#define ARITH_SLOPE_MARGIN 1.25
 
 void predictor_init(struct predictor *pr, const struct sweep *sweep)
 {
@@ -42,7 +43,76 @@ static int same_kind(const struct grid_point *a, const struct grid_point *b)
 
 static double tokens_of(const struct grid_point *p) { return (double)p->batch * p->seq_len; }
 
-/* From the measured points of its kind; -1 when there are none. */
+static const pf_model_config *config_of(const struct predictor *pr, const struct grid_point *p)
+{
+    for (int i = 0; i < pr->sweep->n_models; i++)
+        if (strcmp(pr->sweep->models[i].spec.source, p->model_source) == 0)
+            return &pr->sweep->models[i].spec.config;
+    return NULL;
+}
+
+/* fp32 values per token that one layer keeps for backward, by the layer
+ * layout: the two norms' inputs and outputs (4h), q, k and v after their
+ * projections (q + 2 kv), attention's output (q), and the MLP's gate, up,
+ * activation and product (4 I); eager attention adds its scores and
+ * probabilities, 2 heads x s. SmolLM2-135M: 9984 (1.71 MiB/token with the
+ * logits, against 1.85 measured above the floor). */
+static double saved_per_token_per_layer(const pf_model_config *c, const struct grid_point *p)
+{
+    double head_dim = c->head_dim ? (double)c->head_dim : (double)c->hidden_size / (double)c->num_heads;
+    double q = head_dim * (double)c->num_heads, kv = head_dim * (double)c->num_kv_heads;
+    double values = 4.0 * (double)c->hidden_size + 2.0 * q + 2.0 * kv + 4.0 * (double)c->intermediate_size;
+    if (p->attention == PF_ATTN_EAGER)
+        values += 2.0 * (double)c->num_heads * p->seq_len;
+    return values;
+}
+
+/* Activation bytes per token: for training every layer's saved values
+ * (with checkpointing only the layers' inputs and one layer's set) and
+ * three copies of the logits (them, log-softmax, their gradient); for
+ * inference one layer's worth and two copies of the logits, transient. */
+static double activation_bytes_per_token(const pf_model_config *c, const struct grid_point *p)
+{
+    double layer = saved_per_token_per_layer(c, p), logits = (double)c->vocab_size;
+    if (!technique_runs_steps(p->technique))
+        return 0;
+    if (!technique_is_training(p->technique))
+        return 4.0 * (layer + 2.0 * logits);
+    if (technique_is_checkpointed(p->technique))
+        return 4.0 * ((double)c->num_layers * (double)c->hidden_size + layer + 3.0 * logits);
+    return 4.0 * ((double)c->num_layers * layer + 3.0 * logits);
+}
+
+/* Weights, gradients and AdamW state by arithmetic, and activations by
+ * the layer layout: coarse, but only until a point of its kind ends. */
+static double from_params(const struct predictor *pr, const struct grid_point *p)
+{
+    const pf_model_config *c = config_of(pr, p);
+    /* A GPU point's model lives on its own GPU (one a slot): what it adds
+     * to the host is libraries and the CUDA context, in the baseline. */
+    if (!c || device_is_gpu(p->device))
+        return 0;
+    pf_train_options o = {.technique = p->technique, .lora_rank = p->job->lora_rank,
+                          .lora_targets = p->job->lora_targets, .attention = p->attention};
+    pf_model_stats st = model_footprint(c, &o);
+    double activations = tokens_of(p) * activation_bytes_per_token(c, p);
+    return ((double)st.weight_bytes + (double)st.grad_bytes + (double)st.optimizer_bytes + activations) / MIB;
+}
+
+/* MiB per token of activations by arithmetic; -1 where there is none. */
+static double arithmetic_per_token_mib(const struct predictor *pr, const struct grid_point *p)
+{
+    const pf_model_config *c = config_of(pr, p);
+    if (!c || device_is_gpu(p->device) || !technique_runs_steps(p->technique))
+        return -1;
+    return activation_bytes_per_token(c, p) / MIB;
+}
+
+/* From the measured points of its kind; -1 when there are none. Above the
+ * largest measured: its peak and the activations of the tokens it adds by
+ * arithmetic (+25% for what the allocator and the layout leave out), not
+ * its peak scaled by the tokens, which scales the fixed state too (a
+ * Qwen2.5-0.5B at b = 2 would be twice b = 1's 9 GiB). */
 static double from_measured(const struct predictor *pr, const struct grid_point *p)
 {
     const struct predict_seen *above = NULL, *below = NULL;
@@ -59,37 +129,12 @@ static double from_measured(const struct predictor *pr, const struct grid_point 
     }
     if (above)
         return above->peak_mib;
-    if (below)
-        return below->peak_mib * (tokens_of(below->p) > 0 ? t / tokens_of(below->p) : 1);
-    return -1;
-}
-
-static const pf_model_config *config_of(const struct predictor *pr, const struct grid_point *p)
-{
-    for (int i = 0; i < pr->sweep->n_models; i++)
-        if (strcmp(pr->sweep->models[i].spec.source, p->model_source) == 0)
-            return &pr->sweep->models[i].spec.config;
-    return NULL;
-}
-
-/* Weights, gradients and AdamW state by arithmetic, and activations as
- * about 32 fp32 values of hidden_size per token per layer plus three
- * copies of the logits: coarse, but only until a point of its kind ends. */
-static double from_params(const struct predictor *pr, const struct grid_point *p)
-{
-    const pf_model_config *c = config_of(pr, p);
-    /* A GPU point's model lives on its own GPU (one a slot): what it adds
-     * to the host is libraries and the CUDA context, in the baseline. */
-    if (!c || device_is_gpu(p->device))
-        return 0;
-    pf_train_options o = {.technique = p->technique, .lora_rank = p->job->lora_rank,
-                          .lora_targets = p->job->lora_targets, .attention = p->attention};
-    pf_model_stats st = model_footprint(c, &o);
-    double t = tokens_of(p);
-    double activations = t * 4.0 * (32.0 * (double)c->hidden_size * (double)c->num_layers + 3.0 * (double)c->vocab_size);
-    if (!technique_runs_steps(p->technique))
-        activations = 0;
-    return ((double)st.weight_bytes + (double)st.grad_bytes + (double)st.optimizer_bytes + activations) / MIB;
+    if (!below)
+        return -1;
+    double tb = tokens_of(below->p), per_token = arithmetic_per_token_mib(pr, p);
+    if (per_token > 0)
+        return below->peak_mib + (t - tb) * ARITH_SLOPE_MARGIN * per_token;
+    return below->peak_mib * (tb > 0 ? t / tb : 1);
 }
 
 double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p)

@@ -24,8 +24,9 @@ void predictor_init(struct predictor *pr, const struct sweep *sweep);
 void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct point_result *r);
 /* Its expected peak RSS, baseline included, in MiB. A point of the same
  * model, device, technique and attention already measured with at least
- * as many tokens: that peak; with fewer: its peak above baseline scaled by
- * the tokens; none: weights, gradients and AdamW state by arithmetic
+ * as many tokens: that peak; with fewer: its peak above baseline plus the
+ * added tokens' activations by arithmetic (+25%), or scaled by the tokens
+ * where there is no arithmetic; none: weights, gradients and AdamW state by arithmetic
  * (models/param_count.h) and a rough activation term. Never above its
  * mem_limit (the watchdog stops it there). */
 double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p);

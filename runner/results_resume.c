@@ -84,6 +84,8 @@ static int stands(const struct csv_row *row, const struct grid_point *p)
 {
     char *const *f = row->fields;
     const char *status = f[PEAKS_COL_status];
+    if (strcmp(status, POINT_REFUSED) == 0)
+        return 0; /* never measured: memory may be free now */
     if (strcmp(status, "timeout") == 0)
         return peaks_number(f[PEAKS_COL_timeout_s]) >= limit_now(p, PEAKS_COL_timeout_s);
     double then = peaks_number(f[PEAKS_COL_mem_limit_mib]);

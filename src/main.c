@@ -18,6 +18,8 @@
 #include "sweeps/sweep_keys.h"
 #include "src/all_cmd.h"
 #include "src/columns_cmd.h"
+#include "src/auto_cmd.h"
+#include "src/grid_main.h"
 #include "src/verify_cmd.h"
 #include "util/exit_status.h"
 #include "util/version.h"
@@ -33,7 +35,9 @@ struct command {
 static const struct command commands[] = {
     {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
      "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL},
-    {"grid", grid_main, "SWEEP", "check a sweep file and list its points without running them", NULL},
+    {"grid", grid_main, "SWEEP [--peaks] [-o DIR]",
+     "check a sweep file and list its points without running them; --peaks: each one's expected peak\n"
+     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL},
     {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL},
     {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL},
@@ -47,6 +51,11 @@ static const struct command commands[] = {
      calc_print_options},
     {"verify", verify_main, "DIR --budget SIZE [--technique T] [--seq-len S] [--model M] [--device D]",
      "run the predicted largest micro-batch under a memory limit of the budget, and the next size up", NULL},
+    {"auto", auto_main,
+     "MODEL --technique T[,T] --seq-len S -o DIR [--points N] [--time T] [--target 2%]\n"
+     "       [--budget SIZE] [--mem-limit SIZE] [--threads N] [--attention A] [--metric tensor|rss]",
+     "the automated sweep: peakfit chooses the points until A is known to the target (DIR/auto.sweep),\n"
+     "  or with --budget finds the largest micro-batch within it", NULL},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
      "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL},
     {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL},

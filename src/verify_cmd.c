@@ -122,6 +122,25 @@ static const char *outcome_of(const struct csv_table *t, long b, const char **pe
     return "not measured";
 }
 
+/* A passing point closer than this to the limit is one small change from
+ * failing: said, so that the plan is not read as comfortable. */
+#define VERIFY_NEAR_LIMIT 0.02
+
+/* One run's line: its status, the measured and the predicted peak, the
+ * prediction's error in % of the measured peak. */
+static void print_run(const struct calc_plan *p, long b, const char *what, const char *status, const char *peak,
+                      double limit_mib)
+{
+    double half, predicted = group_predict(p->fit, (double)b, (double)p->seq_len, &half), measured = NAN;
+    printf("  b = %ld (%s): %s, predicted %.1f MiB (95%%: +-%.1f)", b, what, status, predicted, half);
+    if (peak[0] && sscanf(peak, "%lf", &measured) == 1)
+        printf(", measured %.1f MiB above baseline, error %+.1f%%", measured, 100 * (predicted - measured) / measured);
+    printf("\n");
+    if (!strcmp(status, "ok") && measured >= (1 - VERIFY_NEAR_LIMIT) * limit_mib)
+        printf("  warning: b = %ld passed within %.0f%% of the limit (%.1f of %.1f MiB): a small change can push "
+               "it over\n", b, 100 * VERIFY_NEAR_LIMIT, measured, limit_mib);
+}
+
 static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
 {
     char path[4400], err[4600], key[400];
@@ -138,10 +157,8 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
     group_key_format(&p->fit->key, key, sizeof key);
     printf("verify %s, seq_len %ld: memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
            limit_mib, p->fit->baseline_mib);
-    printf("  b = %ld (predicted largest): %s, peak %s MiB above baseline\n", p->max_micro_batch, at_b,
-           peak_b[0] ? peak_b : "-");
-    printf("  b = %ld (next size up): %s, peak %s MiB above baseline\n", p->max_micro_batch + 1, above,
-           peak_next[0] ? peak_next : "-");
+    print_run(p, p->max_micro_batch, "predicted largest", at_b, peak_b, limit_mib);
+    print_run(p, p->max_micro_batch + 1, "next size up", above, peak_next, limit_mib);
     printf("  the predicted boundary %s\n", held ? "held"
                                         : strcmp(at_b, "ok") ? "did not hold: the predicted largest batch did not fit"
                                                              : "did not hold: the next size up fitted too (the prediction is conservative)");

@@ -35,7 +35,15 @@ grep -q "^  b = $b (predicted largest): \(ok\|oom\)" <<<"$out" || fail "verify: 
 grep -q "^  b = $((b + 1)) (next size up): \(ok\|oom\)" <<<"$out" || fail "verify: the next size up: $out"
 if [ "$rc" = 0 ]; then want="the predicted boundary held"; else want="the predicted boundary did not hold"; fi
 grep -q "^  $want" <<<"$out" || fail "verify: exit $rc but: $out"
+# Each run: predicted vs measured, the error in % of the measured peak.
+line=$(grep "^  b = $b (predicted largest): ok" <<<"$out") || fail "verify: b = $b did not run ok: $out"
 vdir="$dir/verify-full-s128-${budget}MiB"
+measured=$("$CSVQ" "$vdir/peaks.csv" peak_above_baseline_mib | head -1)
+predicted=$(sed -n 's/.*, predicted \([0-9.]*\) MiB (95%: +-[0-9.]*), measured .*/\1/p' <<<"$line")
+[ -n "$predicted" ] || fail "verify: no predicted peak in: $line"
+want=$(awk -v p="$predicted" -v m="$measured" 'BEGIN { printf "measured %.1f MiB above baseline, error %+.1f%%", m, 100 * (p - m) / m }')
+grep -qF "$want" <<<"$line" || fail "verify: expected '$want' in: $line"
+
 [ -f "$vdir/verify.sweep" ] && [ -f "$vdir/peaks.csv" ] || fail "verify wrote no run in $vdir: $(ls "$dir")"
 expect_eq "two runs" "$("$CSVQ" "$vdir/peaks.csv" batch | tr '\n' ' ')" "$b $((b + 1)) "
 limit=$("$CSVQ" "$vdir/peaks.csv" mem_limit_mib | head -1)

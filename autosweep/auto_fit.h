@@ -1,0 +1,54 @@
+/* auto_fit.h: what the automated sweep needs to know about one technique's
+ * points at one seq_len: which lie on the memory floor and which above the
+ * knee, the slope A through those above it with its 95% interval, and the
+ * expected peak of a new point with the upper end of its prediction
+ * interval (for a new measurement, not for the mean line).
+ *
+ * A point lies on the floor when no phase before the optimizer step
+ * reached above what the step held (the gradients and AdamW state, or the
+ * late-backward temporaries that tie with them): its peak is a constant,
+ * and it must not pull A (issue #18). */
+#ifndef PEAKFIT_AUTO_FIT_H
+#define PEAKFIT_AUTO_FIT_H
+#include "fit/group_fit.h"
+#include "fit/observations.h"
+#include "fit/ols.h"
+
+enum { AUTO_MAX_POINTS = 64 };
+
+struct auto_point {
+    int batch;
+    double tokens, metric_mib, rss_mib, tensor_mib, baseline_mib, wall_s;
+    int ok, on_floor;
+};
+
+/* Which points: model (display name), device, technique, attention, seq_len. */
+struct auto_select {
+    const char *model, *device, *technique, *attention;
+    int seq_len;
+    enum metric metric; /* METRIC_TENSOR or METRIC_RSS: what A is fitted to */
+};
+
+struct auto_fit {
+    struct auto_point pts[AUTO_MAX_POINTS]; /* ascending batch; failed ones have ok = 0 */
+    int n, n_ok, n_above;
+    int max_ok_batch, min_failed_batch;     /* 0: none */
+    double knee_tokens;     /* the most tokens of a point on the floor; 0: none */
+    double floor_rss_mib;   /* the largest RSS above baseline of a floor point */
+    double baseline_mib;    /* the last point's */
+    double wall_s;          /* every point's worker time, summed */
+    double rss_per_tensor;  /* RSS over the allocator's peak at the smallest ok batch; 0: unknown */
+    struct ols line;        /* metric = F + A*T through the points above the knee */
+    struct ols rss;         /* RSS above baseline, the same points */
+    double a, a_rel;        /* A, and its 95% half-width over A (INFINITY when not estimable) */
+};
+
+/* Reads the selected points of o (held-out points excluded) and fits them. */
+void auto_fit_read(const struct observations *o, const struct auto_select *sel, struct auto_fit *out);
+/* Expected RSS above baseline at batch b, and the upper end of its 95%
+ * prediction interval in *upper (the estimate + 10% where the line has no
+ * residual degrees of freedom). The floor holds it up: never below it. */
+double auto_fit_rss(const struct auto_fit *f, int b, int seq_len, double *upper);
+/* A new measurement's 95% prediction half-width from a line at x. */
+double auto_prediction_half_width(const struct ols *l, double x);
+#endif

@@ -1,0 +1,45 @@
+/* auto_sweep.c: DIR/auto.sweep, the points the automated sweep chose. */
+#include <stdio.h>
+#include <string.h>
+#include "autosweep/auto_sweep.h"
+#include "sweeps/technique.h"
+#include "util/output_file.h"
+
+static void write_global(FILE *f, const char *model, const struct auto_request *r)
+{
+    fprintf(f, "# Written by peakfit auto: every point it chose so far, one job per technique.\n"
+               "# `peakfit run` measures them again; `peakfit auto` with the same options resumes.\n"
+               "[global]\nmodel = %s\ndevice = %s\nattention = %s\nseq_len = %ld\n",
+            model, r->device, r->attention, r->seq_len);
+    if (r->threads > 0)
+        fprintf(f, "threads = %ld\n", r->threads);
+    if (r->mem_limit_mib > 0)
+        fprintf(f, "mem_limit = %.0fMiB\n", r->mem_limit_mib);
+}
+
+static void write_job(FILE *f, const struct auto_job *j)
+{
+    fprintf(f, "\n[auto-%s]\ntechnique = %s\nbatch = ", technique_name(j->technique), technique_name(j->technique));
+    for (int i = 0; i < j->n; i++)
+        fprintf(f, "%s%d", i ? ", " : "", j->batches[i]);
+    fputc('\n', f);
+}
+
+int auto_sweep_write(const char *path, const char *model, const struct auto_request *r, const struct auto_job *jobs,
+                     int n_jobs, char *err, size_t errlen)
+{
+    struct output_file out;
+    /* A sweep line would read these as a list separator or a comment. */
+    if (strpbrk(model, ",#;\n\r")) {
+        snprintf(err, errlen, "%s: the model's path holds , # ; or a line break and cannot be written into a sweep",
+                 model);
+        return -1;
+    }
+    if (output_file_open(&out, path, err, errlen) != 0)
+        return -1;
+    write_global(out.f, model, r);
+    for (int i = 0; i < n_jobs; i++)
+        if (jobs[i].n > 0)
+            write_job(out.f, &jobs[i]);
+    return output_file_commit(&out, err, errlen);
+}

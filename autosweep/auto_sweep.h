@@ -1,0 +1,40 @@
+/* auto_sweep.h: the automated sweep's request, and the sweep file it
+ * writes into DIR before each round (DIR/auto.sweep): a [global] section
+ * with the model, device, attention, seq_len and settings, and one job
+ * [auto-TECHNIQUE] per technique listing every batch chosen so far. It is
+ * an ordinary sweep: `peakfit run DIR/auto.sweep -o DIR2` measures the
+ * same points again, and `peakfit auto` with the same options resumes. */
+#ifndef PEAKFIT_AUTO_SWEEP_H
+#define PEAKFIT_AUTO_SWEEP_H
+#include <stddef.h>
+#include "fit/group_fit.h"
+#include "peakfit_torch.h"
+#include "sweeps/sweep.h"
+
+enum { AUTO_MAX_TECHNIQUES = 8 };
+
+struct auto_request {
+    const char *model_arg;   /* as given */
+    const char *dir, *device, *attention;
+    pf_technique techniques[AUTO_MAX_TECHNIQUES];
+    int n_techniques;
+    long seq_len, threads, points;
+    double target;           /* A's relative 95% half-width to reach */
+    double budget_mib;       /* > 0: find the largest micro-batch within it */
+    double mem_limit_mib;    /* > 0: each point's mem_limit */
+    double time_s;           /* > 0: no round starts after this long */
+    enum metric metric;      /* what A is fitted to */
+};
+
+/* The batches of one technique's job, ascending. */
+struct auto_job {
+    pf_technique technique;
+    int batches[SWEEP_MAX_LIST];
+    int n;
+};
+
+/* Writes the sweep at path atomically. model is the preset or the
+ * canonical config path. Returns 0, or -1 with the reason in err. */
+int auto_sweep_write(const char *path, const char *model, const struct auto_request *r, const struct auto_job *jobs,
+                     int n_jobs, char *err, size_t errlen);
+#endif

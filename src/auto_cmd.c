@@ -1,0 +1,342 @@
+/* auto_cmd.c: the automated sweep's rounds: choose a point per technique,
+ * write DIR/auto.sweep, measure it with run_sweep (which skips every point
+ * DIR/peaks.csv already holds, so a second `peakfit auto` resumes), read
+ * the points back, choose again. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "autosweep/auto_choose.h"
+#include "autosweep/auto_fit.h"
+#include "autosweep/auto_sweep.h"
+#include "models/model_spec.h"
+#include "runner/grid.h"
+#include "runner/out_dir.h"
+#include "runner/predict.h"
+#include "runner/proc_stats.h"
+#include "runner/run_sweep.h"
+#include "src/auto_cmd.h"
+#include "sweeps/attention.h"
+#include "sweeps/device.h"
+#include "sweeps/limits.h"
+#include "sweeps/technique.h"
+#include "util/clock.h"
+#include "util/exit_status.h"
+#include "util/parse.h"
+
+/* Free memory kept for everything else on the machine when choosing. */
+#define AUTO_FREE_MARGIN_MIB 1024.0
+enum { AUTO_DEFAULT_POINTS = 8, AUTO_BUDGET_POINTS = 5 };
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "peakfit auto: %s\nusage: peakfit auto MODEL --technique T[,T...] --seq-len S -o DIR "
+            "[--points N] [--time T] [--target 2%%] [--budget SIZE] [--mem-limit SIZE] [--threads N] "
+            "[--attention A] [--device D] [--metric tensor|rss]\n", why);
+    return EXIT_BAD_INPUT;
+}
+
+static int parse_techniques(char *list, struct auto_request *r)
+{
+    char *items[AUTO_MAX_TECHNIQUES];
+    int n = split_list(list, items, AUTO_MAX_TECHNIQUES);
+    for (int i = 0; i < n; i++) {
+        int t = technique_from_name(items[i]);
+        if (t < 0 || !technique_runs_steps((pf_technique)t))
+            return -1;
+        for (int j = 0; j < i; j++)
+            if (r->techniques[j] == (pf_technique)t)
+                return -1;
+        r->techniques[i] = (pf_technique)t;
+    }
+    r->n_techniques = n;
+    return n > 0 ? 0 : -1;
+}
+
+/* "2%" or "0.02": a fraction in (0, 1). */
+static int parse_target(const char *text, double *out)
+{
+    char copy[64];
+    size_t len = strlen(text);
+    int pct = len > 0 && len < sizeof copy && text[len - 1] == '%';
+    snprintf(copy, sizeof copy, "%.*s", (int)(pct ? len - 1 : len), text);
+    if (parse_double(copy, 0, pct ? 100 : 1, out) != 0 || *out <= 0)
+        return -1;
+    *out /= pct ? 100 : 1;
+    return *out < 1 ? 0 : -1;
+}
+
+static int parse_size_mib(const char *text, double *mib)
+{
+    int64_t bytes;
+    if (parse_bytes(text, &bytes) != 0 || bytes <= 0 || strspn(text, "0123456789.") == strlen(text))
+        return -1;
+    *mib = bytes / 1048576.0;
+    return 0;
+}
+
+/* One option's value into r; 0, or the usage message's exit status. */
+static int take_option(int opt, const char *v, struct auto_request *r)
+{
+    char list[256];
+    switch (opt) {
+    case 't':
+        snprintf(list, sizeof list, "%s", v);
+        return parse_techniques(list, r) ? usage("--technique must list techniques that run steps, each once") : 0;
+    case 's':
+        return parse_long(v, 1, LIMIT_SEQ_LEN_MAX, &r->seq_len) ? usage("--seq-len must be 1 to 1000000") : 0;
+    case 'o': r->dir = v; return 0;
+    case 'p':
+        return parse_long(v, AUTO_N_COARSE, SWEEP_MAX_LIST, &r->points) ? usage("--points must be 3 to 32") : 0;
+    case 'T': return parse_seconds(v, &r->time_s) || r->time_s <= 0 ? usage("--time must be a duration: 90s, 15m, 2h") : 0;
+    case 'g': return parse_target(v, &r->target) ? usage("--target must be a fraction or percentage: 0.02 or 2%") : 0;
+    case 'b': return parse_size_mib(v, &r->budget_mib) ? usage("--budget must be a size with a unit: 8GiB") : 0;
+    case 'm': return parse_size_mib(v, &r->mem_limit_mib) ? usage("--mem-limit must be a size with a unit: 8GiB") : 0;
+    case 'j': return parse_long(v, 0, LIMIT_THREADS_MAX, &r->threads) ? usage("--threads must be 0 or more") : 0;
+    case 'a': r->attention = v; return attention_from_name(v) < 0 ? usage("--attention must be sdpa or eager") : 0;
+    case 'd': r->device = v; return device_name_is_known(v) ? 0 : usage("--device: unknown device");
+    case 'M':
+        r->metric = !strcmp(v, "rss") ? METRIC_RSS : METRIC_TENSOR;
+        return strcmp(v, "rss") && strcmp(v, "tensor") ? usage("--metric must be tensor or rss") : 0;
+    case ':': return usage("an option needs a value");
+    default: return usage("unknown option");
+    }
+}
+
+static int parse_args(int argc, char **argv, struct auto_request *r)
+{
+    static const struct option opts[] = {
+        {"technique", required_argument, NULL, 't'}, {"seq-len", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},    {"points", required_argument, NULL, 'p'},
+        {"time", required_argument, NULL, 'T'},      {"target", required_argument, NULL, 'g'},
+        {"budget", required_argument, NULL, 'b'},    {"mem-limit", required_argument, NULL, 'm'},
+        {"threads", required_argument, NULL, 'j'},   {"attention", required_argument, NULL, 'a'},
+        {"device", required_argument, NULL, 'd'},    {"metric", required_argument, NULL, 'M'},
+        {0, 0, 0, 0}};
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":o:", opts, NULL)) != -1)
+        if (take_option(opt, optarg, r) != 0)
+            return EXIT_BAD_INPUT;
+    if (optind != argc - 1 || !r->n_techniques || !r->seq_len || !r->dir)
+        return usage(optind != argc - 1 ? "needs one MODEL" : "needs --technique, --seq-len and -o DIR");
+    r->model_arg = argv[optind];
+    if (!r->points)
+        r->points = r->budget_mib > 0 ? AUTO_BUDGET_POINTS : AUTO_DEFAULT_POINTS;
+    return 0;
+}
+
+/* --- the rounds ---------------------------------------------------------- */
+
+struct auto_run {
+    const struct auto_request *r;
+    struct model_spec spec;
+    char sweep[4200], csv[4200];
+    struct auto_job jobs[AUTO_MAX_TECHNIQUES];
+    struct auto_fit fits[AUTO_MAX_TECHNIQUES];
+    int stopped[AUTO_MAX_TECHNIQUES];
+    char why[AUTO_MAX_TECHNIQUES][256];
+    double started;
+};
+
+static int read_fits(struct auto_run *a)
+{
+    struct observations o = {0};
+    char err[4400];
+    if (access(a->csv, F_OK) == 0 && observations_load(a->csv, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    for (int i = 0; i < a->r->n_techniques; i++) {
+        struct auto_select sel = {a->spec.name, a->r->device, technique_name(a->r->techniques[i]),
+                                  a->r->attention, (int)a->r->seq_len, a->r->metric};
+        auto_fit_read(&o, &sel, &a->fits[i]);
+    }
+    observations_free(&o);
+    return EXIT_DONE;
+}
+
+/* What a point may use above its baseline: free memory less a margin, and
+ * no more than --mem-limit. */
+static double room_mib(const struct auto_run *a, const struct auto_fit *f)
+{
+    long kib = meminfo_kib("MemAvailable");
+    double room = (kib > 0 ? kib / 1024.0 : INFINITY) - AUTO_FREE_MARGIN_MIB - f->baseline_mib;
+    return a->r->mem_limit_mib > 0 ? fmin(room, a->r->mem_limit_mib) : room;
+}
+
+static void print_state(const struct auto_run *a, int i)
+{
+    const struct auto_fit *f = &a->fits[i];
+    printf("%s: %d points (%d above the knee", technique_name(a->r->techniques[i]), f->n, f->n_above);
+    if (f->knee_tokens > 0)
+        printf(", the floor up to %.0f tokens", f->knee_tokens);
+    printf(")");
+    if (isfinite(f->a))
+        printf(", A = %.4f MiB/token (%s)", f->a, metric_name(a->r->metric));
+    if (isfinite(f->a_rel))
+        printf(" +- %.2f%%", 100 * f->a_rel);
+    printf("\n");
+}
+
+/* Technique i's state and activations per token by arithmetic
+ * (runner/predict.h), from the sweep written so far (none before the
+ * first round, which needs none). */
+static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
+{
+    char err[1024];
+    struct grid grid;
+    struct sweep *s = access(a->sweep, F_OK) == 0 ? sweep_load(a->sweep, err, sizeof err) : NULL;
+    if (!s || grid_expand(s, &grid) != 0) {
+        sweep_free(s);
+        return;
+    }
+    for (int k = 0; k < grid.n; k++) {
+        if (grid.points[k].technique != a->r->techniques[i])
+            continue;
+        struct grid_point p = grid.points[k];
+        struct predictor pr;
+        predictor_init(&pr, s);
+        p.batch = 1;
+        double one = predictor_peak_mib(&pr, &p);
+        p.batch = 2;
+        double per_sample = predictor_peak_mib(&pr, &p) - one;
+        g->arith_per_token_mib = per_sample / (double)a->r->seq_len;
+        g->arith_fixed_mib = one - pr.baseline_mib - per_sample;
+        predictor_free(&pr);
+        break;
+    }
+    grid_free(&grid);
+    sweep_free(s);
+}
+
+/* Adds batch b to job j, which stays ascending. */
+static void add_batch(struct auto_job *j, int b)
+{
+    int at = j->n;
+    while (at > 0 && j->batches[at - 1] > b)
+        at--;
+    memmove(&j->batches[at + 1], &j->batches[at], (size_t)(j->n - at) * sizeof *j->batches);
+    j->batches[at] = b;
+    j->n++;
+}
+
+/* Why technique i stops now, or "" while it goes on. */
+static const char *budget_spent(struct auto_run *a, int i)
+{
+    if (a->fits[i].n >= a->r->points)
+        snprintf(a->why[i], sizeof a->why[i], "the point budget (%ld) is spent", a->r->points);
+    else if (a->r->time_s > 0 && monotonic_seconds() - a->started >= a->r->time_s)
+        snprintf(a->why[i], sizeof a->why[i], "the time budget (%.0f s) is spent", a->r->time_s);
+    else
+        a->why[i][0] = 0;
+    return a->why[i];
+}
+
+/* Chooses technique i's next batches into its job (the whole coarse start
+ * at once); returns how many, 0 when it has stopped. */
+static int choose(struct auto_run *a, int i)
+{
+    const struct auto_fit *f = &a->fits[i];
+    struct auto_goal g = {a->r->target, a->r->budget_mib, room_mib(a, f), (int)a->r->seq_len, 0, 0};
+    struct auto_job *j = &a->jobs[i];
+    int next[AUTO_N_COARSE], n;
+    arithmetic_of(a, i, &g);
+    j->technique = a->r->techniques[i];
+    j->n = 0;
+    for (int k = 0; k < f->n; k++)
+        j->batches[j->n++] = f->pts[k].batch;
+    if (a->stopped[i] || budget_spent(a, i)[0])
+        return a->stopped[i] = 1, 0;
+    n = auto_coarse_missing(f, &g, next);
+    if (n == 0 && (next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) > 0)
+        n = 1;
+    if (n == 0 || j->n + n > SWEEP_MAX_LIST)
+        return a->stopped[i] = 1, 0;
+    for (int k = 0; k < n; k++) {
+        add_batch(j, next[k]);
+        printf("%s: next b = %d, s = %ld\n", technique_name(j->technique), next[k], a->r->seq_len);
+    }
+    return n;
+}
+
+static int one_round(struct auto_run *a, int *added)
+{
+    char err[4600];
+    *added = 0;
+    for (int i = 0; i < a->r->n_techniques; i++) {
+        if (!a->stopped[i])
+            print_state(a, i);
+        *added += choose(a, i);
+    }
+    fflush(stdout);
+    if (!*added)
+        return EXIT_DONE;
+    if (auto_sweep_write(a->sweep, a->spec.source, a->r, a->jobs, a->r->n_techniques, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
+    }
+    int rc = run_sweep(a->sweep, a->r->dir);
+    if (rc != EXIT_DONE && rc != EXIT_NO_RESULT)
+        return rc;
+    return read_fits(a);
+}
+
+static void print_summary(const struct auto_run *a, int i)
+{
+    const struct auto_fit *f = &a->fits[i];
+    const char *t = technique_name(a->r->techniques[i]);
+    int failed = f->n - f->n_ok;
+    printf("%s: %d points measured, %d failed, %.0f s of worker time: %s\n", t, f->n, failed, f->wall_s, a->why[i]);
+    if (isfinite(f->a) && isfinite(f->a_rel))
+        printf("%s: A = %.4f MiB/token (%s) +- %.2f%%, from %d points above the knee\n", t, f->a,
+               metric_name(a->r->metric), 100 * f->a_rel, f->n_above);
+    else if (isfinite(f->a))
+        printf("%s: A = %.4f MiB/token (%s), no interval: %d points above the knee\n", t, f->a,
+               metric_name(a->r->metric), f->n_above);
+    double peak = 0;
+    int b = a->r->budget_mib > 0 ? auto_largest_within(f, a->r->budget_mib, &peak) : -1, over = 0;
+    for (int k = 0; k < f->n; k++)
+        over += f->pts[k].ok && f->pts[k].baseline_mib + f->pts[k].rss_mib > a->r->budget_mib;
+    if (b > 0)
+        printf("%s: the largest micro-batch within %.0f MiB at seq_len %ld: b = %d (measured peak %.1f MiB); "
+               "%d runs, %d over the budget, %d failed\n", t, a->r->budget_mib, a->r->seq_len, b, peak, f->n, over,
+               failed);
+    else if (b == 0)
+        printf("%s: no micro-batch measured within %.0f MiB\n", t, a->r->budget_mib);
+}
+
+static int run_rounds(struct auto_run *a)
+{
+    int rc = out_dir_prepare(a->r->dir), added = 1;
+    if (rc != EXIT_DONE)
+        return rc;
+    snprintf(a->sweep, sizeof a->sweep, "%s/auto.sweep", a->r->dir);
+    snprintf(a->csv, sizeof a->csv, "%s/peaks.csv", a->r->dir);
+    a->started = monotonic_seconds();
+    rc = read_fits(a);
+    while (rc == EXIT_DONE && added)
+        rc = one_round(a, &added);
+    for (int i = 0; rc == EXIT_DONE && i < a->r->n_techniques; i++)
+        print_summary(a, i);
+    return rc;
+}
+
+int auto_main(int argc, char **argv)
+{
+    struct auto_request r = {.device = "cpu", .attention = "sdpa", .target = 0.02, .metric = METRIC_TENSOR};
+    char err[4400];
+    if (parse_args(argc, argv, &r) != 0)
+        return EXIT_BAD_INPUT;
+    struct auto_run *a = calloc(1, sizeof *a);
+    if (!a)
+        return EXIT_IO;
+    a->r = &r;
+    int rc = model_spec_load(r.model_arg, &a->spec, err, sizeof err) == 0 ? run_rounds(a)
+             : (fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT);
+    free(a);
+    return rc;
+}

@@ -1,0 +1,116 @@
+/* grid_main.c: `peakfit grid SWEEP [--peaks] [-o DIR]`: the sweep checked
+ * as `run` checks it, its points listed, nothing run; with --peaks (or
+ * -o DIR) what each point is expected to hold at its peak, so that a sweep too big for the machine is
+ * seen before it runs: from the fit of DIR's measurements where DIR has
+ * the point's group, else from arithmetic (runner/predict.h: weights,
+ * gradients and AdamW state by parameter count, activations per token by
+ * the layer layout). */
+#include <stdio.h>
+#include <string.h>
+#include "fit/fit_set.h"
+#include "reports/calc.h"
+#include "runner/grid_cmd.h"
+#include "runner/predict.h"
+#include "src/grid_main.h"
+#include "sweeps/attention.h"
+#include "sweeps/technique.h"
+#include "util/exit_status.h"
+
+/* The point's expected peak (MiB, baseline included) from the fit of its
+ * group in set; -1 when set has no such fitted group. */
+static double from_fit(const struct fit_set *set, const struct grid_point *p)
+{
+    struct group_key key;
+    if (!set)
+        return -1;
+    snprintf(key.model, sizeof key.model, "%s", p->model);
+    snprintf(key.device, sizeof key.device, "%s", p->device);
+    snprintf(key.technique, sizeof key.technique, "%s", technique_name(p->technique));
+    snprintf(key.attention, sizeof key.attention, "%s", attention_name(p->attention));
+    const struct group_fit *g = fit_set_find(set, &key, calc_metric(set, &key));
+    if (!g || !group_chosen(g) || !technique_runs_steps(p->technique))
+        return -1;
+    return g->baseline_mib + group_predict(g, p->batch, p->seq_len, NULL);
+}
+
+static void print_expected(const struct sweep *s, const struct grid *g, const struct fit_set *set)
+{
+    struct predictor pr;
+    double largest = 0, total = 0;
+    int at = -1, fitted = 0;
+    predictor_init(&pr, s);
+    for (int i = 0; i < g->n; i++) {
+        double mib = from_fit(set, &g->points[i]);
+        const char *source = mib >= 0 ? "fit" : "arithmetic";
+        fitted += mib >= 0;
+        if (mib < 0)
+            mib = predictor_peak_mib(&pr, &g->points[i]);
+        fprintf(stderr, "  %s: expected peak %.0f MiB (%s)\n", g->points[i].id, mib, source);
+        total += mib;
+        if (mib > largest)
+            largest = mib, at = i;
+    }
+    if (at >= 0)
+        fprintf(stderr, "peakfit: expected peaks: largest %.0f MiB (%s), all %d points together %.0f MiB; %d from "
+                "the fit, %d from arithmetic\n", largest, g->points[at].id, g->n, total, fitted, g->n - fitted);
+    predictor_free(&pr);
+}
+
+/* DIR's fit, or NULL (said on stderr) when it has none yet. */
+static struct fit_set *open_fit(const char *dir, struct fit_set *set)
+{
+    char err[4400];
+    if (!dir)
+        return NULL;
+    if (fit_set_load(dir, set, err, sizeof err) == 0)
+        return set;
+    fprintf(stderr, "peakfit: %s: no fit to predict from (%s); expected peaks by arithmetic\n", dir, err);
+    fit_set_free(set);
+    return NULL;
+}
+
+/* SWEEP [--peaks] [-o DIR]: 0, or -1 after the usage line. */
+static int parse_args(int argc, char **argv, int *peaks, const char **dir)
+{
+    *peaks = 0;
+    *dir = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--peaks"))
+            *peaks = 1;
+        else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
+            *dir = argv[++i], *peaks = 1;
+        else
+            argc = -1;
+    }
+    if (argc >= 2)
+        return 0;
+    fprintf(stderr, "usage: peakfit grid SWEEP [--peaks] [-o DIR]\n");
+    return -1;
+}
+
+int grid_main(int argc, char **argv)
+{
+    struct grid g;
+    struct fit_set set = {0};
+    const char *dir;
+    int status, peaks;
+    if (parse_args(argc, argv, &peaks, &dir) != 0)
+        return EXIT_BAD_INPUT;
+    struct sweep *s = grid_cmd_load(argv[1], &g, &status);
+    if (!s)
+        return status;
+    for (int i = 0; i < g.n; i++)
+        printf("%s\n", g.points[i].id);
+    fflush(stdout);
+    struct fit_set *fitted = open_fit(dir, &set);
+    if (peaks)
+        print_expected(s, &g, fitted);
+    char summary[128];
+    grid_summary(&g, summary, sizeof summary);
+    fprintf(stderr, "peakfit: %s: %s\n", argv[1], summary);
+    if (fitted)
+        fit_set_free(fitted);
+    grid_free(&g);
+    sweep_free(s);
+    return EXIT_DONE;
+}

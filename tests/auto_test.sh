@@ -1,0 +1,51 @@
+# peakfit auto on tiny: it chooses its points, writes them as DIR/auto.sweep
+# (an ordinary sweep: grid lists exactly the points in peaks.csv), stops when
+# A's interval is within the target, resumes without measuring again, finds
+# the largest micro-batch within a budget without running over it, and
+# refuses bad options with exit 2.
+source "$(dirname "$0")/lib.sh"
+dir=$TMP/auto
+"$PEAKFIT" auto tiny --technique full,lora --seq-len 128 --threads 1 -o "$dir" >"$TMP/out" 2>"$TMP/err" ||
+    fail "auto: exit status $?: $(tail -3 "$TMP/err")"
+for t in full lora; do
+    grep -q "^$t: [0-9]* points measured, 0 failed, [0-9]* s of worker time: A's 95% interval is +-[0-9.]*%, within the target of 2.00%$" \
+        "$TMP/out" || fail "$t did not reach the target: $(cat "$TMP/out")"
+    n=$("$CSVQ" "$dir/peaks.csv" technique | grep -cx "$t")
+    [ "$n" -ge 3 ] && [ "$n" -le 8 ] || fail "$t: $n points"
+done
+expect_eq "the sweep lists the points measured" "$("$PEAKFIT" grid "$dir/auto.sweep" 2>/dev/null | sort)" \
+    "$("$CSVQ" "$dir/peaks.csv" point_id | sort)"
+grep -q "^\[auto-full\]$" "$dir/auto.sweep" && grep -q "^\[auto-lora\]$" "$dir/auto.sweep" || fail "jobs: $(cat "$dir/auto.sweep")"
+
+# Again: every point is in peaks.csv already; the same choices, nothing measured.
+rows=$(wc -l <"$dir/peaks.csv")
+"$PEAKFIT" auto tiny --technique full,lora --seq-len 128 --threads 1 -o "$dir" >"$TMP/again" 2>/dev/null ||
+    fail "auto again: exit status $?"
+expect_eq "rows after resuming" "$(wc -l <"$dir/peaks.csv")" "$rows"
+expect_eq "the same A" "$(grep 'above the knee$' "$TMP/again")" "$(grep 'above the knee$' "$TMP/out")"
+
+# Budget mode: at most 5 runs, none over the budget or failed, and the next
+# size up predicted over it.
+"$PEAKFIT" auto tiny --technique full --seq-len 128 --threads 1 --budget 600MiB -o "$TMP/b" >"$TMP/out" 2>/dev/null ||
+    fail "auto --budget: exit status $?"
+line=$(grep "^full: the largest micro-batch within 600 MiB at seq_len 128: b = " "$TMP/out") || fail "no answer: $(cat "$TMP/out")"
+grep -q "; [1-5] runs, 0 over the budget, 0 failed$" <<<"$line" || fail "runs: $line"
+grep -q "one more sample is predicted over it\|the next size up was measured over it" "$TMP/out" || fail "why: $(cat "$TMP/out")"
+max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
+awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
+
+# Bad options: exit 2, the option named, nothing written.
+bad() {
+    local want=$1 err rc
+    shift
+    err=$("$PEAKFIT" auto tiny -o "$TMP/bad" "$@" 2>&1 >/dev/null); rc=$?
+    expect_eq "auto $*: exit status" "$rc" 2
+    expect_eq "auto $*: message" "$(head -1 <<<"$err")" "peakfit auto: $want"
+}
+bad "--technique must list techniques that run steps, each once" --technique load --seq-len 64
+bad "--technique must list techniques that run steps, each once" --technique full,full --seq-len 64
+bad "needs --technique, --seq-len and -o DIR" --technique full
+bad "--target must be a fraction or percentage: 0.02 or 2%" --technique full --seq-len 64 --target 150%
+bad "--budget must be a size with a unit: 8GiB" --technique full --seq-len 64 --budget 6
+[ ! -e "$TMP/bad" ] || fail "a bad option created the output directory"
+true
