@@ -85,6 +85,14 @@ SRC_OBJ  := $(filter-out $(WORKER_OBJ),$(patsubst %.c,$(B)/%.o,$(wildcard src/*.
 FRONT_OBJ := $(filter-out $(WORKER_OBJ),$(C_OBJ))
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
+# The tests that call the shim link libtorch; every other test links only
+# the C objects, as peakfit does.
+TORCH_TEST_BIN := $(addprefix $(B)/tests/,attention_test checkpoint_test family_weights_test \
+    grid_test param_count_test safetensors_test saved_activations_test warm_step_test)
+C_TEST_BIN := $(filter-out $(TORCH_TEST_BIN),$(TEST_BIN))
+# -MMD -MP: each object's compile writes the headers it included into a .d
+# file beside it, so a header change rebuilds only the objects that use it.
+DEPFLAGS := -MMD -MP
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
@@ -114,18 +122,21 @@ $(SHIM_LIB): $(SHIM_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/tests/%: tests/%.c $(C_OBJ) $(SHIM_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@.o $<
-	$(CXX) -o $@ $@.o $(C_OBJ) $(SHIM_LIB) $(LDLIBS)
+$(C_TEST_BIN): $(B)/tests/%: $(B)/tests/%.o $(FRONT_OBJ)
+	$(CC) -o $@ $^ $(FRONT_LDLIBS)
 
-$(B)/%.o: %.c $(wildcard */*.h)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(TORCH_TEST_BIN): $(B)/tests/%: $(B)/tests/%.o $(C_OBJ) $(SHIM_LIB)
+	$(CXX) -o $@ $^ $(LDLIBS)
 
-build/shim/%.o: shim/%.cpp shim/peakfit_torch.h $(wildcard shim/*.hpp)
+$(B)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+build/shim/%.o: shim/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+-include $(wildcard $(B)/*/*.d $(B)/tests/tools/*.d build/shim/*.d)
 
 # Installs only what is missing; OpenBLAS replaces the reference BLAS that
 # libtorch would otherwise call through libblas.so.3 (minutes per step).
