@@ -36,6 +36,30 @@ int model_spec_is_path(const char *spec)
     return strchr(spec, '/') != NULL || (n > 5 && strcmp(spec + n - 5, ".json") == 0);
 }
 
+/* OWNER/NAME, as the Hub spells a model: one slash, no leading . / or ~,
+ * no .json, and only the Hub's characters. */
+static int looks_like_hub_id(const char *text)
+{
+    const char *slash = strchr(text, '/');
+    size_t n = strlen(text);
+    return slash && slash > text && slash[1] && !strchr(slash + 1, '/') && text[0] != '.' && text[0] != '~' &&
+           strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == n &&
+           !(n > 5 && strcmp(text + n - 5, ".json") == 0);
+}
+
+int model_spec_hub_id_problem(const char *written, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!looks_like_hub_id(written) || stat(path, &st) == 0)
+        return 0;
+    snprintf(err, errlen,
+             "%s: no such file or folder; if it is a Hugging Face id, peakfit does not fetch models: download "
+             "its config.json (e.g. huggingface-cli download %s config.json --local-dir models/%s) and give "
+             "that folder or file",
+             written, written, strchr(written, '/') + 1);
+    return -1;
+}
+
 const char *model_preset_names(void) { return "smollm2-135m, tiny"; }
 
 static int load_preset(const char *spec, struct model_spec *out, char *err, size_t errlen)

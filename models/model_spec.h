@@ -33,4 +33,9 @@ int model_spec_is_path(const char *spec);
 /* model_spec_load's config alone. Returns 0, or -1 with the reason in err. */
 int model_spec_resolve(const char *spec, pf_model_config *out, char *err, size_t errlen);
 const char *model_preset_names(void);
+/* A model written as a Hugging Face id (Qwen/Qwen2.5-0.5B) that is no file
+ * or folder at path (where written leads, e.g. beside the sweep file):
+ * -1 with a message saying that ids are not fetched and how to point at a
+ * config; else 0. */
+int model_spec_hub_id_problem(const char *written, const char *path, char *err, size_t errlen);
 #endif

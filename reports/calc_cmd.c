@@ -14,7 +14,9 @@
 #include "sweeps/limits.h"
 #include "sweeps/technique.h"
 #include "util/exit_status.h"
+#include "util/near_name.h"
 #include "util/parse.h"
+#include "util/size_arg.h"
 
 /* OPT_SHOWN_SIZE: a size whose unit is also the unit standalone plans are shown in. */
 enum option_kind { OPT_SIZE, OPT_WHOLE, OPT_FRACTION, OPT_TEXT, OPT_FLAG, OPT_SHOWN_SIZE };
@@ -178,6 +180,21 @@ static int check_request(const struct calc_request *r)
 
 /* Fills the request from the command line; returns the index of DIR, or
  * -1 after saying what is wrong. */
+/* "unknown option", with the option it most likely meant. */
+static int unknown_option(const char *arg)
+{
+    struct near_name near;
+    const char *name = arg + strspn(arg, "-");
+    near_name_start(&near, strndupa(name, strcspn(name, "=")));
+    for (int i = 0; i < N_OPTIONS; i++)
+        near_name_offer(&near, calc_options[i].name);
+    if (near_name_best(&near))
+        fprintf(stderr, "peakfit calc: unknown option \"%s\"; did you mean --%s?\n", arg, near_name_best(&near));
+    else
+        fprintf(stderr, "peakfit calc: unknown option \"%s\"\n", arg);
+    return -1;
+}
+
 static int parse_calc_args(int argc, char **argv, struct calc_request *r)
 {
     struct option longopts[N_OPTIONS + 1];
@@ -193,11 +210,15 @@ static int parse_calc_args(int argc, char **argv, struct calc_request *r)
             fprintf(stderr, "peakfit calc: %s needs a value\n", argv[optind - 1]);
             return -1;
         }
-        if (opt == '?') {
-            fprintf(stderr, "peakfit calc: unknown option \"%s\"\n", argv[optind - 1]);
+        if (opt == '?')
+            return unknown_option(argv[optind - 1]);
+        const struct calc_option *o = &calc_options[opt];
+        if ((o->kind == OPT_SIZE || o->kind == OPT_SHOWN_SIZE) && size_unit_detached(optarg, argv[optind])) {
+            fprintf(stderr, "peakfit calc: --%s %s %s: the unit must be attached to the number: --%s %s%s\n",
+                    o->name, optarg, argv[optind], o->name, optarg, argv[optind]);
             return -1;
         }
-        if (set_option(r, &calc_options[opt], optarg) != 0)
+        if (set_option(r, o, optarg) != 0)
             return -1;
     }
     if (standalone(r) && optind != argc) {

@@ -68,7 +68,8 @@ int params_main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     static struct model_spec spec;
     char err[1024];
-    if (model_spec_read(argv[1], &spec, err, sizeof err) != 0) {
+    if (model_spec_hub_id_problem(argv[1], argv[1], err, sizeof err) != 0 ||
+        model_spec_read(argv[1], &spec, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_BAD_INPUT;
     }

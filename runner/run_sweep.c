@@ -334,7 +334,12 @@ int run_sweep_args(int argc, char **argv, struct run_options *o)
             return -1;
         if (own > 0)
             continue;
-        if (is_output_flag(argv[i]) && i + 1 < argc)
+        if (is_output_flag(argv[i]) && i + 1 == argc) {
+            fprintf(stderr, "peakfit %s: %s needs a value: the output directory (%s DIR)\n", argv[0], argv[i],
+                    argv[i]);
+            return -1;
+        }
+        if (is_output_flag(argv[i]))
             o->dir = argv[++i];
         else if (!o->sweep && argv[i][0] != '-')
             o->sweep = argv[i];
@@ -345,6 +350,9 @@ int run_sweep_args(int argc, char **argv, struct run_options *o)
     }
     if (o->sweep && o->dir)
         return 0;
+    if (argc > 1)
+        fprintf(stderr, "peakfit %s: %s\n", argv[0],
+                o->sweep ? "needs -o DIR, the directory for peaks.csv and the results" : "needs a SWEEP file");
     fprintf(stderr, "usage: peakfit %s SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]\n", argv[0]);
     return -1;
 }

@@ -86,7 +86,9 @@ static int parse(int argc, char **argv, struct slurm_options *o)
             return EXIT_BAD_INPUT;
         if (f)
             i += f->kind != OPT_FLAG;
-        else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
+        else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 == argc)
+            return usage("slurm: -o needs a value: the output directory (-o DIR)");
+        else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
             o->dir = argv[++i];
         else if (!o->sweep && argv[i][0] != '-')
             o->sweep = argv[i];
@@ -96,6 +98,9 @@ static int parse(int argc, char **argv, struct slurm_options *o)
             return usage(why);
         }
     }
+    if (argc > 1 && !(o->sweep && o->dir))
+        return usage(o->sweep ? "slurm: needs -o DIR, the directory for the script, logs and peaks.csv"
+                              : "slurm: needs a SWEEP file");
     return o->sweep && o->dir ? EXIT_DONE : usage(NULL);
 }
 

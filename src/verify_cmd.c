@@ -19,6 +19,7 @@
 #include "util/exit_status.h"
 #include "util/output_file.h"
 #include "util/parse.h"
+#include "util/size_arg.h"
 #include "util/peaks_columns.h"
 
 static int usage(const char *why)
@@ -41,6 +42,8 @@ static int parse_args(int argc, char **argv, struct calc_request *r, const char 
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (opt == 'b' && size_unit_detached(optarg, argv[optind]))
+            return usage("--budget: the unit must be attached to the number (--budget 24GiB, not --budget 24 GiB)");
         if (opt == 'b' && (parse_bytes(optarg, &bytes) != 0 || bytes <= 0 || strspn(optarg, "0123456789.") == strlen(optarg)))
             return usage("--budget must be a size with a unit, such as 2GiB or 900MiB");
         if (opt == 's' && parse_long(optarg, 1, LIMIT_SEQ_LEN_MAX, &r->seq_len) != 0)

@@ -152,6 +152,8 @@ static int set_model(struct parser *p, const char *item, int index)
         snprintf(path, sizeof path, "%s", item);
     else if (resolve_path(p, item, path, sizeof path) != 0)
         return -1;
+    if (model_spec_hub_id_problem(item, path, why, sizeof why) != 0)
+        return parser_fail(p, "%s", why);
     struct model_spec *spec = malloc(sizeof *spec); /* 4 KiB: not on the stack */
     if (!spec)
         return parser_fail(p, "out of memory for model %s", item);

@@ -10,6 +10,7 @@
 #include "sweeps/sweep_parser.h"
 #include "sweeps/technique.h"
 #include "util/input_file.h"
+#include "util/near_name.h"
 #include "util/parse.h"
 
 struct reader {
@@ -50,7 +51,7 @@ static int check_job(struct reader *r)
     const char *missing = j->n_models == 0 ? "model" : j->n_techniques == 0 ? "technique"
                         : only_load(j) ? NULL : j->n_batches == 0 ? "batch"
                         : j->n_seq_lens == 0 ? "seq_len" : NULL;
-    int rc = missing ? parser_fail(&r->p, "job has no %s (set it here or in [global])", missing) : 0;
+    int rc = missing ? parser_fail(&r->p, "job [%s] has no %s (set it here or in [global])", j->name, missing) : 0;
     if (rc == 0)
         rc = check_holdouts(r);
     r->p.line = saved;
@@ -80,6 +81,11 @@ static int start_section(struct reader *r, char *header)
         p->job = &r->defaults;
         return 0;
     }
+    struct near_name near;
+    near_name_start(&near, name);
+    near_name_offer(&near, "global");
+    if (near.best_distance <= 1) /* [globals], [Global]: not meant as a job */
+        return parser_fail(p, "unknown section [%s]: did you mean [global]? (any other name is a job)", name);
     if (!valid_job_name(name))
         return parser_fail(p, "job name \"%s\" must be 1-%d letters, digits or _-.+", name, SWEEP_NAME_MAX - 1);
     for (int i = 0; i < p->sweep->n_jobs; i++)
@@ -94,6 +100,19 @@ static int start_section(struct reader *r, char *header)
     return 0;
 }
 
+/* "unknown key", with the key it most likely meant. */
+static int unknown_key(struct parser *p, const char *key)
+{
+    struct near_name near;
+    near_name_start(&near, key);
+    for (int i = 0; sweep_key_at(i); i++)
+        near_name_offer(&near, sweep_key_at(i)->name);
+    if (near_name_best(&near))
+        return parser_fail(p, "unknown key \"%s\"; did you mean \"%s\"? (keys: %s)", key, near_name_best(&near),
+                           sweep_key_names());
+    return parser_fail(p, "unknown key \"%s\" (keys: %s)", key, sweep_key_names());
+}
+
 static int read_assignment(struct reader *r, char *text)
 {
     struct parser *p = &r->p;
@@ -106,7 +125,7 @@ static int read_assignment(struct reader *r, char *text)
         return parser_fail(p, "\"%s\" comes before any [section]", key);
     const struct sweep_key *k = sweep_key_find(key);
     if (!k)
-        return parser_fail(p, "unknown key \"%s\" (keys: %s)", key, sweep_key_names());
+        return unknown_key(p, key);
     if (!value[0])
         return parser_fail(p, "%s has no value", key);
     unsigned long long bit = 1ULL << (k - sweep_key_at(0));
@@ -218,7 +237,7 @@ int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const cha
     struct parser p = {.err = err, .errlen = errlen, .sweep = s, .job = job};
     const struct sweep_key *k = sweep_key_find(key);
     if (!k)
-        return parser_fail(&p, "unknown key \"%s\" (keys: %s)", key, sweep_key_names());
+        return unknown_key(&p, key);
     char *copy = strdup(value);
     int rc = copy ? sweep_key_set(&p, k, copy) : parser_fail(&p, "out of memory");
     free(copy);
