@@ -19,7 +19,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp bin/peakfit bin/peakfit-worker "$tmp/" # a rebuild meanwhile changes nothing here
 export PEAKFIT_WORKER=$tmp/peakfit-worker
-pf() { nice -n 10 "$tmp/peakfit" "$@"; }
+# One big run at a time on this shared machine (/work/team/bigmem.lock).
+pf() { flock /work/team/bigmem.lock nice -n 10 "$tmp/peakfit" "$@"; }
 
 # model, seq_len, budget, held-out points per technique (BxS; "2x" is twice the
 # largest batch auto measured, at its seq_len)

@@ -263,6 +263,15 @@ static int choose(struct auto_run *a, int i)
     return n;
 }
 
+/* Points with a row, ok or failed, over every technique. */
+static int points_known(const struct auto_run *a)
+{
+    int n = 0;
+    for (int i = 0; i < a->r->n_techniques; i++)
+        n += a->fits[i].n;
+    return n;
+}
+
 static int one_round(struct auto_run *a, int *added)
 {
     char err[4600];
@@ -279,10 +288,18 @@ static int one_round(struct auto_run *a, int *added)
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
     }
-    int rc = run_sweep(a->sweep, a->r->dir);
+    int before = points_known(a), rc = run_sweep(a->sweep, a->r->dir);
     if (rc != EXIT_DONE && rc != EXIT_NO_RESULT)
         return rc;
-    return read_fits(a);
+    rc = read_fits(a);
+    /* run's 1 is both "no point succeeded" (the failures are rows, and
+     * choices) and an I/O failure (no row at all): a round that left no
+     * new row would be chosen again forever. */
+    if (rc == EXIT_DONE && points_known(a) == before) {
+        fprintf(stderr, "peakfit: auto: the round recorded none of its points in %s (see above)\n", a->csv);
+        return EXIT_IO;
+    }
+    return rc;
 }
 
 static void print_summary(const struct auto_run *a, int i)

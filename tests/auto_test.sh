@@ -34,6 +34,14 @@ grep -q "one more sample is predicted over it\|the next size up was measured ove
 max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
 awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
 
+# No worker: the run records nothing, and auto says so and stops (it once
+# chose the same points again forever: run's exit status 1 is also "no point
+# succeeded").
+PEAKFIT_WORKER=$TMP/none timeout 60 "$PEAKFIT" auto tiny --technique full --seq-len 64 -o "$TMP/nw" >/dev/null 2>"$TMP/err"
+expect_eq "auto without a worker: exit status" "$?" 1
+grep -q "^peakfit: auto: the round recorded none of its points in $TMP/nw/peaks.csv" "$TMP/err" ||
+    fail "auto without a worker: $(tail -3 "$TMP/err")"
+
 # Bad options: exit 2, the option named, nothing written.
 bad() {
     local want=$1 err rc
