@@ -42,18 +42,17 @@ stage() {
     echo "# $name: $((t1 - t0)) s wall clock, $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/$name.txt"
 }
 
-# The held-out sweep: auto.sweep with `holdout` in each job.
+# The held-out sweep: auto.sweep with `holdout` in its full job (the
+# technique whose knee matters; each point costs minutes on this machine).
 held_sweep() {
-    local key=$1 dir=$2 held=() b
-    local bmax
+    local key=$1 dir=$2 held=() b bmax
+    bmax=$(awk '/^\[auto-full\]/ { f = 1 } f && /^batch = / { gsub(/[^0-9 ]/, ""); n = split($0, a, " "); print a[n]; exit }' \
+        "$dir/auto.sweep")
     for p in ${HELD[$key]}; do
-        if [ "$p" = 2x ]; then
-            bmax=$(grep '^batch = ' "$dir/auto.sweep" | tr -d 'batch=,' | tr ' ' '\n' | sort -n | tail -1)
-            held+=("$((2 * bmax))x${SEQ[$key]}")
-        else held+=("$p"); fi
+        if [ "$p" = 2x ]; then held+=("$((2 * bmax))x${SEQ[$key]}"); else held+=("$p"); fi
     done
     b=$(IFS=,; echo "${held[*]}")
-    sed "s/^batch = .*/&\nholdout = ${b//,/, }/" "$dir/auto.sweep"
+    awk -v h="holdout = ${b//,/, }" '{ print } /^\[/ { f = ($0 == "[auto-full]") } f && /^batch = / { print h }' "$dir/auto.sweep"
 }
 
 auto_stage() {

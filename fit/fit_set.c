@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/fit_set.h"
+#include "fit/verify_runs.h"
 
 /* Fits every metric of p's group unless that was done for an earlier row
  * (every ok row has an rss peak, so a group always has its rss fit; only
@@ -36,7 +37,7 @@ int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long 
     memset(set, 0, sizeof *set);
     snprintf(set->dir, sizeof set->dir, "%s", dir);
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
-    if (observations_load(path, &set->obs, err, errlen) != 0)
+    if (observations_load(path, &set->obs, err, errlen) != 0 || verify_runs_add(dir, &set->obs, err, errlen) != 0)
         return -1;
     for (int i = 0; i < set->obs.n_ok; i++) {
         const struct observation *p = &set->obs.ok[i];

@@ -58,6 +58,9 @@ static void peak_chart(FILE *f, const struct group_fit *const *g, int n)
                     i, i + 1, i, i + 1);
         fprintf(f, "%s\"points-%d.dat\" using 1:2 with points pt 7 ps 1.3 lc %d title %s",
                 i || group_chosen(g[i]) ? ", \\\n     " : "", i, i + 1, series_title(title, sizeof title, g, n, i));
+        if (g[i]->n_held > 0) /* open circles: measured, not fitted */
+            fprintf(f, ", \\\n     \"held-%d.dat\" using 1:2 with points pt 6 ps 1.8 lc %d title \"held out, verify\"",
+                    i, i + 1);
     }
     fprintf(f, "\n");
 }

@@ -65,6 +65,16 @@ static void write_points(FILE *f, const struct group_fit *g)
         fprintf(f, "%g %g %d %d\n", g->points[i]->tokens, g->y[i], g->points[i]->batch, g->points[i]->seq_len);
 }
 
+/* Held-out points (the sweep's holdout key, and verify's runs): measured,
+ * not fitted, shown beside the line they test. */
+static void write_held(FILE *f, const struct group_fit *g)
+{
+    fprintf(f, "# tokens peak_above_baseline_mib batch seq_len predicted_mib\n");
+    for (int i = 0; i < g->n_held; i++)
+        fprintf(f, "%g %g %d %d %g\n", g->held[i]->tokens, g->held_y[i], g->held[i]->batch, g->held[i]->seq_len,
+                g->held_predicted[i]);
+}
+
 /* The fitted curve with its 95% band, one block per seq_len (a straight
  * line is the same for every seq_len, so it gets one block). */
 static void write_fit(FILE *f, const struct group_fit *g)
@@ -153,7 +163,8 @@ int plot_data_write(const char *dir, const struct group_fit *const *groups, int 
         const char *name;
         void (*writer)(FILE *, const struct group_fit *);
     } series[] = {{"points", write_points}, {"fit", write_fit}, {"residuals", write_residuals},
-                  {"throughput", write_throughput}, {"phases", write_phases}};
+                  {"throughput", write_throughput}, {"phases", write_phases},
+                  {"held", write_held}};
     for (int i = 0; i < n; i++)
         for (size_t w = 0; w < sizeof series / sizeof series[0]; w++)
             if (write_series(dir, series[w].name, i, series[w].writer, groups[i]) != 0)

@@ -23,7 +23,8 @@ void section_holdout(FILE *f, const struct fit_set *set)
 {
     double sum_abs = 0;
     int n = 0;
-    fprintf(f, "## Held-out points\n\nPoints the sweep's `holdout` key measured but kept out of the fit: "
+    fprintf(f, "## Held-out points\n\nPoints the sweep's `holdout` key measured, and the runs of `peakfit verify` "
+               "(DIR/verify-*/), kept out of the fit: "
                "the fit predicts each one, so the report states its own prediction error (rss metric, MiB "
                "above baseline; error = (predicted − measured) / measured).\n\n");
     md_key_header(f, 0);

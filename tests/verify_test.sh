@@ -50,6 +50,18 @@ limit=$("$CSVQ" "$vdir/peaks.csv" mem_limit_mib | head -1)
 want=$(awk -v b="$budget" -v base="$(json_value baseline_mib "$plan")" 'BEGIN { printf "%.0f", b - base }')
 expect_eq "the memory limit is the budget less the baseline" "$(printf '%.0f' "$limit")" "$want"
 
+# The verify runs are held-out points of DIR: fit.json predicts them, the
+# peak chart shows them, the report's held-out table lists them.
+"$PEAKFIT" fit "$dir" >/dev/null 2>&1 || fail "fit after verify: exit status $?"
+held=$(tr -d ' \n' <"$dir/fit.json" | grep -o '"holdout":\[[^]]*\]')
+grep -q "\"batch\":$b,\"seq_len\":128," <<<"$held" || fail "fit.json: verify's b = $b is not a held-out point: $held"
+"$PEAKFIT" plot "$dir" >/dev/null 2>&1 || fail "plot after verify: exit status $?"
+grep -qs "^$((b * 128)) [0-9.]* $b 128 " "$dir"/plots/held-*.dat || fail "no held-out series holds verify's b = $b"
+grep -q '"held-[0-9]*.dat" using 1:2 with points' "$dir/plots/peakfit.gp" || fail "the peak chart does not plot them"
+"$PEAKFIT" report "$dir" >/dev/null 2>&1 || fail "report after verify: exit status $?"
+grep -q "^| .*| $b | 128 | [0-9.]* | [0-9.]* ± [0-9.]* | [-+][0-9.]*% | \(yes\|no\) |$" "$dir/report.md" ||
+    fail "report.md's held-out table lacks verify's b = $b: $(grep -A8 '^## Held-out' "$dir/report.md")"
+
 # Nothing to verify when nothing fits; bad options name themselves.
 "$PEAKFIT" verify "$dir" --budget 10MiB >/dev/null 2>"$TMP/err"; rc=$?
 expect_eq "verify, nothing fits: exit status" "$rc" 4

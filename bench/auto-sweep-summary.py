@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Summarises bench/auto-sweep.sh's directories into bench/results/auto-sweep/summary.txt.
+
+For each model: the automated sweep's points, time and A per technique (its
+auto.txt); for SmolLM2 the dense grid's A from bench/results/smollm2-135m-cpu
+(full, sdpa, the points above the floor: backward peak over the optimizer
+step's, the rule auto uses); the held-out points as `peakfit fit` predicts
+them (DIR-heldout/fit.json, fitted afresh here, so a newer fit re-scores the
+same measurements); the budget search and its check run. Measures nothing.
+Usage: bench/auto-sweep-summary.py [PEAKFIT]
+"""
+import csv, json, os, re, subprocess, sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+OUT = os.path.join(ROOT, "bench/results/auto-sweep")
+PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "bin/peakfit")
+MODELS = [("smollm2", "smollm2-135m", 256, "6GiB"), ("qwen", "qwen2.5-0.5b-shaped", 128, "12GiB")]
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def ols(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    a = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return my - a * mx, a
+
+
+def dense_a(lines):
+    """A of the committed dense grid, full/sdpa, points above the floor."""
+    path = os.path.join(ROOT, "bench/results/smollm2-135m-cpu/peaks.csv")
+    pts = [r for r in rows(path) if r["technique"] == "full" and r["attention"] == "sdpa" and r["status"] == "ok"
+           and r["holdout"] == "0" and num(r["backward_peak_mib"]) > num(r["optimizer_peak_mib"]) + 0.5]
+    for metric, col in (("tensor", "tensor_peak_mib"), ("rss", "peak_above_baseline_mib")):
+        c, a = ols([num(r["tokens"]) for r in pts], [num(r[col]) for r in pts])
+        lines.append(f"dense grid (bench/results/smollm2-135m-cpu, full sdpa, {len(pts)} points above the floor: "
+                     + ", ".join(f"{r['batch']}x{r['seq_len']}" for r in pts) + f"): A = {a:.4f} MiB/token ({metric})")
+        yield metric, a
+
+
+def auto_lines(d, lines):
+    path = os.path.join(OUT, d, "auto.txt")
+    if not os.path.exists(path):
+        lines.append(f"{d}: not measured")
+        return {}
+    a = {}
+    for line in open(path):
+        line = line.rstrip("\n")
+        if re.search(r"points measured|from \d+ points above the knee|no interval|largest micro-batch|wall clock", line):
+            lines.append(f"{d}: {line}")
+        m = re.match(r"(\S+): A = ([0-9.]+) MiB/token \((\w+)\)", line)
+        if m and "above the knee" in line:
+            a[m.group(1)] = float(m.group(2))
+    return a
+
+
+def heldout(d, lines):
+    path = os.path.join(OUT, d)
+    if not os.path.exists(os.path.join(path, "peaks.csv")):
+        lines.append(f"{d}: not measured")
+        return
+    subprocess.run([PEAKFIT, "fit", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    groups = json.load(open(os.path.join(path, "fit.json")))["groups"]
+    lines.append(f"{d}: held-out points, predicted by `peakfit fit` from the auto sweep's points (fit.json):")
+    lines.append("  technique metric  point     measured  predicted  +-95%    error   inside")
+    tally = {}
+    for g in groups:
+        for h in g.get("holdout", []):
+            meas, pred, half = h["measured_mib"], h["predicted_mib"], h.get("predicted_ci95_mib")
+            err = 100 * (pred - meas) / meas
+            inside = half is not None and abs(pred - meas) <= half
+            t = tally.setdefault(g["metric"], [0, 0, 0.0])
+            t[0] += 1
+            t[1] += inside
+            t[2] = max(t[2], abs(err))
+            lines.append(f"  {g['technique']:9} {g['metric']:7} {h['batch']:>3}x{h['seq_len']:<5} {meas:9.1f} {pred:10.1f} "
+                         f"{half if half is not None else float('nan'):7.1f} {err:+7.2f}%  {'yes' if inside else 'no'}")
+    for metric, (n, inside, worst) in sorted(tally.items()):
+        lines.append(f"  {metric}: {n} points, largest |error| {worst:.2f}%, {inside} of {n} inside their 95% interval")
+
+
+def budget(d, budget_text, lines):
+    path = os.path.join(OUT, d)
+    auto_lines(d, lines)
+    check = os.path.join(path, "check", "peaks.csv")
+    if os.path.exists(check):
+        for r in rows(check):
+            peak = num(r["peak_rss_mib"])
+            lines.append(f"{d}: check (not one of the search's runs): b = {r['batch']}: {r['status']}, peak "
+                         f"{peak if peak is not None else float('nan'):.1f} MiB against the budget of {budget_text}")
+
+
+def main():
+    lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing)"]
+    for key, name, s, budget_text in MODELS:
+        lines.append("")
+        lines.append(f"## {name}, seq_len {s}")
+        a = auto_lines(f"{key}-auto", lines)
+        if key == "smollm2":
+            for metric, ad in dense_a(lines):
+                if metric == "tensor" and "full" in a:
+                    lines.append(f"auto full's A against the dense grid's: {a['full']:.4f} / {ad:.4f} = "
+                                 f"{a['full'] / ad:.4f} ({100 * (a['full'] / ad - 1):+.2f}%)")
+        if "full" in a and "lora" in a:
+            lines.append(f"A full / A lora (tensor): {a['full']:.4f} / {a['lora']:.4f} = {a['full'] / a['lora']:.3f}")
+        heldout(f"{key}-heldout", lines)
+        budget(f"{key}-budget", budget_text, lines)
+    text = "\n".join(lines) + "\n"
+    open(os.path.join(OUT, "summary.txt"), "w").write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
