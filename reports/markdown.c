@@ -1,15 +1,41 @@
-/* markdown.c: table cells. */
+/* markdown.c: text from data files made inert in report.md, and table cells. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "reports/markdown.h"
 
+/* What a character becomes in report.md: an HTML entity for what would
+ * open a tag or an entity (a raw <img onerror> or <script> would run in a
+ * viewer that renders HTML), a backslash before what Markdown reads as a
+ * table cell, code, emphasis or a link ([x](javascript:...)), a space for
+ * a control character (a line break would end the table); else itself. */
+static const char *md_escape(const unsigned char *p, const unsigned char *start, char *one)
+{
+    unsigned char c = *p;
+    static const char *const entities[][2] = {{"<", "&lt;"}, {">", "&gt;"}, {"&", "&amp;"}};
+    for (size_t i = 0; i < sizeof entities / sizeof entities[0]; i++)
+        if (c == (unsigned char)entities[i][0][0])
+            return entities[i][1];
+    /* An _ inside a word (full_training) is literal in CommonMark: left bare. */
+    int in_word = c == '_' && p > start && isalnum(p[-1]) && isalnum(p[1]);
+    if (c && !in_word && strchr("\\|`*_[]()!~#", c))
+        return one[0] = '\\', one[1] = (char)c, one[2] = '\0', one;
+    one[0] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+    one[1] = '\0';
+    return one;
+}
+
 const char *md_cell(const char *text, char *out, size_t size)
 {
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && n + 2 < size; p++) {
-        if (*p == '|' || *p == '\\')
-            out[n++] = '\\';
-        out[n++] = *p < 0x20 || *p == 0x7f ? ' ' : (char)*p;
+    char one[3];
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        const char *e = md_escape(p, (const unsigned char *)text, one);
+        size_t len = strlen(e);
+        if (n + len + 1 > size)
+            break; /* whole escapes only: a cut one could leave a bare & or \ */
+        memcpy(out + n, e, len);
+        n += len;
     }
     if (size)
         out[n] = '\0';

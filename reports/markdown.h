@@ -1,13 +1,15 @@
-/* markdown.h: text from data files (model names, error messages) in
- * report.md's tables: a | would start a new cell and a line break end
- * the table, so both are neutralised here, once. */
+/* markdown.h: text from data files (model names from _name_or_path,
+ * reference-CSV fields, error messages, paths) in report.md's cells and
+ * headings: Markdown and HTML alike are escaped here, once (md_cell). */
 #ifndef PEAKFIT_MARKDOWN_H
 #define PEAKFIT_MARKDOWN_H
 #include <stddef.h>
 #include <stdio.h>
 #include "fit/group_key.h"
 
-/* text for a table cell: | escaped, control characters as spaces. */
+/* text for a table cell or a heading: < > & as HTML entities, Markdown's
+ * \ | ` * _ [ ] ( ) ! ~ # backslash-escaped (an _ inside a word left bare), control characters as spaces.
+ * Cut at size only between whole escapes. */
 const char *md_cell(const char *text, char *out, size_t size);
 /* "| model | device | technique |" header cells (and "|---|---|---|" when
  * rule), and the same cells for a key, the model by its display name. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fit/fit_cmd.h"
 #include "plots/plot.h"
+#include "reports/markdown.h"
 #include "reports/report.h"
 #include "reports/report_sections.h"
 #include "util/exit_status.h"
@@ -12,7 +13,8 @@
 
 static void write_sections(FILE *f, const struct fit_set *set, const struct reference *ref)
 {
-    fprintf(f, "# peakfit report: %s\n\n", set->dir);
+    char title[3 * 4096];
+    fprintf(f, "# peakfit report: %s\n\n", md_cell(set->dir, title, sizeof title));
     section_environment(f, set);
     section_sweep(f, set);
     section_fits(f, set);

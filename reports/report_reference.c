@@ -365,7 +365,7 @@ void section_reference(FILE *f, const struct fit_set *set, const struct referenc
     char cell[3][600];
     const char *att[PF_ATTN_COUNT];
     int n_att = our_attentions(set, att);
-    fprintf(f, "## Side by side with the published table\n\nReference: `%s`. Published: peak above baseline in "
+    fprintf(f, "## Side by side with the published table\n\nReference: %s. Published: peak above baseline in "
                "MB (10^6 bytes). Ours, in MB converted from MiB, for each attention implementation measured: "
                "*RSS*, the worker's VmHWM above its baseline (what the published table measured), and "
                "*allocator*, the counting allocator's peak of live tensor bytes (no malloc caching); each with "

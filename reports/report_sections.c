@@ -19,19 +19,21 @@ void section_environment(FILE *f, const struct fit_set *set)
 {
     const struct observation *o = first_row(set);
     struct utsname u;
-    char when[64];
+    char when[64], host[3 * sizeof u.release];
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     fprintf(f, "## Environment\n\n| | |\n|---|---|\n");
     fprintf(f, "| report written | %s |\n", when);
     if (uname(&u) == 0)
-        fprintf(f, "| host | %s %s %s |\n", u.sysname, u.release, u.machine);
+        fprintf(f, "| host | %s ", md_cell(u.sysname, host, sizeof host)),
+            fprintf(f, "%s ", md_cell(u.release, host, sizeof host)),
+            fprintf(f, "%s |\n", md_cell(u.machine, host, sizeof host));
     if (o) {
         char cell[3][600];
         fprintf(f, "| CPU | %s |\n| libtorch | %s |\n| intra-op threads | %d |\n",
                 md_cell(o->cpu_model, cell[0], sizeof cell[0]), md_cell(o->torch_version, cell[1], sizeof cell[1]),
                 o->threads);
-        fprintf(f, "| BLAS | `%s` (%d threads) |\n", md_cell(o->blas, cell[2], sizeof cell[2]), o->blas_threads);
+        fprintf(f, "| BLAS | %s (%d threads) |\n", md_cell(o->blas, cell[2], sizeof cell[2]), o->blas_threads);
     }
     fprintf(f, "| points | %d measured, %d failed, %d broken rows skipped |\n\n", set->obs.n_ok,
             set->obs.n_failed, set->obs.n_bad);
@@ -59,10 +61,10 @@ void section_sweep(FILE *f, const struct fit_set *set)
 static void raw_row(FILE *f, const struct observation *o)
 {
     struct group_key key;
-    char n[4][48];
+    char n[4][48], status[3 * sizeof o->status];
     group_key_of(o, &key);
     md_key_cells(f, &key);
-    fprintf(f, "| %d | %d | %s | %s | %s | %s | %s |\n", o->batch, o->seq_len, o->status,
+    fprintf(f, "| %d | %d | %s | %s | %s | %s | %s |\n", o->batch, o->seq_len, md_cell(o->status, status, sizeof status),
             md_number(o->rss_mib, "%.1f", n[0], sizeof n[0]), md_number(o->tensor_mib, "%.1f", n[1], sizeof n[1]),
             md_number(o->baseline_mib, "%.1f", n[2], sizeof n[2]),
             md_number(o->step_mean_s > 0 ? o->step_mean_s : -1, "%.3f", n[3], sizeof n[3]));
@@ -212,7 +214,8 @@ void section_failures(FILE *f, const struct fit_set *set)
         struct group_key key;
         group_key_of(o, &key);
         md_key_cells(f, &key);
-        fprintf(f, "| %d | %d | %s | %s | %s |\n", o->batch, o->seq_len, o->status,
+        char status[3 * sizeof o->status];
+        fprintf(f, "| %d | %d | %s | %s | %s |\n", o->batch, o->seq_len, md_cell(o->status, status, sizeof status),
                 md_number(o->rss_mib, "%.1f", peak, sizeof peak), md_cell(o->error, reason, sizeof reason));
     }
     fprintf(f, "\n");
