@@ -41,6 +41,14 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def md(text):
+    """Text as one markdown table cell, read literally: its markup escaped, one line."""
+    text = " ".join(str(text).split())
+    for c in "\\`*_[]<>|#":
+        text = text.replace(c, "\\" + c)
+    return text
+
+
 def fmt(v, spec=".1f"):
     return format(v, spec) if v is not None else "—"
 
@@ -81,8 +89,8 @@ def point_table(ours, theirs, measures, worst):
             a, b = num(p.get(col)), num(t.get(col))
             worst.note((name, "point"), ratio(a, b), pid)
             cells += f" {fmt(a)} | {fmt(b)} | {fmt(ratio(a, b), '.4f')} |"
-        note = f" ({t['error']})" if t.get("error") else ""
-        print(f"| `{pid}`{note} |{cells}")
+        note = f" ({md(t['error'])})" if t.get("error") else ""
+        print(f"| {md(pid)}{note} |{cells}")
 
 
 def series(ours, theirs):
@@ -110,7 +118,7 @@ def growth_table(ours, theirs, measures, worst):
             b = slope([(b, num(t[col])) for b, _, t in rows if num(t.get(col)) is not None])
             worst.note((name, "growth"), ratio(a, b), label)
             cells += f" {fmt(a)} | {fmt(b)} | {fmt(ratio(a, b), '.4f')} |"
-        print(f"| {label} | {', '.join(str(b) for b, _, _ in rows)} |{cells}")
+        print(f"| {md(label)} | {', '.join(str(b) for b, _, _ in rows)} |{cells}")
 
 
 def summary(measures, worst):
@@ -123,7 +131,7 @@ def summary(measures, worst):
             r, label = worst.seen[(name, kind)]
             within = ("yes" if abs(r - 1) <= target else "no") if target else "—"
             what = name if kind == "point" else f"{name} growth per sample"
-            print(f"| {what} | {r:.4f} | `{label}` | {f'{target:.0%}' if target else '—'} | {within} |")
+            print(f"| {what} | {r:.4f} | {md(label)} | {f'{target:.0%}' if target else '—'} | {within} |")
 
 
 def main(argv):

@@ -77,7 +77,8 @@ def run_point(row, extra):
             report[key] = value
     report["rc"], report["wall_s"] = rc, time.time() - t0
     if rc != 0 and "error" not in report:
-        report["error"] = " ".join(stderr.strip().splitlines()[-3:])[:300]
+        last = [line for line in stderr.splitlines() if line.strip() and not line.startswith("USDT:")]
+        report["error"] = (last[-1] if last else f"exit status {rc}")[:300]
     return report
 
 
