@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/transformers/measure.py: peakfit's points again under transformers, one fresh process each.
 
-    python3 bench/transformers/measure.py PEAKS_CSV OUT_CSV [--only-ok] [-- EXTRA train_step.py ARGS]
+    python3 bench/transformers/measure.py PEAKS_CSV OUT_CSV [--only-ok] [--point ID]... [-- EXTRA train_step.py ARGS]
 
 For every row of PEAKS_CSV (a peakfit run's peaks.csv: its rows say the
 model's config.json, technique, batch, seq_len, attention, steps, warm,
@@ -11,7 +11,8 @@ PEAKFIT_REPORT_FD exactly as peakfit reads a command job's, and writes one
 row per point to OUT_CSV with the same column names peakfit uses:
 peak_above_baseline_mib (VmHWM above the pre-model RSS), tensor_peak_mib
 (the CPU allocator's live-bytes peak above the baseline), the phase peaks,
-step and loss; on a GPU also gpu_allocated_peak_mib and gpu_reserved_peak_mib
+step and loss (--point: only those points; --only-ok: only the points
+peakfit measured without error); on a GPU also gpu_allocated_peak_mib and gpu_reserved_peak_mib
 (torch.cuda.max_memory_allocated/reserved). A model given as a preset's name
 (smollm2-135m, tiny) is bench/transformers/configs/NAME.json. A point that is already in OUT_CSV is not measured again.
 """
@@ -113,9 +114,10 @@ def main(argv):
     args = argv[:argv.index("--")] if "--" in argv else argv
     if len(args) < 3:
         sys.exit(__doc__.split("\n\n")[1])
+    only = {args[i + 1] for i, a in enumerate(args[:-1]) if a == "--point"}
     with open(args[1], newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["technique"] != "load"
-                and ("--only-ok" not in args or r["status"] == "ok")]
+                and ("--only-ok" not in args or r["status"] == "ok") and (not only or r["point_id"] in only)]
     done = set()
     if os.path.exists(args[2]):
         with open(args[2], newline="") as f:

@@ -30,11 +30,11 @@ mkdir -p "$RESULTS"
 # locked CMD...: CMD under flock $LOCK when LOCK is set
 locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
 
-n=$("$PEAKFIT" grid "$SWEEP" 2>/dev/null | wc -l)
-for k in ${POINTS:-$(seq 0 $((n - 1)))}; do
+mapfile -t ids < <("$PEAKFIT" grid "$SWEEP" 2>/dev/null)
+for k in ${POINTS:-$(seq 0 $((${#ids[@]} - 1)))}; do
     locked "$PEAKFIT" run "$SWEEP" -o "$RESULTS" --point "$k" >>"$RESULTS/run.log" 2>&1 || true
-    locked "$PYTHON" bench/transformers/measure.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" |
-        tee -a "$RESULTS/run.log"
+    locked "$PYTHON" bench/transformers/measure.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" \
+        --point "${ids[$k]}" | tee -a "$RESULTS/run.log"
 done
 {
     echo "# peakfit beside transformers: $(basename "$SWEEP")"
