@@ -99,8 +99,12 @@ def lora_targets(model_type, letters):
 
 def build(a, cfg):
     torch.manual_seed(a.seed)
-    model = transformers.AutoModelForCausalLM.from_config(cfg, attn_implementation=a.attention,
-                                                          dtype=torch.float32)
+    try:
+        model = transformers.AutoModelForCausalLM.from_config(cfg, attn_implementation=a.attention,
+                                                              dtype=torch.float32)
+    except TypeError:  # transformers before 4.56 calls it torch_dtype
+        model = transformers.AutoModelForCausalLM.from_config(cfg, attn_implementation=a.attention,
+                                                              torch_dtype=torch.float32)
     if a.technique == "bf16":
         model = model.to(torch.bfloat16)
     if a.technique.startswith("lora"):
