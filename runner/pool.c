@@ -11,7 +11,9 @@
 #include "runner/spawn.h"
 #include "sweeps/device.h"
 #include "runner/worker_command.h"
+#include "util/clock.h"
 #include "util/exit_status.h"
+#include "util/parse.h"
 
 enum { POOL_MAX = 64 };
 
@@ -25,6 +27,7 @@ struct slot {
     char blas_env[48];      /* OPENBLAS_NUM_THREADS=share */
     enum gpu_use gpu;       /* how its running point uses the GPUs */
     char gpu_env[32 + GPU_ID_MAX]; /* CUDA_VISIBLE_DEVICES=its GPU, when it has one */
+    double started_s, said_s; /* monotonic: when its point started, when a line last said so */
 };
 
 struct pool {
@@ -119,6 +122,41 @@ static int may_start(struct pool *pl, int k, int i, double *predicted, int *alon
     return available <= 0 || *predicted + still_to_come_mib(pl) <= available;
 }
 
+/* Points run for minutes (a large model's build, a long step) with no
+ * line until they finish: say which one starts, and that it still runs
+ * every PROGRESS_EVERY_S (PEAKFIT_PROGRESS_EVERY_S, 1 ... 3600, for the
+ * tests), so a silent terminal is never a hung one. */
+enum { PROGRESS_EVERY_S = 30 };
+
+static double progress_every_s(void)
+{
+    const char *text = getenv("PEAKFIT_PROGRESS_EVERY_S");
+    long s;
+    return text && parse_long(text, 1, 3600, &s) == 0 ? (double)s : PROGRESS_EVERY_S;
+}
+
+static void say_started(const struct pool *pl, const struct slot *sl)
+{
+    fprintf(stderr, "peakfit: starting point %d of %d: %s\n", sl->index + 1, pl->g->n, pl->g->points[sl->index].id);
+}
+
+static void say_still_running(struct pool *pl)
+{
+    double now = monotonic_seconds(), every = progress_every_s();
+    for (int k = 0; k < pl->jobs; k++) {
+        struct slot *sl = &pl->slots[k];
+        if (!sl->busy || now - sl->said_s < every)
+            continue;
+        sl->said_s = now;
+        double rss = spawn_rss_above_baseline_mib(&sl->sp);
+        char memory[64] = "";
+        if (rss > 0)
+            snprintf(memory, sizeof memory, ", RSS +%.0f MiB above its baseline", rss);
+        fprintf(stderr, "peakfit: still running point %d of %d (%.0f s so far%s): %s\n", sl->index + 1, pl->g->n,
+                now - sl->started_s, memory, pl->g->points[sl->index].id);
+    }
+}
+
 static int start(struct pool *pl, struct slot *sl, int i, double predicted, int alone)
 {
     const struct grid_point *p = &pl->g->points[i];
@@ -143,7 +181,9 @@ static int start(struct pool *pl, struct slot *sl, int i, double predicted, int 
     sl->index = i;
     sl->alone = alone;
     sl->predicted_mib = predicted;
+    sl->started_s = sl->said_s = monotonic_seconds();
     pl->running++;
+    say_started(pl, sl);
     return 0;
 }
 
@@ -254,6 +294,7 @@ static int run_all(struct pool *pl, const unsigned char *done, pool_record_fn re
         if (pl->running == 0 && !spawn_stop_requested)
             continue; /* the points so far were refused: none to wait for */
         wait_for_any(pl);
+        say_still_running(pl);
         rc = collect(pl, record, ctx);
     }
     if (rc != EXIT_DONE)
