@@ -134,14 +134,32 @@ static void write_breakdown(FILE *f, const struct group_fit *const *groups, int 
 }
 
 /* Each phase's allocator-level peak above baseline, by tokens (empty
- * without the hinge's per-phase peaks). */
+ * without the hinge's per-phase peaks): one block per seq_len (a blank
+ * line between), in tokens order within it, so that a chart's lines join
+ * the points of one seq_len, never a batch of one to a batch of another. */
 static void write_phases(FILE *f, const struct group_fit *g)
 {
     fprintf(f, "# tokens forward_mib backward_mib optimizer_mib batch seq_len\n");
-    for (int i = 0; g->hinge && i < g->n; i++) {
-        const struct observation *p = g->points[i];
-        fprintf(f, "%g %g %g %g %d %d\n", p->tokens, p->phase_mib[PF_PHASE_FORWARD], p->phase_mib[PF_PHASE_BACKWARD],
-                p->phase_mib[PF_PHASE_OPTIMIZER], p->batch, p->seq_len);
+    for (int s = 0; g->hinge && s < g->n_seq; s++) {
+        double last = -1;
+        for (;;) { /* the next point of this seq_len by tokens: groups hold tens of points */
+            const struct observation *next = NULL;
+            for (int i = 0; i < g->n; i++) {
+                const struct observation *p = g->points[i];
+                if (p->seq_len == g->seq_lens[s] && p->tokens > last && (!next || p->tokens < next->tokens))
+                    next = p;
+            }
+            if (!next)
+                break;
+            for (int i = 0; i < g->n; i++) { /* repeats: every row at those tokens */
+                const struct observation *p = g->points[i];
+                if (p->seq_len == g->seq_lens[s] && p->tokens == next->tokens)
+                    fprintf(f, "%g %g %g %g %d %d\n", p->tokens, p->phase_mib[PF_PHASE_FORWARD],
+                            p->phase_mib[PF_PHASE_BACKWARD], p->phase_mib[PF_PHASE_OPTIMIZER], p->batch, p->seq_len);
+            }
+            last = next->tokens;
+        }
+        fprintf(f, "\n");
     }
 }
 

@@ -11,10 +11,33 @@
 #include "util/exit_status.h"
 #include "util/output_file.h"
 
+/* Adds text to list ("a, b") unless it is there already. */
+static void add_distinct(char *list, size_t size, const char *text)
+{
+    size_t n = strlen(text), used = strlen(list);
+    for (const char *at = strstr(list, text); at; at = strstr(at + 1, text))
+        if ((at == list || (at - list >= 2 && at[-2] == ',')) && (at[n] == ',' || at[n] == '\0'))
+            return;
+    snprintf(list + used, size - used, "%s%s", used ? ", " : "", text);
+}
+
+/* "# MODELS: TECHNIQUES", what a reader looks for first, then where the
+ * measurements are (a path is no title). */
+static void write_title(FILE *f, const struct fit_set *set)
+{
+    char models[1024] = "", techniques[512] = "", name[256], cell[3 * 4096]; /* escaping can triple */
+    for (int i = 0; i < set->n_groups; i++) {
+        add_distinct(models, sizeof models, model_display_name(set->groups[i].key.model, name, sizeof name));
+        add_distinct(techniques, sizeof techniques, set->groups[i].key.technique);
+    }
+    fprintf(f, "# %s", md_cell(models[0] ? models : "no model measured", cell, sizeof cell));
+    fprintf(f, "%s%s\n\n", techniques[0] ? ": " : "", md_cell(techniques, cell, sizeof cell));
+    fprintf(f, "peakfit report of the measurements in %s.\n\n", md_cell(set->dir, cell, sizeof cell));
+}
+
 static void write_sections(FILE *f, const struct fit_set *set, const struct reference *ref)
 {
-    char title[3 * 4096];
-    fprintf(f, "# peakfit report: %s\n\n", md_cell(set->dir, title, sizeof title));
+    write_title(f, set);
     section_environment(f, set);
     section_sweep(f, set);
     section_fits(f, set);

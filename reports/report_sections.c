@@ -143,7 +143,9 @@ void section_decomposition(FILE *f, const struct fit_set *set)
 {
     fprintf(f, "## Fixed cost F against what the worker measured\n\nWeights, gradients and AdamW state are "
                "the bytes of those tensors as the worker reported them; overhead is the rest of F "
-               "(allocator caching, autograd buffers, the logits of the first step ...).\n\n");
+               "(allocator caching, autograd buffers, the logits of the first step ...). Where the fitted F is "
+               "below the measured tensors (an intercept extrapolated from large batches can be), the overhead "
+               "is 0 and the shortfall is given instead of a negative figure.\n\n");
     md_key_header(f, 0);
     fprintf(f, "| metric | F (MiB) | weights | gradients | optimizer state | overhead |\n");
     md_key_header(f, 1);
@@ -152,9 +154,14 @@ void section_decomposition(FILE *f, const struct fit_set *set)
         const struct group_fit *g = &set->groups[i];
         if (!group_chosen(g))
             continue;
+        char overhead[96];
+        if (g->overhead_mib >= 0)
+            snprintf(overhead, sizeof overhead, "%.1f", g->overhead_mib);
+        else
+            snprintf(overhead, sizeof overhead, "0 (F is %.1f below the measured tensors)", -g->overhead_mib);
         md_key_cells(f, &g->key);
-        fprintf(f, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", metric_name(g->metric),
-                group_chosen(g)->c[0], g->weight_mib, g->grad_mib, g->optimizer_mib, g->overhead_mib);
+        fprintf(f, "| %s | %.1f | %.1f | %.1f | %.1f | %s |\n", metric_name(g->metric), group_chosen(g)->c[0],
+                g->weight_mib, g->grad_mib, g->optimizer_mib, overhead);
     }
     fprintf(f, "\n");
 }

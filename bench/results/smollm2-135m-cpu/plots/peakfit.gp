@@ -4,43 +4,49 @@ set terminal pngcairo noenhanced size 1000,640 font "sans,11"
 set output "peak_vs_tokens.png"
 reset
 set grid
-set title "Peak RSS above baseline vs tokens per micro-batch (fit and 95% band)"
-set xlabel "tokens per micro-batch, b x s"
+set title 'smollm2-135m: peak RSS above baseline vs tokens (fit, 95% band; open circles: held out or verify, not fitted)'
+set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "peak above baseline (MiB)"
-set key left top
+set key outside right top vertical Left reverse
 set style fill transparent solid 0.15 noborder
-plot "fit-0.dat" using 1:3:4 with filledcurves lc 1 notitle, "fit-0.dat" using 1:2 with lines lc 1 lw 2 notitle, \
-     "points-0.dat" using 1:2 with points pt 7 ps 1.3 lc 1 title 'inference sdpa', \
-     "fit-1.dat" using 1:3:4 with filledcurves lc 2 notitle, "fit-1.dat" using 1:2 with lines lc 2 lw 2 notitle, \
-     "points-1.dat" using 1:2 with points pt 7 ps 1.3 lc 2 title 'inference eager', \
-     "fit-2.dat" using 1:3:4 with filledcurves lc 3 notitle, "fit-2.dat" using 1:2 with lines lc 3 lw 2 notitle, \
-     "points-2.dat" using 1:2 with points pt 7 ps 1.3 lc 3 title 'full sdpa', \
-     "fit-3.dat" using 1:3:4 with filledcurves lc 4 notitle, "fit-3.dat" using 1:2 with lines lc 4 lw 2 notitle, \
-     "points-3.dat" using 1:2 with points pt 7 ps 1.3 lc 4 title 'full eager', \
-     "points-4.dat" using 1:2 with points pt 7 ps 1.3 lc 5 title 'full+ckpt sdpa', \
-     "points-5.dat" using 1:2 with points pt 7 ps 1.3 lc 6 title 'full+ckpt eager', \
-     "points-6.dat" using 1:2 with points pt 7 ps 1.3 lc 7 title 'bf16 sdpa', \
-     "points-7.dat" using 1:2 with points pt 7 ps 1.3 lc 8 title 'bf16 eager', \
-     "points-8.dat" using 1:2 with points pt 7 ps 1.3 lc 9 title 'amp-bf16 sdpa', \
-     "points-9.dat" using 1:2 with points pt 7 ps 1.3 lc 10 title 'amp-bf16 eager', \
-     "points-10.dat" using 1:2 with points pt 7 ps 1.3 lc 11 title 'lora+ckpt sdpa', \
-     "points-11.dat" using 1:2 with points pt 7 ps 1.3 lc 12 title 'lora+ckpt eager'
+plot "fit-0.dat" using 1:3:4 with filledcurves lc rgb '#0072B2' notitle, "fit-0.dat" using 1:2 with lines lc rgb '#0072B2' lw 2 notitle, \
+     "points-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference sdpa', \
+     "fit-1.dat" using 1:3:4 with filledcurves lc rgb '#E69F00' notitle, "fit-1.dat" using 1:2 with lines lc rgb '#E69F00' lw 2 notitle, \
+     "points-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
+     "fit-2.dat" using 1:3:4 with filledcurves lc rgb '#009E73' notitle, "fit-2.dat" using 1:2 with lines lc rgb '#009E73' lw 2 notitle, \
+     "points-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
+     "held-2.dat" using 1:2 with points lc rgb '#009E73' pt 6 ps 2 lw 2 title 'full sdpa held out or verify', \
+     "fit-3.dat" using 1:3:4 with filledcurves lc rgb '#CC79A7' notitle, "fit-3.dat" using 1:2 with lines lc rgb '#CC79A7' lw 2 notitle, \
+     "points-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager', \
+     "held-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 6 ps 2 lw 2 title 'full eager held out or verify', \
+     "points-4.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'full+ckpt sdpa', \
+     "points-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'full+ckpt eager', \
+     "points-6.dat" using 1:2 with points lc rgb '#F0E442' pt 7 ps 1.3 title 'bf16 sdpa', \
+     "points-7.dat" using 1:2 with points lc rgb '#000000' pt 7 ps 1.3 title 'bf16 eager', \
+     "points-8.dat" using 1:2 with points lc rgb '#7F3C8D' pt 7 ps 1.3 title 'amp-bf16 sdpa', \
+     "points-9.dat" using 1:2 with points lc rgb '#8B0000' pt 7 ps 1.3 title 'amp-bf16 eager', \
+     "points-10.dat" using 1:2 with points lc rgb '#808080' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
+     "points-11.dat" using 1:2 with points lc rgb '#FF00FF' pt 7 ps 1.3 title 'lora+ckpt eager'
+
+set terminal pngcairo noenhanced size 1000,640 font "sans,11"
 set output "residuals.png"
 reset
 set grid
-set title "Residuals of the chosen fit"
-set xlabel "tokens per micro-batch, b x s"
+set title 'smollm2-135m: residuals of the chosen fit'
+set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "observed - predicted (MiB)"
-set key left top
+set key outside right top vertical Left reverse
 plot 0 with lines lc rgb "gray" notitle, \
-     "residuals-0.dat" using 1:2 with points pt 7 ps 1.3 lc 1 title 'inference sdpa', \
-     "residuals-1.dat" using 1:2 with points pt 7 ps 1.3 lc 2 title 'inference eager', \
-     "residuals-2.dat" using 1:2 with points pt 7 ps 1.3 lc 3 title 'full sdpa', \
-     "residuals-3.dat" using 1:2 with points pt 7 ps 1.3 lc 4 title 'full eager'
+     "residuals-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference sdpa', \
+     "residuals-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
+     "residuals-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
+     "residuals-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager'
+
+set terminal pngcairo noenhanced size 1000,640 font "sans,11"
 set output "breakdown.png"
 reset
 set grid
-set title "Memory breakdown at the largest measured batch (F split by measured fixed costs)"
+set title 'smollm2-135m: memory at the largest measured batch (F split by the measured fixed costs)'
 set xlabel ""
 set ylabel "MiB above baseline"
 set key outside right top
@@ -53,105 +59,138 @@ plot "breakdown.dat" using 2:xtic(1) title "weights", "" using 3 title "gradient
 unset style
 set style data points
 set key inside left top
+
+set terminal pngcairo noenhanced size 1000,640 font "sans,11"
 set output "throughput.png"
 reset
 set grid
-set title "Training throughput (mean of steps after the first)"
-set xlabel "tokens per micro-batch, b x s"
+set title 'smollm2-135m: throughput (each point ran one step: that step''s time)'
+set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
-set key left top
-plot "throughput-0.dat" using 1:2 with points pt 7 ps 1.3 lc 1 title 'inference sdpa', \
-     "throughput-1.dat" using 1:2 with points pt 7 ps 1.3 lc 2 title 'inference eager', \
-     "throughput-2.dat" using 1:2 with points pt 7 ps 1.3 lc 3 title 'full sdpa', \
-     "throughput-3.dat" using 1:2 with points pt 7 ps 1.3 lc 4 title 'full eager', \
-     "throughput-4.dat" using 1:2 with points pt 7 ps 1.3 lc 5 title 'full+ckpt sdpa', \
-     "throughput-5.dat" using 1:2 with points pt 7 ps 1.3 lc 6 title 'full+ckpt eager', \
-     "throughput-6.dat" using 1:2 with points pt 7 ps 1.3 lc 7 title 'bf16 sdpa', \
-     "throughput-7.dat" using 1:2 with points pt 7 ps 1.3 lc 8 title 'bf16 eager', \
-     "throughput-8.dat" using 1:2 with points pt 7 ps 1.3 lc 9 title 'amp-bf16 sdpa', \
-     "throughput-9.dat" using 1:2 with points pt 7 ps 1.3 lc 10 title 'amp-bf16 eager', \
-     "throughput-10.dat" using 1:2 with points pt 7 ps 1.3 lc 11 title 'lora+ckpt sdpa', \
-     "throughput-11.dat" using 1:2 with points pt 7 ps 1.3 lc 12 title 'lora+ckpt eager'
+set key outside right top vertical Left reverse
+plot "throughput-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference sdpa', \
+     "throughput-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
+     "throughput-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
+     "throughput-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager', \
+     "throughput-4.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'full+ckpt sdpa', \
+     "throughput-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'full+ckpt eager', \
+     "throughput-6.dat" using 1:2 with points lc rgb '#F0E442' pt 7 ps 1.3 title 'bf16 sdpa', \
+     "throughput-7.dat" using 1:2 with points lc rgb '#000000' pt 7 ps 1.3 title 'bf16 eager', \
+     "throughput-8.dat" using 1:2 with points lc rgb '#7F3C8D' pt 7 ps 1.3 title 'amp-bf16 sdpa', \
+     "throughput-9.dat" using 1:2 with points lc rgb '#8B0000' pt 7 ps 1.3 title 'amp-bf16 eager', \
+     "throughput-10.dat" using 1:2 with points lc rgb '#808080' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
+     "throughput-11.dat" using 1:2 with points lc rgb '#FF00FF' pt 7 ps 1.3 title 'lora+ckpt eager'
+
+set terminal pngcairo noenhanced size 1240,1360 font "sans,11"
 set output "peak_by_phase.png"
 reset
 set grid
-set title "Peak of each phase of a step (live tensors above baseline) vs tokens"
+set multiplot layout 3,2 title 'smollm2-135m: peak of each phase of a step (live tensors above baseline); lines join one seq_len; points with the same b x s share a position'
+set title 'full'
 set xlabel "tokens per micro-batch, b x s"
 set ylabel "phase peak (MiB)"
-set key left top
-plot "phases-2.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 3 title 'full sdpa: forward', \
-     "phases-2.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 3 title 'full sdpa: backward', \
-     "phases-2.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 3 title 'full sdpa: optimizer step', \
-     "phases-3.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 4 title 'full eager: forward', \
-     "phases-3.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 4 title 'full eager: backward', \
-     "phases-3.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 4 title 'full eager: optimizer step', \
-     "phases-4.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 5 title 'full+ckpt sdpa: forward', \
-     "phases-4.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 5 title 'full+ckpt sdpa: backward', \
-     "phases-4.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 5 title 'full+ckpt sdpa: optimizer step', \
-     "phases-5.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 6 title 'full+ckpt eager: forward', \
-     "phases-5.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 6 title 'full+ckpt eager: backward', \
-     "phases-5.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 6 title 'full+ckpt eager: optimizer step', \
-     "phases-6.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 7 title 'bf16 sdpa: forward', \
-     "phases-6.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 7 title 'bf16 sdpa: backward', \
-     "phases-6.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 7 title 'bf16 sdpa: optimizer step', \
-     "phases-7.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 8 title 'bf16 eager: forward', \
-     "phases-7.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 8 title 'bf16 eager: backward', \
-     "phases-7.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 8 title 'bf16 eager: optimizer step', \
-     "phases-8.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 9 title 'amp-bf16 sdpa: forward', \
-     "phases-8.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 9 title 'amp-bf16 sdpa: backward', \
-     "phases-8.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 9 title 'amp-bf16 sdpa: optimizer step', \
-     "phases-9.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 10 title 'amp-bf16 eager: forward', \
-     "phases-9.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 10 title 'amp-bf16 eager: backward', \
-     "phases-9.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 10 title 'amp-bf16 eager: optimizer step', \
-     "phases-10.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 11 title 'lora+ckpt sdpa: forward', \
-     "phases-10.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 11 title 'lora+ckpt sdpa: backward', \
-     "phases-10.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 11 title 'lora+ckpt sdpa: optimizer step', \
-     "phases-11.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 12 title 'lora+ckpt eager: forward', \
-     "phases-11.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 12 title 'lora+ckpt eager: backward', \
-     "phases-11.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 12 title 'lora+ckpt eager: optimizer step'
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-2.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-2.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-2.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-3.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-3.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-3.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'full+ckpt'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-4.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-4.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-4.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-5.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-5.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-5.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'bf16'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-6.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-6.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-6.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-7.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-7.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-7.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'amp-bf16'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-8.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-8.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-8.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-9.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-9.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-9.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'lora+ckpt'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-10.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-10.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-10.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-11.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-11.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-11.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+unset multiplot
 unset output
 
 set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
 set output "peak_vs_tokens.svg"
 reset
 set grid
-set title "Peak RSS above baseline vs tokens per micro-batch (fit and 95% band)"
-set xlabel "tokens per micro-batch, b x s"
+set title 'smollm2-135m: peak RSS above baseline vs tokens (fit, 95% band; open circles: held out or verify, not fitted)'
+set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "peak above baseline (MiB)"
-set key left top
+set key outside right top vertical Left reverse
 set style fill transparent solid 0.15 noborder
-plot "fit-0.dat" using 1:3:4 with filledcurves lc 1 notitle, "fit-0.dat" using 1:2 with lines lc 1 lw 2 notitle, \
-     "points-0.dat" using 1:2 with points pt 7 ps 1.3 lc 1 title 'inference sdpa', \
-     "fit-1.dat" using 1:3:4 with filledcurves lc 2 notitle, "fit-1.dat" using 1:2 with lines lc 2 lw 2 notitle, \
-     "points-1.dat" using 1:2 with points pt 7 ps 1.3 lc 2 title 'inference eager', \
-     "fit-2.dat" using 1:3:4 with filledcurves lc 3 notitle, "fit-2.dat" using 1:2 with lines lc 3 lw 2 notitle, \
-     "points-2.dat" using 1:2 with points pt 7 ps 1.3 lc 3 title 'full sdpa', \
-     "fit-3.dat" using 1:3:4 with filledcurves lc 4 notitle, "fit-3.dat" using 1:2 with lines lc 4 lw 2 notitle, \
-     "points-3.dat" using 1:2 with points pt 7 ps 1.3 lc 4 title 'full eager', \
-     "points-4.dat" using 1:2 with points pt 7 ps 1.3 lc 5 title 'full+ckpt sdpa', \
-     "points-5.dat" using 1:2 with points pt 7 ps 1.3 lc 6 title 'full+ckpt eager', \
-     "points-6.dat" using 1:2 with points pt 7 ps 1.3 lc 7 title 'bf16 sdpa', \
-     "points-7.dat" using 1:2 with points pt 7 ps 1.3 lc 8 title 'bf16 eager', \
-     "points-8.dat" using 1:2 with points pt 7 ps 1.3 lc 9 title 'amp-bf16 sdpa', \
-     "points-9.dat" using 1:2 with points pt 7 ps 1.3 lc 10 title 'amp-bf16 eager', \
-     "points-10.dat" using 1:2 with points pt 7 ps 1.3 lc 11 title 'lora+ckpt sdpa', \
-     "points-11.dat" using 1:2 with points pt 7 ps 1.3 lc 12 title 'lora+ckpt eager'
+plot "fit-0.dat" using 1:3:4 with filledcurves lc rgb '#0072B2' notitle, "fit-0.dat" using 1:2 with lines lc rgb '#0072B2' lw 2 notitle, \
+     "points-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference sdpa', \
+     "fit-1.dat" using 1:3:4 with filledcurves lc rgb '#E69F00' notitle, "fit-1.dat" using 1:2 with lines lc rgb '#E69F00' lw 2 notitle, \
+     "points-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
+     "fit-2.dat" using 1:3:4 with filledcurves lc rgb '#009E73' notitle, "fit-2.dat" using 1:2 with lines lc rgb '#009E73' lw 2 notitle, \
+     "points-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
+     "held-2.dat" using 1:2 with points lc rgb '#009E73' pt 6 ps 2 lw 2 title 'full sdpa held out or verify', \
+     "fit-3.dat" using 1:3:4 with filledcurves lc rgb '#CC79A7' notitle, "fit-3.dat" using 1:2 with lines lc rgb '#CC79A7' lw 2 notitle, \
+     "points-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager', \
+     "held-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 6 ps 2 lw 2 title 'full eager held out or verify', \
+     "points-4.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'full+ckpt sdpa', \
+     "points-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'full+ckpt eager', \
+     "points-6.dat" using 1:2 with points lc rgb '#F0E442' pt 7 ps 1.3 title 'bf16 sdpa', \
+     "points-7.dat" using 1:2 with points lc rgb '#000000' pt 7 ps 1.3 title 'bf16 eager', \
+     "points-8.dat" using 1:2 with points lc rgb '#7F3C8D' pt 7 ps 1.3 title 'amp-bf16 sdpa', \
+     "points-9.dat" using 1:2 with points lc rgb '#8B0000' pt 7 ps 1.3 title 'amp-bf16 eager', \
+     "points-10.dat" using 1:2 with points lc rgb '#808080' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
+     "points-11.dat" using 1:2 with points lc rgb '#FF00FF' pt 7 ps 1.3 title 'lora+ckpt eager'
+
+set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
 set output "residuals.svg"
 reset
 set grid
-set title "Residuals of the chosen fit"
-set xlabel "tokens per micro-batch, b x s"
+set title 'smollm2-135m: residuals of the chosen fit'
+set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "observed - predicted (MiB)"
-set key left top
+set key outside right top vertical Left reverse
 plot 0 with lines lc rgb "gray" notitle, \
-     "residuals-0.dat" using 1:2 with points pt 7 ps 1.3 lc 1 title 'inference sdpa', \
-     "residuals-1.dat" using 1:2 with points pt 7 ps 1.3 lc 2 title 'inference eager', \
-     "residuals-2.dat" using 1:2 with points pt 7 ps 1.3 lc 3 title 'full sdpa', \
-     "residuals-3.dat" using 1:2 with points pt 7 ps 1.3 lc 4 title 'full eager'
+     "residuals-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference sdpa', \
+     "residuals-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
+     "residuals-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
+     "residuals-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager'
+
+set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
 set output "breakdown.svg"
 reset
 set grid
-set title "Memory breakdown at the largest measured batch (F split by measured fixed costs)"
+set title 'smollm2-135m: memory at the largest measured batch (F split by the measured fixed costs)'
 set xlabel ""
 set ylabel "MiB above baseline"
 set key outside right top
@@ -164,60 +203,87 @@ plot "breakdown.dat" using 2:xtic(1) title "weights", "" using 3 title "gradient
 unset style
 set style data points
 set key inside left top
+
+set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
 set output "throughput.svg"
 reset
 set grid
-set title "Training throughput (mean of steps after the first)"
-set xlabel "tokens per micro-batch, b x s"
+set title 'smollm2-135m: throughput (each point ran one step: that step''s time)'
+set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
-set key left top
-plot "throughput-0.dat" using 1:2 with points pt 7 ps 1.3 lc 1 title 'inference sdpa', \
-     "throughput-1.dat" using 1:2 with points pt 7 ps 1.3 lc 2 title 'inference eager', \
-     "throughput-2.dat" using 1:2 with points pt 7 ps 1.3 lc 3 title 'full sdpa', \
-     "throughput-3.dat" using 1:2 with points pt 7 ps 1.3 lc 4 title 'full eager', \
-     "throughput-4.dat" using 1:2 with points pt 7 ps 1.3 lc 5 title 'full+ckpt sdpa', \
-     "throughput-5.dat" using 1:2 with points pt 7 ps 1.3 lc 6 title 'full+ckpt eager', \
-     "throughput-6.dat" using 1:2 with points pt 7 ps 1.3 lc 7 title 'bf16 sdpa', \
-     "throughput-7.dat" using 1:2 with points pt 7 ps 1.3 lc 8 title 'bf16 eager', \
-     "throughput-8.dat" using 1:2 with points pt 7 ps 1.3 lc 9 title 'amp-bf16 sdpa', \
-     "throughput-9.dat" using 1:2 with points pt 7 ps 1.3 lc 10 title 'amp-bf16 eager', \
-     "throughput-10.dat" using 1:2 with points pt 7 ps 1.3 lc 11 title 'lora+ckpt sdpa', \
-     "throughput-11.dat" using 1:2 with points pt 7 ps 1.3 lc 12 title 'lora+ckpt eager'
+set key outside right top vertical Left reverse
+plot "throughput-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference sdpa', \
+     "throughput-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
+     "throughput-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
+     "throughput-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager', \
+     "throughput-4.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'full+ckpt sdpa', \
+     "throughput-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'full+ckpt eager', \
+     "throughput-6.dat" using 1:2 with points lc rgb '#F0E442' pt 7 ps 1.3 title 'bf16 sdpa', \
+     "throughput-7.dat" using 1:2 with points lc rgb '#000000' pt 7 ps 1.3 title 'bf16 eager', \
+     "throughput-8.dat" using 1:2 with points lc rgb '#7F3C8D' pt 7 ps 1.3 title 'amp-bf16 sdpa', \
+     "throughput-9.dat" using 1:2 with points lc rgb '#8B0000' pt 7 ps 1.3 title 'amp-bf16 eager', \
+     "throughput-10.dat" using 1:2 with points lc rgb '#808080' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
+     "throughput-11.dat" using 1:2 with points lc rgb '#FF00FF' pt 7 ps 1.3 title 'lora+ckpt eager'
+
+set terminal svg noenhanced size 1240,1360 font "sans,11" dynamic
 set output "peak_by_phase.svg"
 reset
 set grid
-set title "Peak of each phase of a step (live tensors above baseline) vs tokens"
+set multiplot layout 3,2 title 'smollm2-135m: peak of each phase of a step (live tensors above baseline); lines join one seq_len; points with the same b x s share a position'
+set title 'full'
 set xlabel "tokens per micro-batch, b x s"
 set ylabel "phase peak (MiB)"
-set key left top
-plot "phases-2.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 3 title 'full sdpa: forward', \
-     "phases-2.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 3 title 'full sdpa: backward', \
-     "phases-2.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 3 title 'full sdpa: optimizer step', \
-     "phases-3.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 4 title 'full eager: forward', \
-     "phases-3.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 4 title 'full eager: backward', \
-     "phases-3.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 4 title 'full eager: optimizer step', \
-     "phases-4.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 5 title 'full+ckpt sdpa: forward', \
-     "phases-4.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 5 title 'full+ckpt sdpa: backward', \
-     "phases-4.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 5 title 'full+ckpt sdpa: optimizer step', \
-     "phases-5.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 6 title 'full+ckpt eager: forward', \
-     "phases-5.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 6 title 'full+ckpt eager: backward', \
-     "phases-5.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 6 title 'full+ckpt eager: optimizer step', \
-     "phases-6.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 7 title 'bf16 sdpa: forward', \
-     "phases-6.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 7 title 'bf16 sdpa: backward', \
-     "phases-6.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 7 title 'bf16 sdpa: optimizer step', \
-     "phases-7.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 8 title 'bf16 eager: forward', \
-     "phases-7.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 8 title 'bf16 eager: backward', \
-     "phases-7.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 8 title 'bf16 eager: optimizer step', \
-     "phases-8.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 9 title 'amp-bf16 sdpa: forward', \
-     "phases-8.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 9 title 'amp-bf16 sdpa: backward', \
-     "phases-8.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 9 title 'amp-bf16 sdpa: optimizer step', \
-     "phases-9.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 10 title 'amp-bf16 eager: forward', \
-     "phases-9.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 10 title 'amp-bf16 eager: backward', \
-     "phases-9.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 10 title 'amp-bf16 eager: optimizer step', \
-     "phases-10.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 11 title 'lora+ckpt sdpa: forward', \
-     "phases-10.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 11 title 'lora+ckpt sdpa: backward', \
-     "phases-10.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 11 title 'lora+ckpt sdpa: optimizer step', \
-     "phases-11.dat" using 1:2 with linespoints pt 5 ps 1.3 lc 12 title 'lora+ckpt eager: forward', \
-     "phases-11.dat" using 1:3 with linespoints pt 7 ps 1.3 lc 12 title 'lora+ckpt eager: backward', \
-     "phases-11.dat" using 1:4 with linespoints pt 9 ps 1.3 lc 12 title 'lora+ckpt eager: optimizer step'
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-2.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-2.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-2.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-3.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-3.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-3.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'full+ckpt'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-4.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-4.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-4.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-5.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-5.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-5.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'bf16'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-6.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-6.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-6.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-7.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-7.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-7.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'amp-bf16'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-8.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-8.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-8.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-9.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-9.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-9.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+set title 'lora+ckpt'
+set xlabel "tokens per micro-batch, b x s"
+set ylabel "phase peak (MiB)"
+set key outside bottom center horizontal maxrows 2 Left reverse
+set grid
+plot "phases-10.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 title 'sdpa: forward', \
+     "phases-10.dat" using 1:3 with linespoints lc rgb '#0072B2' pt 7 ps 1.3 title 'sdpa: backward', \
+     "phases-10.dat" using 1:4 with linespoints lc rgb '#0072B2' pt 9 ps 1.3 title 'sdpa: optimizer step', \
+     "phases-11.dat" using 1:2 with linespoints lc rgb '#E69F00' pt 5 ps 1.3 title 'eager: forward', \
+     "phases-11.dat" using 1:3 with linespoints lc rgb '#E69F00' pt 7 ps 1.3 title 'eager: backward', \
+     "phases-11.dat" using 1:4 with linespoints lc rgb '#E69F00' pt 9 ps 1.3 title 'eager: optimizer step'
+unset multiplot
 unset output
