@@ -7,6 +7,9 @@
 #include "peakfit_torch.h"
 
 enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
+/* The same statuses in words, for the worker's --help (both binaries'). */
+#define WORKER_EXIT_STATUS_TEXT \
+    "exit status: 0 ok, 2 a bad option, 3 out of memory, 4 any other failure (its error line says which)\n"
 
 /* The status of a point run -j 1 did not start: its predicted peak was
  * more than the free memory (runner/pool.c); measured again on resume. */

@@ -11,6 +11,7 @@
 #include "reports/report.h"
 #include "runner/grid_cmd.h"
 #include "runner/params.h"
+#include "runner/point_result.h"
 #include "runner/run_sweep.h"
 #include "runner/slurm_cmd.h"
 #include "runner/torch_facts.h"
@@ -30,41 +31,44 @@ struct command {
     const char *synopsis; /* what follows "peakfit NAME"; continuation lines indented */
     const char *summary;
     void (*options)(FILE *out); /* the command's own option list, from its table; NULL: the synopsis says all */
+    const char *statuses;       /* its exit statuses where they are not peakfit's (exit_statuses) */
 };
 
 static const struct command commands[] = {
     {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
-     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL},
+     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL, NULL},
     {"grid", grid_main, "SWEEP [--peaks] [-o DIR]",
      "check a sweep file and list its points without running them; --peaks: each one's expected peak\n"
-     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL},
-    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL},
-    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL},
-    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL},
-    {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator", NULL},
+     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL, NULL},
+    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL, NULL},
+    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL, NULL},
+    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL, NULL},
+    {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator",
+     NULL, NULL},
     {"calc", calc_main,
      "DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
      "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]\n"
      "  calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
      "       [--fixed SIZE --budget SIZE] [--json]",
      "the largest micro-batch that fits, and the accumulation steps (without DIR: from your own numbers)",
-     calc_print_options},
+     calc_print_options, NULL},
     {"verify", verify_main, "DIR --budget SIZE [--technique T] [--seq-len S] [--model M] [--device D]",
-     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up", NULL},
+     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up", NULL, NULL},
     {"auto", auto_main,
      "MODEL --technique T[,T] --seq-len S -o DIR [--points N] [--time T] [--target 2%]\n"
      "       [--budget SIZE] [--mem-limit SIZE] [--threads N] [--attention A] [--metric tensor|rss]",
      "the automated sweep: peakfit chooses the points until A is known to the target (DIR/auto.sweep),\n"
-     "  or with --budget finds the largest micro-batch within it", NULL},
+     "  or with --budget finds the largest micro-batch within it", NULL, NULL},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
-     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL},
-    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL},
+     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL, NULL},
+    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL},
     {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
-     "measure one point (started by run; reports on stdout by hand)", sweep_keys_worker_options},
+     "measure one point (started by run; reports on stdout by hand)", sweep_keys_worker_options,
+     WORKER_EXIT_STATUS_TEXT},
     {"slurm", slurm_main,
      "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
      "       [--cpus-per-task N] [--chunk C] [--submit]",
-     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)", NULL},
+     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)", NULL, NULL},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -88,7 +92,7 @@ static void print_command_usage(const struct command *c, FILE *out)
         fputs("options:\n", out);
         c->options(out);
     }
-    fputs(exit_statuses, out);
+    fputs(c->statuses ? c->statuses : exit_statuses, out);
 }
 
 static const struct command *find_command(const char *name)

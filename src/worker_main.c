@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "peakfit_torch.h"
+#include "runner/point_result.h"
 #include "runner/torch_facts.h"
 #include "runner/worker.h"
 #include "sweeps/device.h"
@@ -37,7 +38,7 @@ static int print_usage(void)
            "       peakfit-worker --facts [DEVICE...]: libtorch's version, CUDA, and whether each device is there\n"
            "options:\n");
     sweep_keys_worker_options(stdout);
-    printf("exit status: 0 ok, 2 a bad option, 3 out of memory, 4 any other failure (its error line says which)\n");
+    fputs(WORKER_EXIT_STATUS_TEXT, stdout);
     return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
 }
 

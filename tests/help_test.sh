@@ -57,6 +57,9 @@ out=$("$PEAKFIT" worker --help) || fail "worker --help: exit status $?"
 for o in model technique attention batch seq-len steps mem-limit weights warm report-fd; do
     grep -q "^  --$o\b" <<<"$out" || fail "worker --help does not list --$o: $out"
 done
+# ... and the worker's own exit statuses, not the runner's.
+expect_eq "worker --help: exit statuses" "$(tail -n 1 <<<"$out")" \
+    "exit status: 0 ok, 2 a bad option, 3 out of memory, 4 any other failure (its error line says which)"
 # A calc error is its message and one line pointing at --help, not the
 # option list; bare calc says what it needs the same way.
 err=$("$PEAKFIT" calc 2>&1); rc=$?
