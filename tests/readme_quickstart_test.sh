@@ -18,3 +18,5 @@ run_line "$(line printf)" || fail "README's printf line failed"
 points=$(run_line "$(line 'bin/peakfit grid')" 2>"$TMP/err") || fail "README's sweep: $(cat "$TMP/err")"
 expect_eq "README's sweep: 12 points" "$(wc -l <<<"$points")" 12
 grep -q '^peakfit: my.sweep: 12 points;' "$TMP/err" || fail "grid's summary: $(cat "$TMP/err")"
+grep -q '^peakfit: expected peaks: largest 16203 MiB ' "$TMP/err" ||
+    fail "README says grid --peaks gives a largest of 16203 MiB: $(cat "$TMP/err")"
