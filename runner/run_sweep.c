@@ -21,8 +21,9 @@
 #include "sweeps/attention.h"
 #include "sweeps/device.h"
 #include "sweeps/technique.h"
-#include "util/parse.h"
 #include "util/exit_status.h"
+#include "util/near_name.h"
+#include "util/parse.h"
 
 struct progress {
     int total, to_run, ran, ok;
@@ -325,6 +326,21 @@ static int run_option(int argc, char **argv, int *i, struct run_options *o)
     return rc == 0 ? 1 : -1;
 }
 
+/* An argument that is no option of run's and not the sweep: with the
+ * option it most likely meant when it looks like a mistyped one. */
+static void say_unexpected(const char *command, const char *arg)
+{
+    static const char *const options[] = {"output", "jobs", "point", "chunk"};
+    struct near_name near;
+    near_name_start(&near, arg + strspn(arg, "-"));
+    for (size_t i = 0; arg[0] == '-' && i < sizeof options / sizeof options[0]; i++)
+        near_name_offer(&near, options[i]);
+    if (near_name_best(&near))
+        fprintf(stderr, "peakfit %s: unexpected argument %s; did you mean --%s?\n", command, arg, near_name_best(&near));
+    else
+        fprintf(stderr, "peakfit %s: unexpected argument %s\n", command, arg);
+}
+
 int run_sweep_args(int argc, char **argv, struct run_options *o)
 {
     *o = (struct run_options){.point = -1, .chunk = 1};
@@ -344,7 +360,7 @@ int run_sweep_args(int argc, char **argv, struct run_options *o)
         else if (!o->sweep && argv[i][0] != '-')
             o->sweep = argv[i];
         else {
-            fprintf(stderr, "peakfit: unexpected argument %s\n", argv[i]);
+            say_unexpected(argv[0], argv[i]);
             return -1;
         }
     }

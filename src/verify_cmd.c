@@ -18,6 +18,7 @@
 #include "util/csv_table.h"
 #include "util/exit_status.h"
 #include "util/output_file.h"
+#include "util/near_name.h"
 #include "util/parse.h"
 #include "util/size_arg.h"
 #include "util/peaks_columns.h"
@@ -27,6 +28,19 @@ static int usage(const char *why)
     fprintf(stderr, "peakfit verify: %s\nusage: peakfit verify DIR --budget SIZE [--technique T] [--seq-len S] "
             "[--model M] [--device D]\n", why);
     return EXIT_BAD_INPUT;
+}
+
+/* "unknown option", naming it, with the option it most likely meant. */
+static int unknown_option(const char *arg, const struct option *opts)
+{
+    char why[400];
+    struct near_name near;
+    near_name_start(&near, strndupa(arg + strspn(arg, "-"), strcspn(arg + strspn(arg, "-"), "=")));
+    for (int i = 0; opts[i].name; i++)
+        near_name_offer(&near, opts[i].name);
+    snprintf(why, sizeof why, "unknown option \"%.200s\"%s%s%s", arg, near_name_best(&near) ? "; did you mean --" : "",
+             near_name_best(&near) ? near_name_best(&near) : "", near_name_best(&near) ? "?" : "");
+    return usage(why);
 }
 
 static int parse_args(int argc, char **argv, struct calc_request *r, const char **dir)
@@ -49,7 +63,7 @@ static int parse_args(int argc, char **argv, struct calc_request *r, const char 
         if (opt == 's' && parse_long(optarg, 1, LIMIT_SEQ_LEN_MAX, &r->seq_len) != 0)
             return usage("--seq-len must be a whole number from 1 to 1000000");
         if (opt == ':' || opt == '?')
-            return usage(opt == ':' ? "an option needs a value" : "unknown option");
+            return opt == ':' ? usage("an option needs a value") : unknown_option(argv[optind - 1], opts);
         r->budget_mib = opt == 'b' ? bytes / 1048576.0 : r->budget_mib;
         r->technique = opt == 't' ? optarg : r->technique;
         r->model = opt == 'm' ? optarg : r->model;
@@ -198,7 +212,7 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
 int verify_main(int argc, char **argv)
 {
     struct calc_request req = {.technique = "full", .replicas = 1};
-    const char *dir;
+    const char *dir = NULL;
     if (parse_args(argc, argv, &req, &dir) != 0)
         return EXIT_BAD_INPUT;
     struct fit_set set;

@@ -50,3 +50,10 @@ expect_message "calc --budget 24" 'peakfit calc: --budget needs a unit (e.g. 24G
     "$PEAKFIT" calc "$TMP" --budget 24
 expect_message "calc: a mistyped option" 'peakfit calc: unknown option "--replcias"; did you mean --replicas?' \
     "$PEAKFIT" calc "$TMP" --budget 2GiB --replcias 4
+expect_message "run: a mistyped option" "peakfit run: unexpected argument --jbos; did you mean --jobs?" \
+    "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" --jbos 2
+expect_message "verify: a mistyped option" 'peakfit verify: unknown option "--budgte"; did you mean --budget?' \
+    "$PEAKFIT" verify "$TMP" --budgte 2GiB
+expect_message "verify: an unknown option, nothing near" 'peakfit verify: unknown option "--frob"' \
+    "$PEAKFIT" verify "$TMP" --frob
+[ ! -e "$TMP/out" ] || fail "a refused run created its output directory"
