@@ -108,7 +108,7 @@ static int any_step_time(const struct group_fit *const *g, int n)
 static void peak_chart(FILE *f, const struct group_fit *const *g, int n)
 {
     char title[1500], style[64], colour[48], held[1600];
-    chart_title(f, g, n, "peak RSS above baseline vs tokens (fit, 95% band; open circles: held out or verify, not fitted)");
+    chart_title(f, g, n, "peak RSS above baseline vs tokens, fit and its 95% band");
     fprintf(f, "%sset ylabel \"peak above baseline (MiB)\"\n%sset style fill transparent solid 0.15 noborder\nplot ",
             tokens_axis, key_outside);
     for (int i = 0; i < n; i++) {
@@ -123,7 +123,7 @@ static void peak_chart(FILE *f, const struct group_fit *const *g, int n)
         if (g[i]->n_held > 0) {
             char label[700];
             plot_group_label(label, sizeof label, g, n, i, " ");
-            strncat(label, " held out or verify", sizeof label - strlen(label) - 1);
+            strncat(label, " not fitted (held out, verify)", sizeof label - strlen(label) - 1);
             fprintf(f, ", \\\n     \"held-%d.dat\" using 1:2 with points lc rgb '%s' pt 6 ps 2 lw 2 title %s", i,
                     colours[i % N_COLOURS], gnuplot_quote(label, held, sizeof held));
         }
@@ -286,7 +286,7 @@ static const struct chart {
     int (*has_series)(const struct group_fit *const *g, int n);
     const char *empty_reason;
     void (*script)(FILE *f, const struct group_fit *const *g, int n);
-    void (*canvas)(const struct group_fit *const *g, int n, int *w, int *h); /* NULL: 1000 x 640 */
+    void (*canvas)(const struct group_fit *const *g, int n, int *w, int *h); /* NULL: 1100 x 640 */
 } charts[] = {
     {"peak_vs_tokens", any_point, "no successful points", peak_chart, NULL},
     {"residuals", any_fitted, "no group could be fitted (each needs two distinct token counts)", residual_chart,
@@ -320,7 +320,7 @@ static int write_script(const char *dir, const struct group_fit *const *g, int n
         for (int c = 0; c < plot_chart_count; c++) {
             if (!charts[c].has_series(g, n))
                 continue;
-            int w = 1000, h = 640;
+            int w = 1100, h = 640;
             if (charts[c].canvas)
                 charts[c].canvas(g, n, &w, &h);
             fprintf(out.f, "\nset terminal %s size %d,%d %s\nset output \"%s.%s\"\nreset\nset grid\n",

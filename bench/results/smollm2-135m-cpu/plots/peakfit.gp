@@ -1,10 +1,10 @@
 # Written by peakfit plot; edit and run `gnuplot peakfit.gp` in this folder.
 
-set terminal pngcairo noenhanced size 1000,640 font "sans,11"
+set terminal pngcairo noenhanced size 1100,640 font "sans,11"
 set output "peak_vs_tokens.png"
 reset
 set grid
-set title 'smollm2-135m: peak RSS above baseline vs tokens (fit, 95% band; open circles: held out or verify, not fitted)'
+set title 'smollm2-135m: peak RSS above baseline vs tokens, fit and its 95% band'
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "peak above baseline (MiB)"
 set key outside right top vertical Left reverse
@@ -15,10 +15,10 @@ plot "fit-0.dat" using 1:3:4 with filledcurves lc rgb '#0072B2' notitle, "fit-0.
      "points-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
      "fit-2.dat" using 1:3:4 with filledcurves lc rgb '#009E73' notitle, "fit-2.dat" using 1:2 with lines lc rgb '#009E73' lw 2 notitle, \
      "points-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
-     "held-2.dat" using 1:2 with points lc rgb '#009E73' pt 6 ps 2 lw 2 title 'full sdpa held out or verify', \
+     "held-2.dat" using 1:2 with points lc rgb '#009E73' pt 6 ps 2 lw 2 title 'full sdpa not fitted (held out, verify)', \
      "fit-3.dat" using 1:3:4 with filledcurves lc rgb '#CC79A7' notitle, "fit-3.dat" using 1:2 with lines lc rgb '#CC79A7' lw 2 notitle, \
      "points-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager', \
-     "held-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 6 ps 2 lw 2 title 'full eager held out or verify', \
+     "held-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 6 ps 2 lw 2 title 'full eager not fitted (held out, verify)', \
      "points-4.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'full+ckpt sdpa', \
      "points-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'full+ckpt eager', \
      "points-6.dat" using 1:2 with points lc rgb '#F0E442' pt 7 ps 1.3 title 'bf16 sdpa', \
@@ -28,7 +28,7 @@ plot "fit-0.dat" using 1:3:4 with filledcurves lc rgb '#0072B2' notitle, "fit-0.
      "points-10.dat" using 1:2 with points lc rgb '#808080' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
      "points-11.dat" using 1:2 with points lc rgb '#FF00FF' pt 7 ps 1.3 title 'lora+ckpt eager'
 
-set terminal pngcairo noenhanced size 1000,640 font "sans,11"
+set terminal pngcairo noenhanced size 1100,640 font "sans,11"
 set output "residuals.png"
 reset
 set grid
@@ -42,7 +42,7 @@ plot 0 with lines lc rgb "gray" notitle, \
      "residuals-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
      "residuals-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager'
 
-set terminal pngcairo noenhanced size 1000,640 font "sans,11"
+set terminal pngcairo noenhanced size 1100,640 font "sans,11"
 set output "breakdown.png"
 reset
 set grid
@@ -60,7 +60,7 @@ unset style
 set style data points
 set key inside left top
 
-set terminal pngcairo noenhanced size 1000,640 font "sans,11"
+set terminal pngcairo noenhanced size 1100,640 font "sans,11"
 set output "throughput.png"
 reset
 set grid
@@ -144,11 +144,11 @@ plot "phases-10.dat" using 1:2 with linespoints lc rgb '#0072B2' pt 5 ps 1.3 tit
 unset multiplot
 unset output
 
-set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
+set terminal svg noenhanced size 1100,640 font "sans,11" dynamic
 set output "peak_vs_tokens.svg"
 reset
 set grid
-set title 'smollm2-135m: peak RSS above baseline vs tokens (fit, 95% band; open circles: held out or verify, not fitted)'
+set title 'smollm2-135m: peak RSS above baseline vs tokens, fit and its 95% band'
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "peak above baseline (MiB)"
 set key outside right top vertical Left reverse
@@ -159,10 +159,10 @@ plot "fit-0.dat" using 1:3:4 with filledcurves lc rgb '#0072B2' notitle, "fit-0.
      "points-1.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title 'inference eager', \
      "fit-2.dat" using 1:3:4 with filledcurves lc rgb '#009E73' notitle, "fit-2.dat" using 1:2 with lines lc rgb '#009E73' lw 2 notitle, \
      "points-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
-     "held-2.dat" using 1:2 with points lc rgb '#009E73' pt 6 ps 2 lw 2 title 'full sdpa held out or verify', \
+     "held-2.dat" using 1:2 with points lc rgb '#009E73' pt 6 ps 2 lw 2 title 'full sdpa not fitted (held out, verify)', \
      "fit-3.dat" using 1:3:4 with filledcurves lc rgb '#CC79A7' notitle, "fit-3.dat" using 1:2 with lines lc rgb '#CC79A7' lw 2 notitle, \
      "points-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager', \
-     "held-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 6 ps 2 lw 2 title 'full eager held out or verify', \
+     "held-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 6 ps 2 lw 2 title 'full eager not fitted (held out, verify)', \
      "points-4.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'full+ckpt sdpa', \
      "points-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'full+ckpt eager', \
      "points-6.dat" using 1:2 with points lc rgb '#F0E442' pt 7 ps 1.3 title 'bf16 sdpa', \
@@ -172,7 +172,7 @@ plot "fit-0.dat" using 1:3:4 with filledcurves lc rgb '#0072B2' notitle, "fit-0.
      "points-10.dat" using 1:2 with points lc rgb '#808080' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
      "points-11.dat" using 1:2 with points lc rgb '#FF00FF' pt 7 ps 1.3 title 'lora+ckpt eager'
 
-set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
+set terminal svg noenhanced size 1100,640 font "sans,11" dynamic
 set output "residuals.svg"
 reset
 set grid
@@ -186,7 +186,7 @@ plot 0 with lines lc rgb "gray" notitle, \
      "residuals-2.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full sdpa', \
      "residuals-3.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'full eager'
 
-set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
+set terminal svg noenhanced size 1100,640 font "sans,11" dynamic
 set output "breakdown.svg"
 reset
 set grid
@@ -204,7 +204,7 @@ unset style
 set style data points
 set key inside left top
 
-set terminal svg noenhanced size 1000,640 font "sans,11" dynamic
+set terminal svg noenhanced size 1100,640 font "sans,11" dynamic
 set output "throughput.svg"
 reset
 set grid
