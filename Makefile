@@ -23,8 +23,6 @@ TORCH_LIB := -ltorch -ltorch_cpu -lc10
 else
 TORCH_INC := -isystem $(LIBTORCH)/include -isystem $(LIBTORCH)/include/torch/csrc/api/include
 TORCH_INC += $(if $(TORCH_ABI),-D_GLIBCXX_USE_CXX11_ABI=$(TORCH_ABI))
-# A newer libtorch may deprecate a call the shim makes for 1.13: a warning, not a stop.
-TORCH_INC += -Wno-error=deprecated-declarations
 TORCH_LIB := -L$(LIBTORCH)/lib -Wl,-rpath,$(LIBTORCH)/lib -ltorch -ltorch_cpu -lc10
 # libtorch 2.14 and later refuse C++17 (an #error in ATen.h): C++20 for them.
 CXX_STD := $(shell grep -qs 'C++20 or later' $(LIBTORCH)/include/ATen/ATen.h && echo c++20)
@@ -57,10 +55,13 @@ TORCH_LIB += -Wl,--push-state,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--pop-s
 TORCH_LIB += -Wl,--allow-shlib-undefined
 endif
 
-# B: where objects and test programs go; BIN: where peakfit goes. test-asan
-# builds the C side again, with sanitizers, into build-asan.
+# B: where objects and test programs go; BIN: where peakfit goes; SHIM_B:
+# where the shim's objects and library go (B's, unless a build shares
+# another's shim: test-asan builds the C side again, with sanitizers, into
+# build-asan, and links the default build's uninstrumented shim).
 B   ?= build
 BIN ?= bin
+SHIM_B ?= $(B)
 SANITIZE ?=
 
 WARN     := -Wall -Wextra -Werror
@@ -72,11 +73,11 @@ ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
 # peakfit-worker, the test programs and the shim's users link it.
 FRONT_LDLIBS := $(LDFLAGS) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
 LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
-SHIM_LIB := build/libpeakfit_torch.a
+SHIM_LIB := $(SHIM_B)/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
 C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c autosweep/*.c)
-SHIM_OBJ := $(SHIM_SRC:%.cpp=build/%.o)
+SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;
 # worker_main.c: peakfit-worker, with runner/worker.c, the shim's one caller.
@@ -96,7 +97,7 @@ DEPFLAGS := -MMD -MP
 
 DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
-.PHONY: all deps venv test test-asan leaks fuzz demo docs clean print-torch
+.PHONY: all deps venv venv-cuda test test-asan test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -105,6 +106,15 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: requirements-torch2.txt
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements-torch2.txt
+	touch $@
+
+# The CUDA build of PyTorch 2.14.1 (about 5.5 GB installed), pinned in
+# requirements-cuda.txt, in a venv of its own: make cuda-compile / cuda-build.
+VENV_CUDA ?= .venv-cuda
+venv-cuda: $(VENV_CUDA)/.installed
+$(VENV_CUDA)/.installed: requirements-cuda.txt
+	python3 -m venv $(VENV_CUDA)
+	$(VENV_CUDA)/bin/pip install -q --disable-pip-version-check -r requirements-cuda.txt
 	touch $@
 
 all: $(BIN)/peakfit $(BIN)/peakfit-worker $(TEST_BIN)
@@ -132,11 +142,11 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/shim/%.o: shim/%.cpp
+$(SHIM_B)/shim/%.o: shim/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
--include $(wildcard $(B)/*/*.d $(B)/tests/tools/*.d build/shim/*.d)
+-include $(wildcard $(B)/*/*.d $(B)/tests/tools/*.d $(SHIM_B)/shim/*.d)
 
 # Installs only what is missing; OpenBLAS replaces the reference BLAS that
 # libtorch would otherwise call through libblas.so.3 (minutes per step).
@@ -157,11 +167,30 @@ test: deps all
 # the fault tests need the signals to reach the runner, not ASan.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test-asan:
-	$(MAKE) B=build-asan BIN=build-asan/bin CFLAGS="-O1 -g" \
+	$(MAKE) B=build-asan BIN=build-asan/bin SHIM_B=build CFLAGS="-O1 -g" \
 	    SANITIZE="$(ASAN_FLAGS)" all
 	@ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    PEAKFIT_BUILD=build-asan tests/run-tests.sh
+
+# The whole suite again against PyTorch 2's libtorch (the CPU wheel in
+# $(VENV)), built beside the default build in build-torch2.
+TORCH2_B ?= build-torch2
+test-torch2: deps venv
+	$(MAKE) LIBTORCH=auto PYTHON=$(abspath $(VENV))/bin/python B=$(TORCH2_B) BIN=$(TORCH2_B)/bin all
+	@PEAKFIT_BUILD=$(TORCH2_B) PEAKFIT_BIN=$(TORCH2_B)/bin tests/run-tests.sh
+
+# The CUDA build against the CUDA wheel in $(VENV_CUDA): cuda-compile
+# compiles every shim file with CUDA compiled in; cuda-build also links
+# peakfit-worker and checks, on a machine without a GPU, that it says CUDA
+# is compiled in and no device is visible, and that grid refuses a cuda sweep.
+CUDA_B ?= build-cuda
+CUDA_MAKE = $(MAKE) LIBTORCH=auto PYTHON=$(abspath $(VENV_CUDA))/bin/python B=$(CUDA_B) BIN=$(CUDA_B)/bin
+cuda-compile: venv-cuda
+	$(CUDA_MAKE) $(CUDA_B)/libpeakfit_torch.a
+cuda-build: cuda-compile
+	$(CUDA_MAKE) $(CUDA_B)/bin/peakfit $(CUDA_B)/bin/peakfit-worker
+	@tests/cuda_build_check.sh $(CUDA_B)/bin
 
 # fit, plot, report and calc under ASan + LeakSanitizer (valgrind 3.19
 # stops with SIGILL on the RDTSCP in libhwy that libtorch's dependencies load).
@@ -183,7 +212,7 @@ docs: $(BIN)/peakfit
 	$(BIN)/peakfit columns >docs/peaks-csv.md
 
 clean:
-	rm -rf build bin
+	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B)
 
 # What the build uses from libtorch (checked by tests/libtorch_auto_test.sh).
 print-torch:

@@ -7,7 +7,7 @@
 // backward on PyTorch 2's flash / memory-efficient kernels: the output and a
 // [b, h, s] logsumexp, never the probabilities (transformers' default,
 // attn_implementation="sdpa"). With libtorch >= 2.0 the real kernel is
-// called. libtorch 1.13 has none, so a memory-efficient attention is written
+// called (torch_compat.hpp). libtorch 1.13 has none, so a memory-efficient attention is written
 // here as a custom autograd function: forward walks over blocks of queries,
 // keeping only each block's output and logsumexp; backward recomputes the
 // block's probabilities from the logsumexp (Rabe & Staats 2021; Dao et al.
@@ -20,9 +20,8 @@
 // fused kernels keep them as they are; before 2.5 it repeats them too.
 #include <cmath>
 #include <limits>
-#include <ATen/autocast_mode.h>
-#include <torch/version.h>
 #include "decoder.hpp"
+#include "torch_compat.hpp"
 
 namespace {
 
@@ -44,7 +43,6 @@ torch::Tensor future_mask(int64_t q0, int64_t q1, const torch::Device &device)
     return torch::ones({q1 - q0, q1}, torch::dtype(torch::kBool).device(device)).triu(q0 + 1);
 }
 
-#if TORCH_VERSION_MAJOR < 2
 // Scores of one query block in fp32, masked: [b, h, q1 - q0, q1].
 torch::Tensor block_scores(const torch::Tensor &q, const torch::Tensor &k, int64_t q0, int64_t q1,
                            double scale)
@@ -116,27 +114,29 @@ struct MemoryEfficientAttention : torch::autograd::Function<MemoryEfficientAtten
         return grad.view({shape[0], kv_heads, shape[1] / kv_heads, shape[2], shape[3]}).sum(2);
     }
 };
-#endif
+
+// The memory-efficient function, for a libtorch without SDPA. Under
+// autocast, PyTorch casts SDPA's inputs to the autocast dtype (it is on the
+// lower-precision list); a custom function is not, so do it here.
+torch::Tensor own_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v)
+{
+    c10::DeviceType type = q.device().type();
+    if (pf_compat::autocast_enabled(type)) {
+        auto dtype = pf_compat::autocast_dtype(type);
+        return MemoryEfficientAttention::apply(q.to(dtype), k.to(dtype), v.to(dtype));
+    }
+    return MemoryEfficientAttention::apply(q, k, v);
+}
 
 } // namespace
 
 torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v)
 {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5)
-    return at::scaled_dot_product_attention(q, k, v, {}, 0.0, /*is_causal=*/true, /*scale=*/{},
-                                            /*enable_gqa=*/q.size(1) != k.size(1));
-#elif TORCH_VERSION_MAJOR == 2
-    return at::scaled_dot_product_attention(q, repeat_kv(k, q.size(1)), repeat_kv(v, q.size(1)), {}, 0.0,
-                                            /*is_causal=*/true);
-#else
-    // Under autocast, PyTorch casts SDPA's inputs to the autocast dtype (it is
-    // on the lower-precision list); a custom function is not, so do it here.
-    if (at::autocast::is_cpu_enabled() || at::autocast::is_enabled()) {
-        auto dtype = q.is_cuda() ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
-        return MemoryEfficientAttention::apply(q.to(dtype), k.to(dtype), v.to(dtype));
-    }
-    return MemoryEfficientAttention::apply(q, k, v);
-#endif
+    if (!pf_compat::kHasNativeSdpa)
+        return own_sdpa(q, k, v);
+    if (pf_compat::kSdpaTakesGqa)
+        return pf_compat::native_causal_sdpa(q, k, v, /*enable_gqa=*/q.size(1) != k.size(1));
+    return pf_compat::native_causal_sdpa(q, repeat_kv(k, q.size(1)), repeat_kv(v, q.size(1)), false);
 }
 
 torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,

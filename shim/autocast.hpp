@@ -16,4 +16,5 @@ class AutocastBf16 {
   private:
     c10::DeviceType type_;
     bool was_enabled_;
+    c10::ScalarType was_dtype_;
 };

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <c10/core/CPUAllocator.h>
 #include "guard.hpp"
+#include "torch_compat.hpp"
 
 namespace {
 
@@ -47,14 +48,14 @@ void delete_counted(void *ptr)
     inner_delete(ptr);
 }
 
-struct counting_allocator final : c10::Allocator {
+struct counting_allocator final : pf_compat::WrappingAllocator {
     c10::Allocator *inner;
     explicit counting_allocator(c10::Allocator *wrapped) : inner(wrapped)
     {
         inner_delete = wrapped->raw_deleter();
     }
 
-    c10::DataPtr allocate(size_t n) const override
+    c10::DataPtr allocate_bytes(size_t n) const override
     {
         c10::DataPtr data = inner->allocate(n);
         c10::Device device = data.device();

@@ -1,17 +1,50 @@
 // decoder.cpp: the decoder's modules and forward pass, one code path for
 // every family; what differs is read off pf_model_config's switches.
 #include <cmath>
-#include <torch/version.h>
 #include "decoder.hpp"
+#include "torch_compat.hpp"
 
 // --- building blocks ----------------------------------------------------
+
+// Random weights, cheaply: values uniform in [-bound, bound) are drawn for
+// one tile of kTile and the tile is repeated over the tensor, by doubling
+// copies (memcpy speed, no temporary beside the tile). What peakfit
+// measures, memory, does not depend on the values, and drawing each of
+// Qwen2.5-0.5B's 494M values took most of a point's build time
+// (bench/results/build-time.txt). kTile is prime, so no row of a matrix
+// repeats the row before it. Deterministic under torch::manual_seed.
+static void fill_uniform(torch::Tensor w, double bound)
+{
+    constexpr int64_t kTile = 65521;
+    torch::NoGradGuard no_grad;
+    torch::Tensor flat = w.view({-1});
+    int64_t n = flat.numel(), filled = std::min(n, kTile);
+    flat.narrow(0, 0, filled).uniform_(-bound, bound);
+    while (filled < n) {
+        int64_t len = std::min(filled, n - filled);
+        flat.narrow(0, filled, len).copy_(flat.narrow(0, 0, len));
+        filled += len;
+    }
+}
+
+// An embedding table [rows, dim] with Hugging Face's initializer_range
+// (N(0, 0.02); uniform with the same standard deviation here): with N(0, 1)
+// and a tied head the logits, and so the loss, would be absurdly large.
+// Given its weight, libtorch's Embedding does not draw its own N(0, 1).
+static torch::nn::Embedding embedding(int64_t rows, int64_t dim)
+{
+    torch::Tensor weight = torch::empty({rows, dim});
+    fill_uniform(weight, 0.02 * std::sqrt(3.0));
+    return torch::nn::Embedding(torch::nn::EmbeddingOptions(rows, dim)._weight(weight));
+}
 
 ProjectionImpl::ProjectionImpl(int64_t in, int64_t out, bool with_bias, bool conv1d_, int lora_rank)
     : conv1d(conv1d_)
 {
     double bound = 1.0 / std::sqrt((double)in);
     std::vector<int64_t> shape = conv1d ? std::vector<int64_t>{in, out} : std::vector<int64_t>{out, in};
-    weight = register_parameter("weight", torch::empty(shape).uniform_(-bound, bound));
+    weight = register_parameter("weight", torch::empty(shape));
+    fill_uniform(weight, bound);
     if (with_bias)
         bias = register_parameter("bias", torch::zeros({out}));
     if (lora_rank > 0) {
@@ -53,11 +86,9 @@ NormImpl::NormImpl(int64_t dim, int kind_, double eps_) : kind(kind_), eps(eps_)
 // not have. ATen's CPU mean is sum then divide, so the value is the same.
 static torch::Tensor mean_of_squares(const torch::Tensor &x)
 {
-#if TORCH_VERSION_MAJOR < 2
-    return x.pow(2).sum(-1, true) / (double)x.size(-1);
-#else
+    if (pf_compat::kMeanSavesInput)
+        return x.pow(2).sum(-1, true) / (double)x.size(-1);
     return x.pow(2).mean(-1, true);
-#endif
 }
 
 torch::Tensor NormImpl::forward(const torch::Tensor &x)
@@ -190,25 +221,16 @@ DecoderImpl::DecoderImpl(const pf_model_config &c, const pf_train_options &t)
     : config(c), checkpoint_layers(pf_technique_info_of(t.technique)->checkpoint)
 {
     pf_model_names names = pf_model_names_of(&c);
-    embed = register_at(*this, names.embed, torch::nn::Embedding(c.vocab_size, c.hidden_size));
+    embed = register_at(*this, names.embed, embedding(c.vocab_size, c.hidden_size));
     if (c.arch & PF_ARCH_LEARNED_POSITIONS)
-        positions = register_at(*this, names.positions, torch::nn::Embedding(c.max_positions, c.hidden_size));
-    {
-        // Hugging Face's initializer_range: with N(0, 1) and a tied head the
-        // logits, and so the loss, would be absurdly large.
-        torch::NoGradGuard no_grad;
-        embed->weight.normal_(0.0, 0.02);
-        if (positions)
-            positions->weight.normal_(0.0, 0.02);
-    }
+        positions = register_at(*this, names.positions, embedding(c.max_positions, c.hidden_size));
     layers = register_at(*this, names.layers, torch::nn::ModuleList());
     for (int64_t i = 0; i < c.num_layers; i++)
         layers->push_back(DecoderLayer(c, t));
     final_norm = register_at(*this, names.final_norm, Norm(c.hidden_size, c.norm, c.rms_norm_eps));
     if (!c.tie_embeddings) {
         lm_head = register_at(*this, names.head, Projection(c.hidden_size, c.vocab_size, false, false, 0));
-        torch::NoGradGuard no_grad;
-        lm_head->weight.normal_(0.0, 0.02);
+        fill_uniform(lm_head->weight, 0.02 * std::sqrt(3.0));
     }
 }
 

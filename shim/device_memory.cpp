@@ -1,14 +1,15 @@
 // device_memory.cpp: memory on a GPU as the device's caching allocator
 // counts it. CUDA is compiled in with PF_WITH_CUDA (the Makefile defines it
 // when the libtorch has libc10_cuda); MPS needs libtorch >= 2.1, whose MPS
-// hooks report the allocator's bytes (there is no peak: it is sampled).
+// hooks report the allocator's bytes (there is no peak: it is sampled;
+// torch_compat.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <torch/torch.h>
-#include <torch/version.h>
 #include "device_memory.hpp"
 #include "guard.hpp"
+#include "torch_compat.hpp"
 
 #ifdef PF_WITH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -16,11 +17,6 @@
 #include <c10/cuda/CUDAFunctions.h>
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
-#endif
-
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
-#define PF_HAS_MPS_STATS 1
-#include <ATen/detail/MPSHooksInterface.h>
 #endif
 
 namespace {
@@ -136,23 +132,18 @@ void cuda_baseline(int index, pf_device_memory &m)
 } // namespace
 #endif
 
-#ifdef PF_HAS_MPS_STATS
 static void mps_sample()
 {
-    const auto &hooks = at::detail::getMPSHooks();
-    mps_allocated_max = std::max(mps_allocated_max, (int64_t)hooks.getCurrentAllocatedMemory());
-    mps_driver_max = std::max(mps_driver_max, (int64_t)hooks.getDriverAllocatedMemory());
+    if (auto bytes = pf_compat::mps_bytes()) {
+        mps_allocated_max = std::max(mps_allocated_max, bytes->allocated);
+        mps_driver_max = std::max(mps_driver_max, bytes->driver);
+    }
 }
-#endif
 
 void pf_device_memory_sample(const torch::Device &device)
 {
-#ifdef PF_HAS_MPS_STATS
     if (device.is_mps() && have_baseline)
         mps_sample();
-#else
-    (void)device;
-#endif
 }
 
 extern "C" pf_status pf_device_memory_baseline(const char *device, pf_device_memory *out)
@@ -167,15 +158,13 @@ extern "C" pf_status pf_device_memory_baseline(const char *device, pf_device_mem
         return refuse(device, "this build of peakfit has no CUDA (rebuild with make LIBTORCH=auto against a PyTorch with CUDA)");
 #endif
     } else if (d.is_mps()) {
-#ifdef PF_HAS_MPS_STATS
+        if (!pf_compat::kHasMpsStats)
+            return refuse(device, "MPS memory needs libtorch 2.1 or later");
         mps_allocated_max = mps_driver_max = -1;
         mps_sample();
         m.allocated_baseline = mps_allocated_max;
         m.reserved_baseline = mps_driver_max;
         snprintf(m.name, sizeof m.name, "mps");
-#else
-        return refuse(device, "MPS memory needs libtorch 2.1 or later");
-#endif
     } else {
         return refuse(device, "not a GPU");
     }

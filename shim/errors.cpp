@@ -1,8 +1,8 @@
 // errors.cpp: the last error message, kept per thread in a fixed buffer,
 // and which exceptions are allocation failures.
 #include <cstring>
-#include <torch/version.h>
 #include "guard.hpp"
+#include "torch_compat.hpp"
 
 static thread_local char last_error[1024];
 
@@ -24,11 +24,9 @@ void pf_set_last_error(const char *message) noexcept
 
 static bool is_allocation_failure(const c10::Error &e) noexcept
 {
-#if TORCH_VERSION_MAJOR > 1 || (TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR >= 13)
     // What the CUDA and MPS caching allocators throw.
-    if (dynamic_cast<const c10::OutOfMemoryError *>(&e))
+    if (pf_compat::is_out_of_memory_error(e))
         return true;
-#endif
     // libtorch's CPU allocator fails with a plain c10::Error from its
     // CAFFE_ENFORCE, whose message starts with that check's source location.
     static const char cpu_allocator[] = "[enforce fail at alloc_cpu.cpp:";

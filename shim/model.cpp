@@ -7,6 +7,7 @@
 #include "guard.hpp"
 #include "model.hpp"
 #include "phases.hpp"
+#include "torch_compat.hpp"
 
 // A technique's properties come from its row of PF_TECHNIQUES, never from
 // its name: a new technique is one row there.
@@ -197,16 +198,6 @@ static std::unique_ptr<torch::optim::AdamWParamState> zero_adamw_state(const tor
     return s;
 }
 
-// The state map's key for p, as AdamW::step looks it up: libtorch 1.13 keys
-// by the TensorImpl's address as text, later versions by the address itself.
-template <typename Key> static Key state_key(const torch::Tensor &p)
-{
-    if constexpr (std::is_same_v<Key, std::string>)
-        return c10::guts::to_string(p.unsafeGetTensorImpl());
-    else
-        return p.unsafeGetTensorImpl();
-}
-
 extern "C" pf_status pf_model_warm_optimizer(pf_model *m)
 {
     PF_GUARD_BEGIN
@@ -217,7 +208,7 @@ extern "C" pf_status pf_model_warm_optimizer(pf_model *m)
     for (auto &group : m->optimizer->param_groups()) {
         bool amsgrad = static_cast<torch::optim::AdamWOptions &>(group.options()).amsgrad();
         for (auto &p : group.params()) {
-            Key key = state_key<Key>(p);
+            Key key = pf_compat::optimizer_state_key<Key>(p);
             if (state.find(key) == state.end())
                 state[key] = zero_adamw_state(p, amsgrad);
         }

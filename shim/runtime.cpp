@@ -1,8 +1,8 @@
 // runtime.cpp: process-wide setup and facts about this libtorch build.
 #include <cstring>
 #include <torch/torch.h>
-#include <torch/version.h>
 #include "guard.hpp"
+#include "torch_compat.hpp"
 
 void pf_install_counting_allocator();
 
@@ -20,7 +20,7 @@ extern "C" pf_status pf_init(int threads)
     PF_GUARD_END
 }
 
-extern "C" const char *pf_torch_version(void) { return TORCH_VERSION; }
+extern "C" const char *pf_torch_version(void) { return pf_compat::torch_version(); }
 
 // These two answer with a plain int; an exception means "cannot tell",
 // which is reported as 0 (threads unknown, device not available).

@@ -131,6 +131,8 @@ static int print_version(void)
 {
     printf("peakfit %s\nlibtorch %s\ncuda %s\n", PEAKFIT_VERSION, torch_facts_version(),
            torch_facts_cuda_compiled() ? "compiled in" : "not compiled in");
+    if (torch_facts_cuda_compiled()) /* compiled in, and yet no GPU may be there */
+        printf("cuda devices: %s\n", torch_facts_device_available("cuda") ? "visible" : "none visible");
     return EXIT_DONE;
 }
 

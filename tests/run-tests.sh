@@ -9,9 +9,11 @@ passed=0
 failed=0
 skipped=0
 failures=()
-# PEAKFIT_BUILD=build-asan runs the sanitizer build (make test-asan).
+# PEAKFIT_BUILD: the make B= whose tests run (build-asan: make test-asan,
+# build-torch2: make test-torch2); PEAKFIT_BIN: its BIN=, by default bin for
+# build and $PEAKFIT_BUILD/bin for any other.
 build=${PEAKFIT_BUILD:-build}
-bin=$([ "$build" = build ] && echo bin || echo "$build/bin")
+bin=${PEAKFIT_BIN:-$([ "$build" = build ] && echo bin || echo "$build/bin")}
 export PEAKFIT=$PWD/$bin/peakfit PEAKFIT_WORKER=$PWD/$bin/peakfit-worker CSVQ=$PWD/$build/tests/tools/csvq
 for t in "$build"/tests/*_test tests/*_test.sh; do
     [ -e "$t" ] || continue

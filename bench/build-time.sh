@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Model build time per point (build_s), for a Qwen2.5-0.5B-shaped model
+# (tests/fixtures/models/Qwen2.5-0.5B/config.json: 494M parameters), before
+# and after the cheap weight fill (shim/decoder.cpp fill_uniform: one drawn
+# tile repeated, instead of a draw per value). The same points run with
+# OLD_WORKER (a peakfit-worker built from the commit before, given as $1)
+# and with this tree's, interleaved point by point in one run; the memory
+# columns show that the bytes allocated did not change.
+# Usage: bench/build-time.sh OLD_WORKER   (writes bench/results/build-time.txt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+old=$(realpath "${1:?usage: bench/build-time.sh OLD_WORKER (peakfit-worker built before the change)}")
+make -s all
+out=bench/results/build-time.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/qwen.sweep" <<SWEEP
+[global]
+model = $PWD/tests/fixtures/models/Qwen2.5-0.5B/config.json
+device = cpu
+threads = 2
+steps = 1
+timeout = 30m
+
+[points]
+technique = inference, lora
+batch = 1
+seq_len = 32
+SWEEP
+rows() { # WHICH DIR: one line per point of DIR's peaks.csv
+    build/tests/tools/csvq "$2/peaks.csv" technique batch seq_len build_s tensor_peak_mib peak_rss_mib |
+        awk -F'\t' -v which="$1" '{ printf "%-7s %-10s %5s %7s %9.2f %16.1f %13.1f\n", which, $1, $2, $3, $4, $5, $6 }'
+}
+{
+    echo "# bench/build-time.sh: model build time per point, Qwen2.5-0.5B-shaped config (494M parameters), CPU, 2 threads"
+    echo "# before: $(basename "$old") from the commit before the cheap fill; after: this tree ($(git rev-parse --short HEAD)); $(nproc) cores, $(date -u +%F)"
+    printf "%-7s %-10s %5s %7s %9s %16s %13s\n" which technique batch seq_len build_s tensor_peak_mib peak_rss_mib
+    for round in 1 2; do
+        PEAKFIT_WORKER=$old bin/peakfit run "$tmp/qwen.sweep" -o "$tmp/before$round" >/dev/null 2>&1
+        bin/peakfit run "$tmp/qwen.sweep" -o "$tmp/after$round" >/dev/null 2>&1
+        rows before "$tmp/before$round"
+        rows after "$tmp/after$round"
+    done
+} | tee "$out"
