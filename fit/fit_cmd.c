@@ -6,6 +6,7 @@
 #include <string.h>
 #include "fit/fit_cmd.h"
 #include "fit/fit_json.h"
+#include "fit/phases.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"
 #include "util/output_file.h"
@@ -29,15 +30,15 @@ static void number_field(FILE *f, int *first, double v)
 
 static void key_fields(FILE *f, int *first, const struct group_fit *g)
 {
-#define KEY_FIELD(field, size) text_field(f, first, g->key.field);
-    GROUP_KEY_FIELDS(KEY_FIELD)
+#define KEY_FIELD(field, size, ...) text_field(f, first, g->key.field);
+    GROUP_KEY_ALL(KEY_FIELD)
 #undef KEY_FIELD
 }
 
 static void key_header(FILE *f)
 {
-#define KEY_NAME(field, size) fprintf(f, "%s,", #field);
-    GROUP_KEY_FIELDS(KEY_NAME)
+#define KEY_NAME(field, size, ...) fprintf(f, "%s,", #field);
+    GROUP_KEY_ALL(KEY_NAME)
 #undef KEY_NAME
 }
 
@@ -54,14 +55,6 @@ static const char *seq_list(const struct group_fit *g, char *out, size_t size, i
             used += (size_t)snprintf(out + used, size - used, "%s%d", i ? ";" : "", g->seq_lens[i]);
     }
     return out;
-}
-
-static int hinge_step_bound(const struct group_fit *g)
-{
-    int n = 0;
-    for (int i = 0; g->hinge && i < g->n; i++)
-        n += g->parts[i].step_binds;
-    return n;
 }
 
 static const char *choice_name(const struct group_fit *g)
@@ -88,6 +81,10 @@ static double coef_ci95(const struct group_fit *g, int i)
     return c && i < c->p ? ols_ci95(c, i) : NAN;
 }
 static double when_fitted(const struct group_fit *g, double v) { return group_chosen(g) ? v : NAN; }
+static double knee_at_largest_s(const struct group_fit *g)
+{
+    return g->n_seq ? group_knee_tokens(g, g->seq_lens[g->n_seq - 1]) : NAN;
+}
 
 /* fit.csv after the key: X(name, TEXT or NUMBER, value from g, buf). */
 #define FIT_COLUMNS(X)                                                  \
@@ -120,9 +117,15 @@ static double when_fitted(const struct group_fit *g, double v) { return group_ch
     X(baseline_mib, NUMBER, g->baseline_mib)                            \
     X(A_sample_mib, TEXT, seq_list(g, buf, sizeof buf, 1))              \
     X(reason, TEXT, g->reason)                                          \
-    X(hinge, NUMBER, g->hinge)                                          \
-    X(P_step_mib, NUMBER, g->hinge ? g->p_step : NAN)                   \
-    X(P_step_ci95_mib, NUMBER, g->hinge ? g->p_step_ci95 : NAN)         \
+    X(floor, NUMBER, g->floor.found)                                    \
+    X(floor_mib, NUMBER, g->floor.p_mib)                                \
+    X(n_floor, NUMBER, g->floor.k)                                      \
+    X(n_above_knee, NUMBER, g->n_above)                                 \
+    X(knee_tokens, NUMBER, knee_at_largest_s(g))                        \
+    X(floor_test_F, NUMBER, g->floor.f_stat)                            \
+    X(floor_test_p, NUMBER, g->floor.f_p)                               \
+    X(sigma_mib, NUMBER, when_fitted(g, g->sigma))                      \
+    X(prediction_dof, NUMBER, g->dof)                                   \
     X(flags, TEXT, g->flags)
 
 /* fit-residuals.csv after the key, one row per point i of g. */
@@ -135,7 +138,8 @@ static double when_fitted(const struct group_fit *g, double v) { return group_ch
     X(predicted_mib, NUMBER, g->predicted[i])                           \
     X(residual_mib, NUMBER, g->y[i] - g->predicted[i])                  \
     X(loo_error_mib, NUMBER, g->loo_error[i])                           \
-    X(binds, TEXT, !g->hinge ? "" : g->parts[i].step_binds ? "optimizer" : "forward/backward")
+    X(bound, TEXT, g->on_floor[i] ? "floor" : "line")                   \
+    X(peak_phase, TEXT, phase_name(phase_of_peak(g->points[i])))
 
 #define COLUMN_NAME(name, kind, value) #name ","
 #define WRITE_TEXT(value) text_field(f, &first, value)
@@ -208,11 +212,23 @@ static void with_interval(char *out, size_t size, const char *fmt, const struct 
         snprintf(out, size, "%.4g (n = p)", c->c[i]);
 }
 
+/* Where the knee is and which points it leaves to the line. */
+static void print_floor(FILE *out, const char *key, const struct group_fit *g)
+{
+    if (!g->floor.found) {
+        fprintf(out, "  %s: no floor: all %d points lie on the line (above the knee)\n", key, g->n);
+        return;
+    }
+    fprintf(out, "  %s: floor: peak = max(P %.1f MiB, the line); %d point%s on the floor, %d above the knee "
+            "(at T = %.0f tokens, s=%d)\n", key, g->floor.p_mib, g->floor.k, g->floor.k == 1 ? "" : "s",
+            g->n_above, knee_at_largest_s(g), g->seq_lens[g->n_seq - 1]);
+}
+
 void fit_print_table(const struct fit_set *set, FILE *out)
 {
     char model[256], key[400];
-    fprintf(out, "%-16s %-7s %-10s %-9s %3s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
-            "metric", "n", "fit", "F MiB (95% CI)", "A MiB/token (95% CI)", "B MiB/(b*s^2)", "R^2", "LOO MiB");
+    fprintf(out, "%-16s %-7s %-10s %-9s %3s %5s %-9s %20s %24s %22s %7s %9s\n", "model", "device", "technique",
+            "metric", "n", "above", "fit", "F MiB (95% CI)", "A MiB/token (95% CI)", "B MiB/(b*s^2)", "R^2", "LOO MiB");
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         const struct ols *c = group_chosen(g);
@@ -223,18 +239,17 @@ void fit_print_table(const struct fit_set *set, FILE *out)
             if (c->p == 3)
                 with_interval(B, sizeof B, "%.3g +- %.2g", c, 2);
         }
-        fprintf(out, "%-16.16s %-7s %-10s %-9s %3d %-9s %20s %24s %22s %7.4f %9.2f\n",
+        fprintf(out, "%-16.16s %-7s %-10s %-9s %3d %5d %-9s %20s %24s %22s %7.4f %9.2f\n",
                 model_display_name(g->key.model, model, sizeof model), g->key.device, g->key.technique,
-                metric_name(g->metric), g->n, choice_name(g), F, A, B, c ? c->r2 : NAN, c ? g->loo_rmse : NAN);
+                metric_name(g->metric), g->n, g->n_above, choice_name(g), F, A, B, c ? c->r2 : NAN, c ? g->loo_rmse : NAN);
     }
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         group_key_format(&g->key, key, sizeof key);
         if (g->metric == METRIC_RSS)
             fprintf(out, "  %s: %s\n", key, g->reason);
-        if (g->metric == METRIC_RSS && g->hinge && group_chosen(g))
-            fprintf(out, "  %s: hinge: peak = max(P_step %.1f +- %.1f MiB, the line); the optimizer step set the "
-                    "peak at %d of %d points\n", key, g->p_step, g->p_step_ci95, hinge_step_bound(g), g->n);
+        if (g->metric == METRIC_RSS && group_chosen(g))
+            print_floor(out, key, g);
         if (g->flags[0])
             fprintf(out, "  %s (%s): POOR FIT: %s\n", key, metric_name(g->metric), g->flags);
     }

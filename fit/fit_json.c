@@ -7,26 +7,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/fit_json.h"
+#include "fit/phases.h"
 #include "util/output_file.h"
 #include "util/version.h"
 
 static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-static json_t *ols_json(const struct ols *f)
+static json_t *matrix_json(const struct ols *f, const double m[OLS_MAX_P][OLS_MAX_P])
 {
-    json_t *o = json_object(), *c = json_array(), *cov = json_array();
+    json_t *a = json_array();
     for (int i = 0; i < f->p; i++) {
         json_t *row = json_array();
-        json_array_append_new(c, number(f->c[i]));
         for (int j = 0; j < f->p; j++)
-            json_array_append_new(row, number(f->cov[i][j]));
-        json_array_append_new(cov, row);
+            json_array_append_new(row, number(m[i][j]));
+        json_array_append_new(a, row);
     }
+    return a;
+}
+
+static json_t *ols_json(const struct ols *f)
+{
+    json_t *o = json_object(), *c = json_array();
+    for (int i = 0; i < f->p; i++)
+        json_array_append_new(c, number(f->c[i]));
     json_object_set_new(o, "n", json_integer(f->n));
     json_object_set_new(o, "p", json_integer(f->p));
     json_object_set_new(o, "identifiable", json_boolean(f->identifiable));
     json_object_set_new(o, "coefficients", c);
-    json_object_set_new(o, "covariance", cov);
+    json_object_set_new(o, "covariance", matrix_json(f, f->cov));
+    json_object_set_new(o, "xtx_inverse", matrix_json(f, f->xtx_inv));
     json_object_set_new(o, "rss", number(f->rss));
     json_object_set_new(o, "r2", number(f->r2));
     json_object_set_new(o, "t975", number(f->t975));
@@ -42,6 +51,7 @@ static json_t *measured_json(const struct group_fit *g)
         json_array_append_new(s, json_integer(g->seq_lens[i]));
     json_object_set_new(o, "batch_min", json_integer(g->min_batch));
     json_object_set_new(o, "batch_max", json_integer(g->max_batch));
+    json_object_set_new(o, "tokens_max", number(g->max_tokens));
     json_object_set_new(o, "seq_lens", s);
     return o;
 }
@@ -69,21 +79,37 @@ static json_t *environment_json(const struct group_fit *g)
     return o;
 }
 
-/* The hinge's step part and, per measured point, which part set its peak. */
-static json_t *hinge_json(const struct group_fit *g)
+/* The floor, the knee, and per measured point which bound it (floor or
+ * line) and which phase's peak was highest (evidence; "" when unknown). */
+static json_t *floor_json(const struct group_fit *g)
 {
     json_t *o = json_object(), *pts = json_array();
-    json_object_set_new(o, "used", json_boolean(g->hinge));
-    json_object_set_new(o, "p_step_mib", number(g->hinge ? g->p_step : NAN));
-    json_object_set_new(o, "p_step_ci95_mib", number(g->hinge ? g->p_step_ci95 : NAN));
-    for (int i = 0; g->hinge && i < g->n; i++) {
+    json_object_set_new(o, "found", json_boolean(g->floor.found));
+    json_object_set_new(o, "p_mib", number(g->floor.p_mib));
+    json_object_set_new(o, "n_floor", json_integer(g->floor.k));
+    json_object_set_new(o, "n_above_knee", json_integer(g->n_above));
+    json_object_set_new(o, "knee_tokens", number(g->n_seq ? group_knee_tokens(g, g->seq_lens[g->n_seq - 1]) : NAN));
+    json_object_set_new(o, "f_test_F", number(g->floor.f_stat));
+    json_object_set_new(o, "f_test_p", number(g->floor.f_p));
+    for (int i = 0; i < g->n; i++) {
         json_t *p = json_object();
         json_object_set_new(p, "batch", json_integer(g->points[i]->batch));
         json_object_set_new(p, "seq_len", json_integer(g->points[i]->seq_len));
-        json_object_set_new(p, "binds", json_string(g->parts[i].step_binds ? "optimizer step" : "forward/backward"));
+        json_object_set_new(p, "bound", json_string(g->on_floor[i] ? "floor" : "line"));
+        json_object_set_new(p, "peak_phase", json_string(phase_name(phase_of_peak(g->points[i]))));
         json_array_append_new(pts, p);
     }
     json_object_set_new(o, "points", pts);
+    return o;
+}
+
+/* What a prediction interval for a new measurement needs besides the fit. */
+static json_t *prediction_json(const struct group_fit *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "sigma_mib", number(g->sigma));
+    json_object_set_new(o, "dof", json_integer(g->dof));
+    json_object_set_new(o, "t975", number(g->t975));
     return o;
 }
 
@@ -97,8 +123,9 @@ static json_t *holdout_json(const struct group_fit *g)
         json_object_set_new(p, "seq_len", json_integer(g->held[i]->seq_len));
         json_object_set_new(p, "measured_mib", number(g->held_y[i]));
         json_object_set_new(p, "predicted_mib", number(g->held_predicted[i]));
-        json_object_set_new(p, "predicted_ci95_mib", number(g->held_ci95[i]));
+        json_object_set_new(p, "predicted_pi95_mib", number(g->held_ci95[i]));
         json_object_set_new(p, "error_pct", number(group_held_error_pct(g, i)));
+        json_object_set_new(p, "inside_interval", json_boolean(group_held_inside(g, i)));
         json_array_append_new(a, p);
     }
     return a;
@@ -107,8 +134,8 @@ static json_t *holdout_json(const struct group_fit *g)
 static json_t *group_json(const struct group_fit *g)
 {
     json_t *o = json_object();
-#define GROUP_KEY_JSON(field, size) json_object_set_new(o, #field, json_string(g->key.field));
-    GROUP_KEY_FIELDS(GROUP_KEY_JSON)
+#define GROUP_KEY_JSON(field, size, ...) json_object_set_new(o, #field, json_string(g->key.field));
+    GROUP_KEY_ALL(GROUP_KEY_JSON)
 #undef GROUP_KEY_JSON
     json_object_set_new(o, "metric", json_string(metric_name(g->metric)));
     json_object_set_new(o, "n", json_integer(g->n));
@@ -125,7 +152,8 @@ static json_t *group_json(const struct group_fit *g)
     json_object_set_new(o, "baseline_mib", number(g->baseline_mib));
     json_object_set_new(o, "decomposition", decomposition_json(g));
     json_object_set_new(o, "environment", environment_json(g));
-    json_object_set_new(o, "hinge", hinge_json(g));
+    json_object_set_new(o, "floor", floor_json(g));
+    json_object_set_new(o, "prediction", prediction_json(g));
     json_object_set_new(o, "flags", json_string(g->flags));
     json_object_set_new(o, "holdout", holdout_json(g));
     return o;
@@ -137,6 +165,7 @@ int fit_json_write(const struct fit_set *set)
     struct output_file out;
     json_t *root = json_object(), *groups = json_array();
     json_object_set_new(root, "peakfit_version", json_string(PEAKFIT_VERSION));
+    json_object_set_new(root, "fit_json_version", json_integer(FIT_JSON_VERSION));
     for (int i = 0; i < set->n_groups; i++)
         json_array_append_new(groups, group_json(&set->groups[i]));
     json_object_set_new(root, "groups", groups);

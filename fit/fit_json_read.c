@@ -56,6 +56,24 @@ static int get_text(struct reader *r, json_t *o, const char *field, char *out, s
     return 0;
 }
 
+/* A p x p matrix of numbers (null: not known). */
+static int read_matrix(struct reader *r, json_t *o, const char *field, int p, double m[OLS_MAX_P][OLS_MAX_P])
+{
+    json_t *a = json_object_get(o, field);
+    if (json_array_size(a) != (size_t)p)
+        return missing(r, field, "p rows of p numbers");
+    for (int i = 0; i < p; i++) {
+        json_t *row = json_array_get(a, (size_t)i);
+        if (json_array_size(row) != (size_t)p)
+            return missing(r, field, "p rows of p numbers");
+        for (int j = 0; j < p; j++) {
+            json_t *v = json_array_get(row, (size_t)j);
+            m[i][j] = json_is_number(v) ? json_number_value(v) : NAN;
+        }
+    }
+    return 0;
+}
+
 static int read_ols(struct reader *r, json_t *o, const char *field, struct ols *f)
 {
     json_t *v = json_object_get(o, field);
@@ -65,18 +83,12 @@ static int read_ols(struct reader *r, json_t *o, const char *field, struct ols *
         get_number(r, v, "rss", &f->rss) || get_number(r, v, "r2", &f->r2) || get_number(r, v, "t975", &f->t975))
         return -1;
     f->identifiable = json_is_true(json_object_get(v, "identifiable"));
-    json_t *c = json_object_get(v, "coefficients"), *cov = json_object_get(v, "covariance");
-    if (json_array_size(c) != (size_t)f->p || json_array_size(cov) != (size_t)f->p)
-        return missing(r, field, "an object with p coefficients and a p x p covariance");
-    for (int i = 0; i < f->p; i++) {
-        json_t *row = json_array_get(cov, (size_t)i);
-        if (json_array_size(row) != (size_t)f->p)
-            return missing(r, "covariance", "p rows of p numbers");
+    json_t *c = json_object_get(v, "coefficients");
+    if (json_array_size(c) != (size_t)f->p)
+        return missing(r, field, "an object with p coefficients");
+    for (int i = 0; i < f->p; i++)
         f->c[i] = json_is_number(json_array_get(c, (size_t)i)) ? json_number_value(json_array_get(c, (size_t)i)) : NAN;
-        for (int j = 0; j < f->p; j++)
-            f->cov[i][j] = json_is_number(json_array_get(row, (size_t)j)) ? json_number_value(json_array_get(row, (size_t)j)) : NAN;
-    }
-    return 0;
+    return read_matrix(r, v, "covariance", f->p, f->cov) || read_matrix(r, v, "xtx_inverse", f->p, f->xtx_inv);
 }
 
 static int read_choice(struct reader *r, json_t *o, struct group_fit *g)
@@ -84,7 +96,12 @@ static int read_choice(struct reader *r, json_t *o, struct group_fit *g)
     char metric[16], choice[16];
     if (get_text(r, o, "metric", metric, sizeof metric) || get_text(r, o, "model_choice", choice, sizeof choice))
         return -1;
-    g->metric = strcmp(metric, "tensor") == 0 ? METRIC_TENSOR : METRIC_RSS;
+    g->metric = METRIC_COUNT;
+    for (int m = 0; m < METRIC_COUNT; m++)
+        if (!strcmp(metric, metric_name((enum metric)m)))
+            g->metric = (enum metric)m;
+    if (g->metric == METRIC_COUNT)
+        return missing(r, "metric", "rss, tensor, allocated or reserved");
     g->choice = !strcmp(choice, "linear") ? CHOICE_LINEAR : !strcmp(choice, "quadratic") ? CHOICE_QUADRATIC
                                                                                        : CHOICE_NONE;
     if (g->choice == CHOICE_NONE && strcmp(choice, "none"))
@@ -98,7 +115,8 @@ static int read_measured(struct reader *r, json_t *o, struct group_fit *g)
     json_t *s = json_object_get(m, "seq_lens");
     if (!json_is_object(m) || !json_array_size(s))
         return missing(r, "measured", "an object with batch_min, batch_max and seq_lens");
-    if (get_int(r, m, "batch_min", 0, 1L << 30, &g->min_batch) || get_int(r, m, "batch_max", 0, 1L << 30, &g->max_batch))
+    if (get_int(r, m, "batch_min", 0, 1L << 30, &g->min_batch) || get_int(r, m, "batch_max", 0, 1L << 30, &g->max_batch) ||
+        get_number(r, m, "tokens_max", &g->max_tokens))
         return -1;
     g->seq_lens = calloc(json_array_size(s), sizeof *g->seq_lens);
     if (!g->seq_lens)
@@ -112,13 +130,16 @@ static int read_measured(struct reader *r, json_t *o, struct group_fit *g)
     return 0;
 }
 
-static int read_hinge(struct reader *r, json_t *o, struct group_fit *g)
+static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
 {
-    json_t *h = json_object_get(o, "hinge");
-    if (!json_is_object(h))
-        return missing(r, "hinge", "an object");
-    g->hinge = json_is_true(json_object_get(h, "used"));
-    return get_number(r, h, "p_step_mib", &g->p_step) || get_number(r, h, "p_step_ci95_mib", &g->p_step_ci95) ||
+    json_t *f = json_object_get(o, "floor"), *p = json_object_get(o, "prediction");
+    if (!json_is_object(f) || !json_is_object(p))
+        return missing(r, "floor\" and \"prediction", "objects");
+    g->floor.found = json_is_true(json_object_get(f, "found"));
+    return get_number(r, f, "p_mib", &g->floor.p_mib) || get_int(r, f, "n_floor", 0, 1L << 30, &g->floor.k) ||
+           get_int(r, f, "n_above_knee", 0, 1L << 30, &g->n_above) || get_number(r, f, "f_test_F", &g->floor.f_stat) ||
+           get_number(r, f, "f_test_p", &g->floor.f_p) || get_number(r, p, "sigma_mib", &g->sigma) ||
+           get_int(r, p, "dof", -3, 1L << 30, &g->dof) || get_number(r, p, "t975", &g->t975) ||
            get_text(r, o, "flags", g->flags, sizeof g->flags);
 }
 
@@ -127,10 +148,10 @@ static int read_group(struct reader *r, json_t *o, struct group_fit *g)
     json_t *d = json_object_get(o, "decomposition");
     if (!json_is_object(o))
         return missing(r, "groups", "objects");
-#define GROUP_KEY_READ(field, size) \
+#define GROUP_KEY_READ(field, size, ...) \
     if (get_text(r, o, #field, g->key.field, sizeof g->key.field)) \
         return -1;
-    GROUP_KEY_FIELDS(GROUP_KEY_READ)
+    GROUP_KEY_ALL(GROUP_KEY_READ)
 #undef GROUP_KEY_READ
     if (!json_is_object(d))
         return missing(r, "decomposition", "an object");
@@ -143,7 +164,11 @@ static int read_group(struct reader *r, json_t *o, struct group_fit *g)
         get_number(r, d, "optimizer_mib", &g->optimizer_mib) || get_number(r, d, "overhead_mib", &g->overhead_mib))
         return -1;
     g->n = 0; /* the points themselves are not in the file */
-    return read_measured(r, o, g) || read_hinge(r, o, g) ? -1 : 0;
+    if (read_measured(r, o, g) || read_floor(r, o, g))
+        return -1;
+    if (g->floor.found && g->floor.k < 1)
+        return missing(r, "n_floor", "at least 1 where a floor was found");
+    return 0;
 }
 
 static int read_groups(struct reader *r, json_t *groups, struct fit_set *set)
@@ -177,9 +202,15 @@ int fit_json_load(const char *path, struct fit_set *set, char *err, unsigned lon
         return -1;
     }
     struct reader r = {.path = path, .group = -1, .err = err, .errlen = errlen};
-    json_t *groups = json_object_get(root, "groups");
-    int rc = json_is_array(groups) ? read_groups(&r, groups, set)
-                                   : (snprintf(err, errlen, "%s: no \"groups\" array: not a peakfit fit.json", path), -1);
+    json_t *groups = json_object_get(root, "groups"), *version = json_object_get(root, "fit_json_version");
+    int rc = -1;
+    if (!json_is_array(groups))
+        snprintf(err, errlen, "%s: no \"groups\" array: not a peakfit fit.json", path);
+    else if (!json_is_integer(version) || json_integer_value(version) != FIT_JSON_VERSION)
+        snprintf(err, errlen, "%s: fit_json_version is not %d: written by another peakfit; run `peakfit fit DIR` "
+                 "again to rewrite it", path, FIT_JSON_VERSION);
+    else
+        rc = read_groups(&r, groups, set);
     json_decref(root);
     return rc;
 }

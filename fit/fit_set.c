@@ -5,30 +5,39 @@
 #include "fit/fit_set.h"
 #include "fit/verify_runs.h"
 
+/* The metrics in the order they are fitted: the allocator-level ones
+ * first, as their exact counts place the floor for the others. */
+static const enum metric fit_order[METRIC_COUNT] = {METRIC_TENSOR, METRIC_ALLOCATED, METRIC_RSS, METRIC_RESERVED};
+
 /* Fits every metric of p's group unless that was done for an earlier row
  * (every ok row has an rss peak, so a group always has its rss fit; only
- * GPU rows have the allocated and reserved metrics); -1 when memory ran out. */
+ * GPU rows have the allocated and reserved metrics), and adds them in
+ * metric order; -1 when memory ran out. */
 static int add_group(struct fit_set *set, const struct observation *p)
 {
     struct group_key key;
+    struct group_fit fits[METRIC_COUNT];
+    int rc[METRIC_COUNT];
     group_key_of(p, &key);
     if (fit_set_find(set, &key, METRIC_RSS))
         return 0;
-    for (int m = METRIC_RSS; m < METRIC_COUNT; m++) {
-        struct group_fit *more = realloc(set->groups, (size_t)(set->n_groups + 1) * sizeof *set->groups);
-        if (!more)
-            return -1;
-        set->groups = more;
-        struct group_fit *g = &set->groups[set->n_groups];
-        int rc = group_fit_run(&set->obs, &key, (enum metric)m, g);
-        if (rc == 0)
-            set->n_groups++;
-        else
-            group_fit_free(g);
-        if (rc == -2)
-            return -1;
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        enum metric m = fit_order[i], exact = metric_exact_for(m);
+        const struct group_fit *hint = exact < METRIC_COUNT && rc[exact] == 0 ? &fits[exact] : NULL;
+        rc[m] = group_fit_run_hinted(&set->obs, &key, m, hint, &fits[m]);
     }
-    return 0;
+    struct group_fit *more = realloc(set->groups, (size_t)(set->n_groups + METRIC_COUNT) * sizeof *set->groups);
+    if (more)
+        set->groups = more;
+    int failed = !more;
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        failed |= rc[m] == -2;
+        if (rc[m] == 0 && more)
+            set->groups[set->n_groups++] = fits[m];
+        else
+            group_fit_free(&fits[m]);
+    }
+    return failed ? -1 : 0;
 }
 
 int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long errlen)

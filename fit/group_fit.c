@@ -1,5 +1,6 @@
-/* group_fit.c: both models, the choice between them, leave-one-out
- * prediction error, and F against the measured fixed costs. */
+/* group_fit.c: the floor, both models above it, the choice between them,
+ * prediction intervals, leave-one-out prediction error (closed form), and
+ * F against the measured fixed costs. */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/group_fit.h"
+#include "fit/phases.h"
 
 const struct ols *group_chosen(const struct group_fit *g)
 {
@@ -80,6 +82,11 @@ double group_held_error_pct(const struct group_fit *g, int i)
     return 100.0 * (g->held_predicted[i] - g->held_y[i]) / g->held_y[i];
 }
 
+int group_held_inside(const struct group_fit *g, int i)
+{
+    return fabs(g->held_predicted[i] - g->held_y[i]) <= g->held_ci95[i]; /* false for a NAN interval */
+}
+
 /* Two passes: count, then fill arrays of exactly that size. */
 static int collect(const struct observations *o, struct group_fit *g)
 {
@@ -93,31 +100,28 @@ static int collect(const struct observations *o, struct group_fit *g)
     g->seq_lens = malloc((size_t)n * sizeof *g->seq_lens);
     g->predicted = calloc((size_t)n, sizeof *g->predicted);
     g->loo_error = calloc((size_t)n, sizeof *g->loo_error);
-    g->parts = calloc((size_t)n, sizeof *g->parts);
-    if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error || !g->parts)
+    g->on_floor = calloc((size_t)n, 1);
+    if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error || !g->on_floor)
         return -2;
-    g->hinge = 1;
+    g->has_phases = 1;
     for (int i = 0; i < o->n_ok; i++) {
         if (!in_group(g, &o->ok[i]))
             continue;
         g->points[g->n] = &o->ok[i];
-        g->hinge &= hinge_has_phases(&o->ok[i]);
+        g->has_phases &= phases_known(&o->ok[i]);
+        g->max_tokens = fmax(g->max_tokens, o->ok[i].tokens);
         g->y[g->n++] = metric_value(&o->ok[i], g->metric);
     }
-    for (int i = 0; g->hinge && i < n; i++)
-        hinge_split(g->points[i], g->y[i], &g->parts[i]);
     return 0;
 }
 
-/* What the line is fitted to at point i. */
-static double line_target(const struct group_fit *g, int i) { return g->hinge ? g->parts[i].line_mib : g->y[i]; }
+static double bs2(const struct observation *p) { return (double)p->batch * p->seq_len * p->seq_len; }
 
-/* The prediction from a line fit f at point p: with the hinge, the larger
- * of P_step and the line. */
+/* The prediction from a line fit f at point p: the larger of P and the line. */
 static double point_predict(const struct group_fit *g, const struct ols *f, const struct observation *p)
 {
-    double line = ols_predict(f, p->tokens, (double)p->batch * p->seq_len * p->seq_len);
-    return g->hinge ? fmax(line, g->p_step) : line;
+    double line = ols_predict(f, p->tokens, bs2(p));
+    return g->floor.found ? fmax(line, g->floor.p_mib) : line;
 }
 
 /* seq_lens has room for n entries, the most there can be. */
@@ -139,18 +143,31 @@ static void distinct_seq_lens(struct group_fit *g)
     }
 }
 
-/* x1 = T, x2 = b*s^2 for the points, leaving out index skip (or -1). */
-static int design(const struct group_fit *g, int skip, double *x1, double *x2, double *y)
+/* x1 = T, x2 = b*s^2 for the points, all of them (all) or those above
+ * the knee; returns how many. */
+static int design(const struct group_fit *g, int all, double *x1, double *x2, double *y)
 {
     int n = 0;
     for (int i = 0; i < g->n; i++) {
-        if (i == skip)
+        if (!all && g->on_floor[i])
             continue;
-        const struct observation *p = g->points[i];
-        x1[n] = p->tokens;
-        x2[n] = (double)p->batch * p->seq_len * p->seq_len;
-        y[n++] = line_target(g, i);
+        x1[n] = g->points[i]->tokens;
+        x2[n] = bs2(g->points[i]);
+        y[n++] = g->y[i];
     }
+    return n;
+}
+
+/* Distinct seq_lens among the points above the knee: B needs two. */
+static int seq_lens_above(const struct group_fit *g)
+{
+    int n = 0;
+    for (int j = 0; j < g->n_seq; j++)
+        for (int i = 0; i < g->n; i++)
+            if (!g->on_floor[i] && g->points[i]->seq_len == g->seq_lens[j]) {
+                n++;
+                break;
+            }
     return n;
 }
 
@@ -172,12 +189,10 @@ static double quadratic_share(const struct group_fit *g)
 {
     const struct observation *top = g->points[0];
     for (int i = 1; i < g->n; i++)
-        if ((double)g->points[i]->batch * g->points[i]->seq_len * g->points[i]->seq_len >
-            (double)top->batch * top->seq_len * top->seq_len)
+        if (bs2(g->points[i]) > bs2(top))
             top = g->points[i];
-    double bs2 = (double)top->batch * top->seq_len * top->seq_len;
-    double peak = ols_predict(&g->quadratic, (double)top->batch * top->seq_len, bs2);
-    return peak > 0 ? fabs(g->quadratic.c[2] * bs2) / peak : 0;
+    double peak = ols_predict(&g->quadratic, top->tokens, bs2(top));
+    return peak > 0 ? fabs(g->quadratic.c[2] * bs2(top)) / peak : 0;
 }
 
 static void choose(struct group_fit *g)
@@ -195,11 +210,16 @@ static void choose(struct group_fit *g)
                  "identified, so B is not estimated; linear", g->seq_lens[0]);
         return;
     }
-    if (!quad->identifiable || g->n <= 3) {
-        snprintf(g->reason, sizeof g->reason, "too few points (%d) to test a b*s^2 term; linear", g->n);
+    if (seq_lens_above(g) < 2) {
+        snprintf(g->reason, sizeof g->reason, "above the knee seq_len does not vary: B is not estimated; linear");
         return;
     }
-    int dof = g->n - 3;
+    if (!quad->identifiable || g->n_above <= 3) {
+        snprintf(g->reason, sizeof g->reason, "too few points above the knee (%d) to test a b*s^2 term; linear",
+                 g->n_above);
+        return;
+    }
+    int dof = g->n_above - 3;
     g->f_stat = quad->rss > 0 ? (lin->rss - quad->rss) / (quad->rss / dof) : INFINITY;
     g->f_p = isinf(g->f_stat) ? 0 : gsl_cdf_fdist_Q(fmax(g->f_stat, 0), 1, dof);
     double share = quadratic_share(g);
@@ -217,30 +237,55 @@ static void choose(struct group_fit *g)
     }
 }
 
-/* x1, x2, y: room for g->n values each. */
-static void leave_one_out(struct group_fit *g, double *x1, double *x2, double *y)
+/* The prediction at point i without it, in closed form: a point above
+ * the knee by its leverage (e / (1 - h) is its residual against the line
+ * fitted without it); a point on the floor by the floor's mean without it,
+ * and the line alone where it was the floor's only point. The knee itself
+ * is not searched again. NAN where the point alone pinned a coefficient. */
+static double loo_predict(const struct group_fit *g, int i)
+{
+    const struct observation *p = g->points[i];
+    const struct ols *c = group_chosen(g);
+    double line = ols_predict(c, p->tokens, bs2(p));
+    if (g->on_floor[i]) {
+        int k = g->floor.k;
+        return k > 1 ? fmax(line, (k * g->floor.p_mib - g->y[i]) / (k - 1)) : line;
+    }
+    double h = ols_leverage(c, p->tokens, bs2(p));
+    if (h > 1 - 1e-9)
+        return NAN;
+    double without = line - (g->y[i] - line) * h / (1 - h);
+    return g->floor.found ? fmax(without, g->floor.p_mib) : without;
+}
+
+static void leave_one_out(struct group_fit *g)
 {
     double sq = 0, res = 0;
-    int quadratic = g->choice == CHOICE_QUADRATIC;
     g->loo_n = 0;
     g->loo_max_abs = 0;
     for (int i = 0; i < g->n; i++) {
-        const struct observation *p = g->points[i];
-        g->predicted[i] = point_predict(g, group_chosen(g), p);
+        g->predicted[i] = point_predict(g, group_chosen(g), g->points[i]);
         res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
-        struct ols without;
-        int n = design(g, i, x1, x2, y);
-        ols_fit(x1, quadratic ? x2 : NULL, y, n, &without);
-        g->loo_error[i] = NAN;
-        if (!without.identifiable)
-            continue; /* that point alone pinned a coefficient down */
-        g->loo_error[i] = g->y[i] - point_predict(g, &without, p);
+        g->loo_error[i] = g->y[i] - loo_predict(g, i);
+        if (!isfinite(g->loo_error[i]))
+            continue;
         sq += g->loo_error[i] * g->loo_error[i];
         g->loo_max_abs = fmax(g->loo_max_abs, fabs(g->loo_error[i]));
         g->loo_n++;
     }
     g->rmse = sqrt(res / g->n);
     g->loo_rmse = g->loo_n ? sqrt(sq / g->loo_n) : NAN;
+}
+
+/* sigma from the residuals of the whole model (predicted[] is filled). */
+static void prediction_spread(struct group_fit *g)
+{
+    double res = 0;
+    for (int i = 0; i < g->n; i++)
+        res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
+    g->dof = g->n - group_chosen(g)->p - g->floor.found;
+    g->sigma = g->dof > 0 ? sqrt(res / g->dof) : NAN;
+    g->t975 = g->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, g->dof) : NAN;
 }
 
 static void fixed_costs(struct group_fit *g)
@@ -272,16 +317,66 @@ static void flag_poor_fit(struct group_fit *g)
     const struct ols *c = group_chosen(g);
     if (!c)
         return;
-    if (g->n < c->p + 2)
-        flag(g, "%d points, fewer than its %d coefficients + 2: too few to check the fit", g->n, c->p);
+    if (g->n_above < c->p + 2)
+        flag(g, "%d points above the knee, fewer than its %d coefficients + 2: too few to check the fit",
+             g->n_above, c->p);
+    if (g->n_above < GROUP_FIT_ABOVE_MIN)
+        flag(g, "only %d point%s above the knee (fewer than %d): A, and any plan built on it, rest on too little",
+             g->n_above, g->n_above == 1 ? "" : "s", GROUP_FIT_ABOVE_MIN);
     if (c->r2 < GROUP_FIT_R2_MIN)
         flag(g, "R^2 %.3f below %g: the fit explains the peaks poorly", c->r2, GROUP_FIT_R2_MIN);
     if (c->c[1] < 0)
         flag(g, "A = %.3g MiB/token is negative: memory cannot shrink with tokens", c->c[1]);
 }
 
+/* Are exact's points g's, in the same order? */
+static int same_points(const struct group_fit *g, const struct group_fit *exact)
+{
+    if (!exact || exact->n != g->n || !exact->on_floor)
+        return 0;
+    for (int i = 0; i < g->n; i++)
+        if (exact->points[i] != g->points[i])
+            return 0;
+    return 1;
+}
+
+/* The floor: exact's points where given and better than the line alone;
+ * else searched with the quadratic where seq_len varies (else the b*s^2
+ * term is a multiple of T), then with the line if that found none. */
+static int find_floor(struct group_fit *g, const struct group_fit *exact, double *x1, double *x2, double *y)
+{
+    int n = design(g, 1, x1, x2, y);
+    if (same_points(g, exact) && exact->floor.found) {
+        memcpy(g->on_floor, exact->on_floor, (size_t)n);
+        if (floor_given(x1, g->n_seq >= 2 && exact->choice == CHOICE_QUADRATIC ? x2 : NULL, y, n, g->on_floor,
+                        &g->floor) != 0)
+            return -1;
+        if (g->floor.found)
+            return 0;
+        memset(g->on_floor, 0, (size_t)n);
+    }
+    if (g->n_seq >= 2) {
+        if (floor_find(x1, x2, y, n, &g->floor, g->on_floor) != 0)
+            return -1;
+        if (g->floor.found)
+            return 0;
+    }
+    return floor_find(x1, NULL, y, n, &g->floor, g->on_floor);
+}
+
+enum metric metric_exact_for(enum metric m)
+{
+    return m == METRIC_RSS ? METRIC_TENSOR : m == METRIC_RESERVED ? METRIC_ALLOCATED : METRIC_COUNT;
+}
+
 int group_fit_run(const struct observations *o, const struct group_key *key, enum metric metric,
                   struct group_fit *g)
+{
+    return group_fit_run_hinted(o, key, metric, NULL, g);
+}
+
+int group_fit_run_hinted(const struct observations *o, const struct group_key *key, enum metric metric,
+                         const struct group_fit *exact, struct group_fit *g)
 {
     memset(g, 0, sizeof *g);
     g->key = *key;
@@ -292,20 +387,20 @@ int group_fit_run(const struct observations *o, const struct group_key *key, enu
     distinct_seq_lens(g);
     double *x1 = malloc((size_t)g->n * sizeof *x1), *x2 = malloc((size_t)g->n * sizeof *x2),
            *y = malloc((size_t)g->n * sizeof *y);
-    if (!x1 || !x2 || !y) {
+    if (!x1 || !x2 || !y || find_floor(g, exact, x1, x2, y) != 0) {
         free(x1), free(x2), free(y);
         return -2;
     }
-    int n = design(g, -1, x1, x2, y);
-    ols_fit(x1, NULL, y, n, &g->linear);
-    ols_fit(x1, x2, y, n, &g->quadratic);
+    g->n_above = design(g, 0, x1, x2, y);
+    ols_fit(x1, NULL, y, g->n_above, &g->linear);
+    ols_fit(x1, x2, y, g->n_above, &g->quadratic);
     g->aic_linear = aic(&g->linear);
     g->aic_quadratic = aic(&g->quadratic);
     choose(g);
-    if (g->hinge)
-        hinge_step(g->parts, g->n, &g->p_step, &g->p_step_ci95);
-    if (group_chosen(g))
-        leave_one_out(g, x1, x2, y);
+    if (group_chosen(g)) {
+        leave_one_out(g);
+        prediction_spread(g);
+    }
     fixed_costs(g);
     flag_poor_fit(g);
     free(x1), free(x2), free(y);
@@ -319,7 +414,7 @@ void group_fit_free(struct group_fit *g)
     free(g->seq_lens);
     free(g->predicted);
     free(g->loo_error);
-    free(g->parts);
+    free(g->on_floor);
     free(g->held);
     free(g->held_y);
     free(g->held_predicted);
@@ -327,22 +422,32 @@ void group_fit_free(struct group_fit *g)
     memset(g, 0, sizeof *g);
 }
 
-int group_step_binds(const struct group_fit *g, double b, double s)
+static double line_at(const struct group_fit *g, double b, double s)
 {
-    return g->hinge && g->p_step > ols_predict(group_chosen(g), b * s, b * s * s);
+    return ols_predict(group_chosen(g), b * s, b * s * s);
 }
 
-double group_predict(const struct group_fit *g, double b, double s, double *ci95)
+int group_floor_binds(const struct group_fit *g, double b, double s)
 {
-    double x1 = b * s, x2 = b * s * s;
-    if (group_step_binds(g, b, s)) {
-        if (ci95)
-            *ci95 = g->p_step_ci95;
-        return g->p_step;
-    }
-    if (ci95)
-        *ci95 = group_chosen(g)->t975 * ols_predict_se(group_chosen(g), x1, x2);
-    return ols_predict(group_chosen(g), x1, x2);
+    return g->floor.found && g->floor.p_mib >= line_at(g, b, s);
+}
+
+double group_predict(const struct group_fit *g, double b, double s, double *pi95)
+{
+    int on_floor = group_floor_binds(g, b, s);
+    double spread = on_floor ? 1.0 / g->floor.k : ols_leverage(group_chosen(g), b * s, b * s * s);
+    if (pi95)
+        *pi95 = g->t975 * g->sigma * sqrt(1 + spread);
+    return on_floor ? g->floor.p_mib : line_at(g, b, s);
+}
+
+double group_knee_tokens(const struct group_fit *g, double s)
+{
+    const struct ols *c = group_chosen(g);
+    if (!g->floor.found || !c)
+        return NAN;
+    double per_token = c->c[1] + (c->p == 3 ? c->c[2] * s : 0);
+    return per_token > 0 ? (g->floor.p_mib - c->c[0]) / per_token : NAN;
 }
 
 double group_per_sample(const struct group_fit *g, double s)

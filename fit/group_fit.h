@@ -1,12 +1,14 @@
-/* group_fit.h: the fits of one (model, device, technique) and one metric:
- * peak = F + A*T (T = batch * seq_len tokens), and where seq_len varies
- * also peak = F + A*T + B*b*s^2, the attention-score term of Korthikanti
- * et al. (2022). The quadratic model is chosen when an F-test of the b*s^2
- * term gives p < 0.05; else the line. */
+/* group_fit.h: the fits of one group (fit/group_key.h) and one metric:
+ * peak = max(P, F + A*T) (T = batch * seq_len tokens), and where seq_len
+ * varies also max(P, F + A*T + B*b*s^2), the attention-score term of
+ * Korthikanti et al. (2022). P is the floor found from the data
+ * (fit/floor.h); without one the peak is the line. The quadratic model is
+ * chosen when an F-test of the b*s^2 term on the points above the knee
+ * gives p < 0.05; else the line. Intervals are for a new measurement. */
 #ifndef PEAKFIT_GROUP_FIT_H
 #define PEAKFIT_GROUP_FIT_H
 #include "fit/group_key.h"
-#include "fit/hinge.h"
+#include "fit/floor.h"
 #include "fit/observations.h"
 #include "fit/ols.h"
 
@@ -37,15 +39,21 @@ struct group_fit {
     /* the fixed costs the worker measured, and what of F they leave;
      * baseline_mib is the RSS baseline, or on the GPU metrics the context */
     double weight_mib, grad_mib, optimizer_mib, baseline_mib, overhead_mib;
-    /* the hinge (fit/hinge.h), where every point has per-phase peaks: the
-     * models above are then fitted to the forward/backward part, and the
-     * peak is max(P_step, that line) */
-    int hinge;
-    struct hinge_point *parts;            /* n entries, with hinge */
-    double p_step, p_step_ci95;
+    double max_tokens;                    /* the largest T measured */
+    /* the floor: on_floor (n entries) marks the points on it; the line is
+     * fitted to the n_above others */
+    struct floor_search floor;
+    unsigned char *on_floor;
+    int n_above;
+    /* a new measurement at a point: the prediction +- t975 * sigma *
+     * sqrt(1 + leverage); sigma from the residuals of the whole model
+     * (dof = n - coefficients - 1 with a floor); NAN with no dof left */
+    double sigma, t975;
+    int dof;
+    int has_phases;                       /* every point has per-phase peaks (evidence, shown) */
     char flags[512];                      /* poor-fit warnings, "; "-separated; empty when none */
     /* held-out points (the sweep's holdout key): measured, not fitted;
-     * each one's measured peak, prediction and its 95% half-width */
+     * each one's measured peak, prediction and its 95% prediction half-width */
     int n_held;
     const struct observation **held;
     double *held_y, *held_predicted, *held_ci95;
@@ -54,6 +62,9 @@ struct group_fit {
 /* A poor fit: R^2 below this, a negative A, or fewer points than
  * coefficients + 2 is flagged in fit's output, fit.csv, fit.json and the report. */
 #define GROUP_FIT_R2_MIN 0.9
+/* Fewer points than this above the knee: A rests on too little (fit,
+ * report and calc warn; calc's exit status says so). */
+#define GROUP_FIT_ABOVE_MIN 3
 
 const char *metric_name(enum metric m);
 /* The chosen model's fit: &g->linear, &g->quadratic, or NULL if neither fits. */
@@ -63,14 +74,27 @@ const struct ols *group_chosen(const struct group_fit *g);
  * whatever it returns. */
 int group_fit_run(const struct observations *o, const struct group_key *key, enum metric metric,
                   struct group_fit *g);
+/* group_fit_run, with the floor's points taken from exact, an
+ * allocator-level fit of the same points (tensor on the CPU, allocated on
+ * a GPU), where that floor fits this metric better than the line alone;
+ * else searched as always. exact may be NULL. */
+int group_fit_run_hinted(const struct observations *o, const struct group_key *key, enum metric metric,
+                         const struct group_fit *exact, struct group_fit *g);
+/* The allocator-level metric whose floor hints m's (METRIC_COUNT: none). */
+enum metric metric_exact_for(enum metric m);
 void group_fit_free(struct group_fit *g);
-/* Predicted peak (MiB) at batch b and seq_len s, with its 95% half-width:
- * the line's, or with the hinge the larger of P_step and the line's. */
-double group_predict(const struct group_fit *g, double b, double s, double *ci95);
+/* Predicted peak (MiB) at batch b and seq_len s, the larger of P and the
+ * line, with the 95% prediction half-width for a new measurement there
+ * (NAN when there is none: no residual dof). */
+double group_predict(const struct group_fit *g, double b, double s, double *pi95);
 /* A held-out point's prediction error, in % of its measured peak. */
 double group_held_error_pct(const struct group_fit *g, int i);
-/* With the hinge: does the optimizer step set the predicted peak at (b, s)? */
-int group_step_binds(const struct group_fit *g, double b, double s);
+/* Did held-out point i fall inside its prediction interval? */
+int group_held_inside(const struct group_fit *g, int i);
+/* Does the floor set the predicted peak at (b, s)? */
+int group_floor_binds(const struct group_fit *g, double b, double s);
+/* The knee at seq_len s: the tokens where the line reaches P (NAN without a floor). */
+double group_knee_tokens(const struct group_fit *g, double s);
 /* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */
 double group_per_sample(const struct group_fit *g, double s);
 #endif

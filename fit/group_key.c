@@ -5,18 +5,18 @@
 
 void group_key_of(const struct observation *o, struct group_key *key)
 {
-#define COPY_FIELD(field, size) snprintf(key->field, sizeof key->field, "%s", o->field);
-    GROUP_KEY_FIELDS(COPY_FIELD)
+#define COPY_FIELD(field, size, ...) snprintf(key->field, sizeof key->field, "%s", o->field);
+    GROUP_KEY_ALL(COPY_FIELD)
 #undef COPY_FIELD
 }
 
 int group_key_compare(const struct group_key *a, const struct group_key *b)
 {
     int c;
-#define COMPARE_FIELD(field, size)                \
+#define COMPARE_FIELD(field, size, ...)                \
     if ((c = strcmp(a->field, b->field)) != 0)    \
         return c;
-    GROUP_KEY_FIELDS(COMPARE_FIELD)
+    GROUP_KEY_ALL(COMPARE_FIELD)
 #undef COMPARE_FIELD
     return 0;
 }
@@ -33,6 +33,11 @@ void group_key_format(const struct group_key *key, char *out, size_t size)
         used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " / " : "", shown.field);
     GROUP_KEY_FIELDS(FORMAT_FIELD)
 #undef FORMAT_FIELD
+#define FORMAT_SETTING(field, size_, usual)                                                            \
+    if (used < size && shown.field[0] && strcmp(shown.field, usual))                                  \
+        used += (size_t)snprintf(out + used, size - used, " / %s %s", #field, shown.field);
+    GROUP_KEY_SETTINGS(FORMAT_SETTING)
+#undef FORMAT_SETTING
 }
 
 static int ends_with(const char *text, const char *tail)

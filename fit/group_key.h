@@ -9,16 +9,32 @@
 #include <stddef.h>
 #include "fit/observations.h"
 
-/* X(field, size) */
+/* X(field, size): the fields every table shows as columns. */
 #define GROUP_KEY_FIELDS(X) \
     X(model, 256)           \
     X(device, 16)           \
     X(technique, 16)        \
     X(attention, 8)
 
+/* X(field, size, usual): settings that change the memory of a point as
+ * much and so split groups too (two LoRA ranks in one directory are two
+ * fits), but hold their usual value (or are empty) on most rows: fit.csv
+ * and fit.json carry them as columns and fields, and the text form names
+ * them where they are set to something else. */
+#define GROUP_KEY_SETTINGS(X)  \
+    X(lora_rank, 12, "")       \
+    X(lora_targets, 256, "")   \
+    X(warm, 4, "1")
+
+/* Both lists, for what walks every field (the struct, the comparison,
+ * fit.csv's columns, fit.json): X is declared X(field, size, ...). */
+#define GROUP_KEY_ALL(X) \
+    GROUP_KEY_FIELDS(X)  \
+    GROUP_KEY_SETTINGS(X)
+
 struct group_key {
-#define GROUP_KEY_MEMBER(field, size) char field[size];
-    GROUP_KEY_FIELDS(GROUP_KEY_MEMBER)
+#define GROUP_KEY_MEMBER(field, size, ...) char field[size];
+    GROUP_KEY_ALL(GROUP_KEY_MEMBER)
 #undef GROUP_KEY_MEMBER
 };
 
@@ -26,7 +42,8 @@ struct group_key {
 void group_key_of(const struct observation *o, struct group_key *key);
 /* 0 when equal, else strcmp's sign of the first field that differs. */
 int group_key_compare(const struct group_key *a, const struct group_key *b);
-/* "SmolLM2-135M / cpu / full": the model by its display name. */
+/* "SmolLM2-135M / cpu / full / sdpa": the model by its display name, then
+ * each setting that is set ("lora_rank 8"). */
 void group_key_format(const struct group_key *key, char *out, size_t size);
 
 /* The name a person recognises for a peaks.csv model value: the value

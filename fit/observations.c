@@ -68,6 +68,9 @@ static void read_fields(const char *const *f, struct observation *o)
     /* Before the column, attention always kept its probabilities. */
     text(o->attention, sizeof o->attention, f[PEAKS_COL_attention][0] ? f[PEAKS_COL_attention] : "eager");
     o->holdout = peaks_number(f[PEAKS_COL_holdout]) == 1;
+    text(o->lora_rank, sizeof o->lora_rank, f[PEAKS_COL_lora_rank]);
+    text(o->lora_targets, sizeof o->lora_targets, f[PEAKS_COL_lora_targets]);
+    text(o->warm, sizeof o->warm, f[PEAKS_COL_warm]);
     for (int i = 0; i < PF_PHASE_COUNT; i++) {
         o->phase_mib[i] = peaks_number(f[PEAKS_COL_forward_peak_mib + i]);
         o->phase_end_rss_mib[i] = peaks_number(f[PEAKS_COL_forward_end_rss_mib + i]);

@@ -30,6 +30,9 @@ struct observation {
      * above the baseline; -1 when unknown (inference, older files) */
     double phase_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
     int holdout;           /* 1: measured to check the fit, kept out of it */
+    /* settings in the group key (fit/group_key.h), as peaks.csv writes
+     * them (empty in files from before their columns) */
+    char lora_rank[12], lora_targets[256], warm[4];
 };
 
 struct observations {

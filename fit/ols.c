@@ -2,7 +2,9 @@
  * to a largest value of 1, so that tokens (~1e3) and b*s^2 (~1e6) do not
  * make a well-posed problem look rank-deficient; coefficients and their
  * covariance are scaled back afterwards. */
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <string.h>
@@ -32,6 +34,25 @@ static void read_back(struct ols *f, const gsl_vector *c, const gsl_matrix *cov,
         for (int k = 0; k < f->p; k++)
             f->cov[j][k] = gsl_matrix_get(cov, (size_t)j, (size_t)k) / (scale[j] * scale[k]);
     }
+}
+
+/* (X'X)^-1 of the scaled design, scaled back. GSL's covariance carries
+ * chisq / (n - p), which is 0 for an exact fit, so it is computed here. */
+static void inverse_gram(struct ols *f, const gsl_matrix *X, const double *scale)
+{
+    size_t p = (size_t)f->p;
+    gsl_matrix *xtx = gsl_matrix_calloc(p, p), *inv = gsl_matrix_alloc(p, p);
+    gsl_permutation *perm = gsl_permutation_alloc(p);
+    int sign;
+    gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, X, X, 0.0, xtx);
+    gsl_linalg_LU_decomp(xtx, perm, &sign);
+    gsl_linalg_LU_invert(xtx, perm, inv);
+    for (int j = 0; j < f->p; j++)
+        for (int k = 0; k < f->p; k++)
+            f->xtx_inv[j][k] = gsl_matrix_get(inv, (size_t)j, (size_t)k) / (scale[j] * scale[k]);
+    gsl_permutation_free(perm);
+    gsl_matrix_free(inv);
+    gsl_matrix_free(xtx);
 }
 
 static double total_sum_of_squares(const double *y, int n)
@@ -66,6 +87,7 @@ void ols_fit(const double *x1, const double *x2, const double *y, int n, struct 
     if (f->identifiable) {
         /* GSL scales cov by chisq / (n - p); with no residual dof it is 0. */
         read_back(f, c, cov, scale);
+        inverse_gram(f, X, scale);
         f->rss = chisq;
         double tss = total_sum_of_squares(y, n);
         f->r2 = tss > 0 ? 1 - chisq / tss : 1;
@@ -89,6 +111,15 @@ double ols_predict_se(const struct ols *f, double x1, double x2)
         for (int k = 0; k < f->p; k++)
             v += x[j] * f->cov[j][k] * x[k];
     return sqrt(fmax(v, 0));
+}
+
+double ols_leverage(const struct ols *f, double x1, double x2)
+{
+    double x[OLS_MAX_P] = {1, x1, x2}, v = 0;
+    for (int j = 0; j < f->p; j++)
+        for (int k = 0; k < f->p; k++)
+            v += x[j] * f->xtx_inv[j][k] * x[k];
+    return fmax(v, 0);
 }
 
 double ols_ci95(const struct ols *f, int i)

@@ -9,6 +9,7 @@ struct ols {
     int identifiable;      /* the design has full column rank */
     double c[OLS_MAX_P];
     double cov[OLS_MAX_P][OLS_MAX_P]; /* sigma^2 (X'X)^-1 */
+    double xtx_inv[OLS_MAX_P][OLS_MAX_P]; /* (X'X)^-1: leverages, whatever sigma is (exact data too) */
     double rss, r2;
     double t975;           /* Student t quantile for 95% intervals, n - p dof */
 };
@@ -19,6 +20,10 @@ void ols_fit(const double *x1, const double *x2, const double *y, int n, struct 
 double ols_predict(const struct ols *f, double x1, double x2);
 /* Standard error of the predicted mean at (x1, x2): sqrt(x' Cov x). */
 double ols_predict_se(const struct ols *f, double x1, double x2);
+/* The leverage of a point at (x1, x2): x' (X'X)^-1 x. A new measurement
+ * there has variance sigma^2 (1 + leverage) about the prediction; a fitted
+ * point's leave-one-out residual is its residual / (1 - leverage). */
+double ols_leverage(const struct ols *f, double x1, double x2);
 /* Half-width of the 95% confidence interval of coefficient i. */
 double ols_ci95(const struct ols *f, int i);
 #endif

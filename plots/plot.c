@@ -197,7 +197,7 @@ static void throughput_chart(FILE *f, const struct group_fit *const *g, int n)
 static int any_phases(const struct group_fit *const *g, int n)
 {
     for (int i = 0; i < n; i++)
-        if (g[i]->hinge)
+        if (g[i]->has_phases)
             return 1;
     return 0;
 }
@@ -207,7 +207,7 @@ static int phase_techniques(const struct group_fit *const *g, int n, const char 
 {
     int k = 0;
     for (int i = 0; i < n; i++) {
-        int seen = !g[i]->hinge;
+        int seen = !g[i]->has_phases;
         for (int j = 0; j < k; j++)
             seen |= strcmp(out[j], g[i]->key.technique) == 0;
         if (!seen)
@@ -263,7 +263,7 @@ static void phases_chart(FILE *f, const struct group_fit *const *g, int n)
         const char *sep = "";
         int shown = 0;
         for (int i = 0; i < n; i++) {
-            if (!g[i]->hinge || strcmp(g[i]->key.technique, techniques[t]) != 0)
+            if (!g[i]->has_phases || strcmp(g[i]->key.technique, techniques[t]) != 0)
                 continue; /* an empty data file would stop gnuplot */
             panel_label(label, sizeof label, g, n, i);
             for (int p = 0; p < 3; p++) {

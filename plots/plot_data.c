@@ -134,13 +134,13 @@ static void write_breakdown(FILE *f, const struct group_fit *const *groups, int 
 }
 
 /* Each phase's allocator-level peak above baseline, by tokens (empty
- * without the hinge's per-phase peaks): one block per seq_len (a blank
+ * without per-phase peaks): one block per seq_len (a blank
  * line between), in tokens order within it, so that a chart's lines join
  * the points of one seq_len, never a batch of one to a batch of another. */
 static void write_phases(FILE *f, const struct group_fit *g)
 {
     fprintf(f, "# tokens forward_mib backward_mib optimizer_mib batch seq_len\n");
-    for (int s = 0; g->hinge && s < g->n_seq; s++) {
+    for (int s = 0; g->has_phases && s < g->n_seq; s++) {
         double last = -1;
         for (;;) { /* the next point of this seq_len by tokens: groups hold tens of points */
             const struct observation *next = NULL;

@@ -137,10 +137,16 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
     for (int i = 0; i < set->n_groups && !g; i++)
         if (candidate(set, &set->groups[i], req, N_AXES))
             g = &set->groups[i];
-    if (g && !group_chosen(g)) {
-        char key[400];
+    char key[400];
+    if (g)
         group_key_format(&g->key, key, sizeof key);
+    if (g && !group_chosen(g)) {
         snprintf(err, errlen, "%s: %s cannot be fitted (%s)", set->dir, key, g->reason);
+        return NULL;
+    }
+    if (g && !(group_chosen(g)->c[1] > 0)) {
+        snprintf(err, errlen, "%s: %s: A = %.4g MiB/token: a fit whose peak does not grow with tokens cannot "
+                 "bound the batch; measure more points above the knee", set->dir, key, group_chosen(g)->c[1]);
         return NULL;
     }
     if (!g)
@@ -164,13 +170,13 @@ double zero_saving_mib(int z, long g, double weights_mib, double grads_mib, doub
 }
 
 /* The predicted peak of one replica, baseline included, at b: its
- * estimate, or with upper the upper end of its 95% interval (the estimate
- * when no interval exists). */
+ * estimate, or with upper the upper end of its 95% prediction interval
+ * (infinite when there is no interval: nothing is known to fit). */
 static double peak_at(const struct calc_plan *p, long b, int upper)
 {
-    double ci;
-    double peak = p->fit->baseline_mib - p->sharded_saving_mib + group_predict(p->fit, (double)b, (double)p->seq_len, &ci);
-    return upper && isfinite(ci) ? peak + ci : peak;
+    double pi;
+    double peak = p->fit->baseline_mib - p->sharded_saving_mib + group_predict(p->fit, (double)b, (double)p->seq_len, &pi);
+    return !upper ? peak : isfinite(pi) ? peak + pi : INFINITY;
 }
 
 static long largest_at_estimate(const struct calc_plan *p)
@@ -180,8 +186,8 @@ static long largest_at_estimate(const struct calc_plan *p)
     double room = p->usable_mib - g->baseline_mib - p->fixed_per_replica_mib;
     if (per_sample <= 0)
         return 0; /* a fit whose peak does not grow with batch cannot bound it */
-    if (g->hinge && g->baseline_mib + g->p_step - p->sharded_saving_mib > p->usable_mib)
-        return 0; /* the optimizer step alone is over */
+    if (g->floor.found && g->baseline_mib + g->floor.p_mib - p->sharded_saving_mib > p->usable_mib)
+        return 0; /* the floor alone is over */
     double b = floor(room / per_sample);
     return b >= 1 ? (long)fmin(b, 1e9) : 0;
 }
@@ -219,7 +225,7 @@ long calc_choose_micro_batch(long max_b, long target, long replicas)
 static enum plan_outcome judge(const struct calc_plan *p)
 {
     if (peak_at(p, p->micro_batch, 1) <= p->usable_mib)
-        return PLAN_FITS;
+        return p->fit->n_above < GROUP_FIT_ABOVE_MIN ? PLAN_FITS_ON_TOO_FEW : PLAN_FITS;
     return peak_at(p, p->micro_batch, 0) <= p->usable_mib ? PLAN_FITS_AT_ESTIMATE : PLAN_DOES_NOT_FIT;
 }
 
@@ -233,10 +239,12 @@ static void evaluate(struct calc_plan *p, long replicas)
     p->activation_mib = (double)p->micro_batch * p->per_sample_mib;
     p->outcome = judge(p);
     p->fits = p->outcome == PLAN_FITS;
-    p->extrapolated = p->micro_batch > g->max_batch || p->seq_len > s_max || p->seq_len < g->seq_lens[0];
+    double b = (double)p->micro_batch; /* a fit.json may say batch_max = 2^30: no int arithmetic */
+    p->extrapolated = b > g->max_batch || p->seq_len > s_max || p->seq_len < g->seq_lens[0];
     p->linear_seq_len_beyond = p->seq_len > s_max && group_chosen(g)->p < 3;
-    p->far_extrapolated = p->micro_batch > CALC_FAR_FACTOR * g->max_batch || p->seq_len > CALC_FAR_FACTOR * s_max;
-    p->step_binds = group_step_binds(g, (double)p->micro_batch, (double)p->seq_len);
+    p->far_extrapolated = b > (double)CALC_FAR_FACTOR * g->max_batch || p->seq_len > (double)CALC_FAR_FACTOR * s_max;
+    p->past_tokens = b * (double)p->seq_len > CALC_EXTRAPOLATION_FACTOR * g->max_tokens;
+    p->floor_binds = group_floor_binds(g, b, (double)p->seq_len);
 }
 
 static int is_training(const char *technique)

@@ -9,10 +9,12 @@
 #include "util/exit_status.h"
 
 /* How a plan is judged: X(enum, words, exit status of calc). A plan fits
- * only when the upper end of its predicted peak's 95% interval is within
- * the usable budget (budget less --margin). */
+ * only when the upper end of the 95% prediction interval of its peak is
+ * within the usable budget (budget less --margin); a plan on a fit with
+ * fewer than GROUP_FIT_ABOVE_MIN points above the knee is not "fits". */
 #define PLAN_OUTCOMES(X)                                                                        \
     X(PLAN_FITS, "fits", EXIT_DONE)                                                             \
+    X(PLAN_FITS_ON_TOO_FEW, "fits, but the fit rests on too few points above the knee", EXIT_PLAN_TOO_FEW_POINTS) \
     X(PLAN_FITS_AT_ESTIMATE, "fits at the estimate, not within its interval", EXIT_PLAN_FITS_AT_ESTIMATE) \
     X(PLAN_DOES_NOT_FIT, "does not fit", EXIT_PLAN_DOES_NOT_FIT)
 #define PLAN_OUTCOME_ENUM(e, words, status) e,
@@ -58,9 +60,10 @@ struct calc_plan {
     int extrapolated;
     int linear_seq_len_beyond; /* seq_len past the measured ones with no b*s^2 term fitted */
     int far_extrapolated;   /* b or seq_len over CALC_FAR_FACTOR times the largest measured */
-    int step_binds;         /* the hinge's optimizer step sets the predicted peak */
+    int past_tokens;        /* b * seq_len over CALC_EXTRAPOLATION_FACTOR times the largest T measured */
+    int floor_binds;        /* the floor sets the predicted peak */
 };
-enum { CALC_FAR_FACTOR = 4 };
+enum { CALC_FAR_FACTOR = 4, CALC_EXTRAPOLATION_FACTOR = 2 };
 
 /* What ZeRO stage z (1 optimizer state, 2 + gradients, 3 + weights; FSDP's
  * SHARD_GRAD_OP is 2, FULL_SHARD 3) saves per replica on g replicas: each

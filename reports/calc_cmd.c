@@ -269,11 +269,20 @@ static void print_human(const struct calc_request *req, const struct calc_plan *
                g->key.technique);
     }
     printf("  activation memory M = b x A_sample = %.1f MiB\n", p->activation_mib);
-    printf("  predicted peak %.1f MiB (95%% CI +- %.1f): %s\n", p->predicted_mib, p->predicted_ci95_mib,
-           plan_outcome_words(p->outcome));
-    if (g->hinge)
-        printf("  set by: %s (hinge: max(P_step %.1f MiB, F + A x T))\n",
-               p->step_binds ? "the optimizer step" : "forward/backward", g->p_step);
+    printf("  predicted peak %.1f MiB (95%% prediction interval +- %.1f): %s\n", p->predicted_mib,
+           p->predicted_ci95_mib, plan_outcome_words(p->outcome));
+    if (!isfinite(p->predicted_ci95_mib))
+        printf("  warning: no prediction interval (%d residual degrees of freedom): nothing is known to fit\n",
+               g->dof);
+    if (g->floor.found)
+        printf("  set by: %s (peak = max(floor P %.1f MiB, F + A x T); %d points on the floor, %d above the knee)\n",
+               p->floor_binds ? "the floor" : "the line", g->floor.p_mib, g->floor.k, g->n_above);
+    if (g->n_above < GROUP_FIT_ABOVE_MIN)
+        printf("  warning: only %d measured point%s above the knee (fewer than %d): the plan rests on too little; "
+               "measure larger batches\n", g->n_above, g->n_above == 1 ? "" : "s", GROUP_FIT_ABOVE_MIN);
+    if (p->past_tokens)
+        printf("  EXTRAPOLATION: b x s = %.0f tokens, over %d times the largest measured (%.0f)\n",
+               (double)p->micro_batch * (double)p->seq_len, CALC_EXTRAPOLATION_FACTOR, g->max_tokens);
     if (g->flags[0])
         printf("  warning: poor fit: %s\n", g->flags);
     if (p->far_extrapolated)
@@ -294,8 +303,8 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
 {
     const struct group_fit *g = p->fit;
     json_t *o = json_object();
-#define GROUP_KEY_JSON(field, size) json_object_set_new(o, #field, json_string(g->key.field));
-    GROUP_KEY_FIELDS(GROUP_KEY_JSON)
+#define GROUP_KEY_JSON(field, size, ...) json_object_set_new(o, #field, json_string(g->key.field));
+    GROUP_KEY_ALL(GROUP_KEY_JSON)
 #undef GROUP_KEY_JSON
     json_object_set_new(o, "seq_len", json_integer(p->seq_len));
     json_object_set_new(o, "budget_mib", json_real(req->budget_mib));
@@ -320,14 +329,19 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     json_object_set_new(o, "predicted_peak_mib", json_real(p->predicted_mib));
     json_object_set_new(o, "predicted_peak_ci95_mib",
                         isfinite(p->predicted_ci95_mib) ? json_real(p->predicted_ci95_mib) : json_null());
+    json_object_set_new(o, "interval", json_string("95% prediction interval of a new measurement"));
     json_object_set_new(o, "fits", json_boolean(p->fits));
     json_object_set_new(o, "outcome", json_string(plan_outcome_words(p->outcome)));
     json_object_set_new(o, "max_micro_batch_at_estimate", json_integer(p->max_micro_batch_estimate));
     json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
     json_object_set_new(o, "linear_in_seq_len_beyond_measured", json_boolean(p->linear_seq_len_beyond));
     json_object_set_new(o, "far_outside_measured", json_boolean(p->far_extrapolated));
-    json_object_set_new(o, "hinge", json_boolean(g->hinge));
-    json_object_set_new(o, "set_by", json_string(p->step_binds ? "optimizer" : "forward/backward"));
+    json_object_set_new(o, "extrapolation", json_boolean(p->past_tokens));
+    json_object_set_new(o, "tokens_max_measured", json_real(g->max_tokens));
+    json_object_set_new(o, "floor", json_boolean(g->floor.found));
+    json_object_set_new(o, "set_by", json_string(p->floor_binds ? "floor" : "line"));
+    json_object_set_new(o, "points_above_knee", json_integer(g->n_above));
+    json_object_set_new(o, "too_few_above_knee", json_boolean(g->n_above < GROUP_FIT_ABOVE_MIN));
     json_object_set_new(o, "fit_flags", json_string(g->flags));
     return o;
 }

@@ -5,16 +5,17 @@
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
 
-static void held_rows(FILE *f, const struct group_fit *g, double *sum_abs, int *n)
+static void held_rows(FILE *f, const struct group_fit *g, double *sum_abs, int *n, int *n_inside)
 {
     for (int i = 0; i < g->n_held; i++) {
         const struct observation *p = g->held[i];
         double err = group_held_error_pct(g, i);
-        int inside = fabs(g->held_predicted[i] - g->held_y[i]) <= g->held_ci95[i];
+        int inside = group_held_inside(g, i);
         md_key_cells(f, &g->key);
         fprintf(f, "| %d | %d | %.1f | %.1f ± %.1f | %+.1f%% | %s |\n", p->batch, p->seq_len, g->held_y[i],
                 g->held_predicted[i], g->held_ci95[i], err, inside ? "yes" : "no");
         *sum_abs += fabs(err);
+        *n_inside += inside;
         (*n)++;
     }
 }
@@ -22,20 +23,22 @@ static void held_rows(FILE *f, const struct group_fit *g, double *sum_abs, int *
 void section_holdout(FILE *f, const struct fit_set *set)
 {
     double sum_abs = 0;
-    int n = 0;
+    int n = 0, n_inside = 0;
     fprintf(f, "## Held-out points\n\nPoints the sweep's `holdout` key measured, and the runs of `peakfit verify` "
                "(DIR/verify-*/), kept out of the fit: "
                "the fit predicts each one, so the report states its own prediction error (rss metric, MiB "
-               "above baseline; error = (predicted − measured) / measured).\n\n");
+               "above baseline; error = (predicted − measured) / measured) and whether the measurement fell "
+               "inside its 95%% prediction interval (for a new measurement, not the interval of the mean).\n\n");
     md_key_header(f, 0);
-    fprintf(f, "| batch | seq_len | measured | predicted (95%% CI) | error | within the interval |\n");
+    fprintf(f, "| batch | seq_len | measured | predicted (95%% PI) | error | within the interval |\n");
     md_key_header(f, 1);
     fprintf(f, "|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++)
         if (set->groups[i].metric == METRIC_RSS)
-            held_rows(f, &set->groups[i], &sum_abs, &n);
+            held_rows(f, &set->groups[i], &sum_abs, &n, &n_inside);
     if (n)
-        fprintf(f, "\nMean absolute error over %d held-out point%s: %.1f%%.\n\n", n, n == 1 ? "" : "s", sum_abs / n);
+        fprintf(f, "\nMean absolute error over %d held-out point%s: %.1f%%; %d of %d inside its interval.\n\n", n,
+                n == 1 ? "" : "s", sum_abs / n, n_inside, n);
     else
         fprintf(f, "\nNone: the sweep has no `holdout` key (e.g. `holdout = 6x384, 3x128`), so the fit's "
                    "prediction error is only estimated by leave-one-out.\n\n");

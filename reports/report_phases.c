@@ -1,71 +1,73 @@
-/* report_phases.c: report.md's section on the phases of a step: which
- * phase set each measured point's peak, and the hinge fit built on them. */
+/* report_phases.c: report.md's section on the floor: where the knee is,
+ * which bound set each measured point (floor or line), and beside it the
+ * phase whose peak was highest; and the flagged fits. */
 #include <math.h>
 #include <stdio.h>
+#include "fit/phases.h"
 #include "reports/calc.h"
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
 
-static void hinge_summary(FILE *f, const struct group_fit *g)
+static void floor_summary(FILE *f, const struct group_fit *g)
 {
     char label[1200];
-    int by_step = 0;
-    for (int i = 0; i < g->n; i++)
-        by_step += g->parts[i].step_binds;
-    char interval[96];
-    /* An interval needs two points where the step set the peak; with fewer,
-     * say what P_step is instead of printing nan. */
-    if (isfinite(g->p_step_ci95))
-        snprintf(interval, sizeof interval, " ± %.1f MiB", g->p_step_ci95);
+    fprintf(f, "- **%s**: ", md_key_label(&g->key, label, sizeof label));
+    if (!g->floor.found)
+        fprintf(f, "no floor: all %d points on the line", g->n);
     else
-        snprintf(interval, sizeof interval, " MiB (%s: no interval)",
-                 by_step ? "from one point" : "the smallest optimizer-step part, as it set no peak");
-    fprintf(f, "- **%s**: P_step = %.1f%s; the optimizer step set the peak at %d of %d points, "
-               "forward/backward at the rest.\n", md_key_label(&g->key, label, sizeof label), g->p_step,
-            interval, by_step, g->n);
+        fprintf(f, "floor P = %.1f MiB (F-test against the line alone p = %.2g); %d point%s on the floor, "
+                   "%d above the knee (at T = %.0f tokens, s = %d)", g->floor.p_mib, g->floor.f_p, g->floor.k,
+                g->floor.k == 1 ? "" : "s", g->n_above,
+                group_knee_tokens(g, g->seq_lens[g->n_seq - 1]), g->seq_lens[g->n_seq - 1]);
+    if (g->n_above < GROUP_FIT_ABOVE_MIN)
+        fprintf(f, ". **Warning: fewer than %d points above the knee: A rests on too little**", GROUP_FIT_ABOVE_MIN);
+    fprintf(f, ".\n");
 }
 
-static void phase_rows(FILE *f, const struct group_fit *g)
+static void phase_cell(FILE *f, const struct observation *p, int phase)
+{
+    if (p->phase_mib[phase] > 0)
+        fprintf(f, " %.1f |", p->phase_mib[phase]);
+    else
+        fprintf(f, " |");
+}
+
+static void point_rows(FILE *f, const struct group_fit *g)
 {
     for (int i = 0; i < g->n; i++) {
         const struct observation *p = g->points[i];
         md_key_cells(f, &g->key);
-        fprintf(f, "| %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n", p->batch, p->seq_len,
-                p->phase_mib[PF_PHASE_FORWARD], p->phase_mib[PF_PHASE_BACKWARD], p->phase_mib[PF_PHASE_OPTIMIZER],
-                g->y[i], g->predicted[i], g->parts[i].step_binds ? "optimizer step" : "forward/backward");
+        fprintf(f, "| %d | %d |", p->batch, p->seq_len);
+        for (int k = 0; k < PF_PHASE_COUNT; k++)
+            phase_cell(f, p, k);
+        fprintf(f, " %.1f | %.1f | %s | %s |\n", g->y[i], g->predicted[i], g->on_floor[i] ? "floor" : "line",
+                phase_name(phase_of_peak(p)));
     }
 }
 
+static int fitted_rss(const struct group_fit *g) { return g->metric == METRIC_RSS && group_chosen(g); }
+
 void section_phases(FILE *f, const struct fit_set *set)
 {
-    int any = 0;
-    fprintf(f, "## Peaks by phase\n\nThe worker records the allocator-level peak of each phase of a step "
-               "(forward to the loss, backward, optimizer step; live tensors above the baseline) and the RSS at "
-               "each phase's end. The optimizer step's peak (weights, gradients, AdamW state and its "
-               "temporaries) does not grow with tokens; the forward/backward peak does. So the fit is "
-               "**peak = max(P_step, F + A·T (+ B·b·s²))**: the line fitted to the forward/backward part, P_step "
-               "the mean of the optimizer-step part where it set the peak (else its smallest), the memory "
-               "above live tensors carried by both. Which part set each point's peak is read off its "
-               "phases.\n\n");
+    fprintf(f, "## The floor and the knee\n\nAt small batches something that does not grow with tokens sets the "
+               "peak: the optimizer step (weights, gradients, AdamW state and its temporaries), late backward "
+               "(every gradient live while the activations are nearly gone), or both. The fit is **peak = "
+               "max(P, F + A·T (+ B·b·s²))**: the points on the floor are found from the data (segmented least "
+               "squares over how many of the smallest peaks lie on it; kept when an F-test against the line alone "
+               "gives p < %g), P is their mean, and the line is fitted to the points above the knee only. The "
+               "phase whose allocator-level peak was highest is shown beside it as evidence.\n\n", FLOOR_P_MAX);
     for (int i = 0; i < set->n_groups; i++)
-        if (set->groups[i].metric == METRIC_RSS && set->groups[i].hinge && group_chosen(&set->groups[i])) {
-            hinge_summary(f, &set->groups[i]);
-            any = 1;
-        }
-    if (!any) {
-        fprintf(f, "No group has per-phase peaks (training techniques measured by this version of peakfit): "
-                   "the fit is the line alone.\n\n");
-        return;
-    }
+        if (fitted_rss(&set->groups[i]))
+            floor_summary(f, &set->groups[i]);
     fprintf(f, "\n");
     md_key_header(f, 0);
     fprintf(f, "| batch | seq_len | forward (MiB) | backward (MiB) | optimizer step (MiB) | peak above baseline "
-               "(MiB) | predicted (MiB) | set by |\n");
+               "(MiB) | predicted (MiB) | bound by | highest phase |\n");
     md_key_header(f, 1);
-    fprintf(f, "|---|---|---|---|---|---|---|---|\n");
+    fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < set->n_groups; i++)
-        if (set->groups[i].metric == METRIC_RSS && set->groups[i].hinge && group_chosen(&set->groups[i]))
-            phase_rows(f, &set->groups[i]);
+        if (fitted_rss(&set->groups[i]))
+            point_rows(f, &set->groups[i]);
     fprintf(f, "\n");
 }
 
@@ -73,9 +75,11 @@ void section_poor_fits(FILE *f, const struct fit_set *set)
 {
     char label[1200];
     int any = 0;
-    fprintf(f, "## Poor fits\n\nA fit is flagged when R² is below %g, A is negative, or it has fewer points "
-               "than its coefficients + 2; calc also warns when a plan lies over %d times beyond the measured "
-               "batch or seq_len.\n\n", GROUP_FIT_R2_MIN, CALC_FAR_FACTOR);
+    fprintf(f, "## Poor fits\n\nA fit is flagged when R² is below %g, A is negative, it has fewer points above "
+               "the knee than its coefficients + 2, or fewer than %d; calc also warns when a plan lies over %d "
+               "times beyond the measured batch or seq_len, and marks a plan past %d times the largest measured "
+               "tokens as an extrapolation.\n\n", GROUP_FIT_R2_MIN, GROUP_FIT_ABOVE_MIN, CALC_FAR_FACTOR,
+            CALC_EXTRAPOLATION_FACTOR);
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         if (!g->flags[0])

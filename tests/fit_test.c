@@ -10,7 +10,7 @@
 #include "tests/check.h"
 
 static struct observation points[200];
-static const struct group_key key = {"m", "cpu", "full", "sdpa"};
+static const struct group_key key = {.model = "m", .device = "cpu", .technique = "full", .attention = "sdpa"};
 
 /* peak = F + A*b*s + B*b*s^2 + N(0, noise), over b x s x 2 repeats. */
 static struct observations synthetic(double F, double A, double B, double noise, const int *seqs, int n_seq,
@@ -104,8 +104,34 @@ static void standard_error_closed_form(void)
           sqrt(g.linear.cov[1][1]), se);
 }
 
+/* Leave-one-out in closed form (the residual over 1 - leverage) equals
+ * refitting without each point, as the fit did before at n fits' cost. */
+static void leave_one_out_closed_form(void)
+{
+    const int seqs[] = {64, 128, 256, 512};
+    struct observations o = synthetic(500, 0.3, 0.0004, 3.0, seqs, 4, 5);
+    struct group_fit g, without;
+    static struct observation rest[200];
+    group_fit_run(&o, &key, METRIC_RSS, &g);
+    CHECK(g.choice == CHOICE_QUADRATIC && !g.floor.found, "quadratic, no floor: %s", g.reason);
+    for (int i = 0; i < g.n; i++) {
+        int n = 0;
+        for (int j = 0; j < o.n_ok; j++)
+            if (j != i)
+                rest[n++] = o.ok[j];
+        struct observations r = {.ok = rest, .n_ok = n};
+        group_fit_run(&r, &key, METRIC_RSS, &without);
+        double refit = g.y[i] - ols_predict(group_chosen(&without), o.ok[i].tokens,
+                                            o.ok[i].tokens * o.ok[i].seq_len);
+        CHECK(fabs(g.loo_error[i] - refit) < 1e-6, "point %d: closed form %g, refit %g", i, g.loo_error[i], refit);
+        group_fit_free(&without);
+    }
+    group_fit_free(&g);
+}
+
 int main(void)
 {
+    leave_one_out_closed_form();
     quadratic_recovered();
     linear_when_b_is_zero();
     b_unidentified_when_seq_len_is_fixed();

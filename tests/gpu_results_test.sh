@@ -41,6 +41,11 @@ expect_eq "calc baseline on cuda is the context" "$(grep -o '"baseline_mib": [0-
 out=$("$PEAKFIT" calc "$TMP/gpu" --budget 24GiB --technique full --model SmolLM2-135M --device cuda --seq-len 1024) || fail "calc failed: $out"
 grep -q "on the GPU: planned against the caching allocator's reserved peak plus the context outside it" <<<"$out" ||
     fail "calc does not say what it plans against on the GPU: $out"
+# From fit.json the same plan: its allocated and reserved groups are read
+# back as such (they were read as host RSS: b = 2234 against 22).
+args=(--budget 24GiB --technique full --model SmolLM2-135M --device cuda --seq-len 1024 --json)
+expect_eq "calc from fit.json on cuda" "$("$PEAKFIT" calc "$TMP/gpu/fit.json" "${args[@]}" 2>&1)" \
+    "$("$PEAKFIT" calc "$TMP/gpu" "${args[@]}" 2>&1)"
 out=$("$PEAKFIT" calc "$TMP/gpu" --budget 2GiB --technique full --model tiny --device cpu --json) || fail "calc cpu failed: $out"
 expect_eq "calc metric on cpu" "$(grep -o '"metric": "[a-z]*"' <<<"$out")" '"metric": "rss"'
 

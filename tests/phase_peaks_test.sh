@@ -53,14 +53,16 @@ awk -v t="$(field full 6)" -v f="$(field full 2)" -v b="$(field full 3)" -v o="$
 expect_gt "inference: forward peak" "$(field inference 2)" 0
 [ -z "$(field inference 3)$(field inference 4)" ] || fail "inference has backward/optimizer peaks: $rows"
 
-# The report's section on phases: a row per full point, which part set its
-# peak, and P_step with an interval or the reason it has none (never nan).
+# The report's section on the floor: a row per full point with its phases,
+# which bound set it (floor or line) and the highest phase; a summary line
+# per group (the floor and the knee, or none), never nan.
 printf '[global]\nmodel = tiny\nthreads = 1\nseq_len = 64\n[j]\ntechnique = full\nbatch = 1, 4, 8\n' >"$TMP/h.sweep"
 "$PEAKFIT" run "$TMP/h.sweep" -o "$TMP/h" 2>/dev/null || fail "run of the hinge sweep: exit status $?"
 "$PEAKFIT" report "$TMP/h" 2>/dev/null || fail "report: exit status $?"
-phases=$(sed -n '/^## Peaks by phase/,/^## /p' "$TMP/h/report.md")
-expect_eq "rows of the phase table" "$(grep -c '^| tiny | cpu | full | sdpa | [148] | 64 | ' <<<"$phases")" 3
-grep -q '^- \*\*tiny / cpu / full / sdpa\*\*: P_step = [0-9.]* \(± [0-9.]* MiB\|MiB (.*: no interval)\); ' <<<"$phases" ||
-    fail "no P_step line: $phases"
+phases=$(sed -n '/^## The floor and the knee/,/^## /p' "$TMP/h/report.md")
+expect_eq "rows of the phase table" \
+    "$(grep -c '^| tiny | cpu | full | sdpa | [148] | 64 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | \(floor\|line\) | [a-z]* |$' <<<"$phases")" 3
+grep -q '^- \*\*tiny / cpu / full / sdpa\*\*: \(no floor: all 3 points on the line\|floor P = [0-9.]* MiB\)' <<<"$phases" ||
+    fail "no floor line: $phases"
 grep -qi nan <<<"$phases" && fail "nan in the phase section: $phases"
 true

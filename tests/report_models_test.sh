@@ -24,7 +24,7 @@ report=$dir/report.md
 # section TITLE: the lines of one section of the report
 section() { awk -v t="## $1" 'index($0, t) == 1 { on = 1; next } /^## / { on = 0 } on' "$report"; }
 for model in alpha beta; do
-    section "Fits" | grep -q "^| $model | cpu | full | eager | rss | 12 | quadratic |" || fail "fits table: no $model row"
+    section "Fits" | grep -q "^| $model | cpu | full | eager | tensor | 12 | quadratic |" || fail "fits table: no $model row"
     section "Fixed cost F" | grep -q "^| $model | cpu | full | eager | rss |" || fail "fixed-cost table: no $model row"
     section "Calculator" | grep -q "^| $model | cpu | full | eager | 8 GiB | 256 |" || fail "calculator: no $model row"
     section "Measurements" | grep -q "^| $model | cpu | full | eager | 8 | 256 | ok |" || fail "measurements: no $model row"

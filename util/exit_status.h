@@ -19,6 +19,10 @@ enum exit_status {
     EXIT_PLAN_FITS_AT_ESTIMATE = 3,
     /* ...or it does not fit even at the estimate. 0 means it fits. */
     EXIT_PLAN_DOES_NOT_FIT = 4,
+    /* `calc`: the plan fits, but the fit under it has fewer than 3 points
+     * above the knee (GROUP_FIT_ABOVE_MIN): too little to rest a plan on;
+     * measure larger batches first. */
+    EXIT_PLAN_TOO_FEW_POINTS = 6,
     /* `verify`: the runs contradicted the predicted boundary (the largest
      * micro-batch did not fit, or the next size up did too). */
     EXIT_BOUNDARY_MISSED = 5

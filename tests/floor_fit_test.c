@@ -1,8 +1,8 @@
-/* The hinge peak = max(P_step, F + A*T) on synthetic per-phase peaks: the
- * optimizer step at 1150 MiB, the line 1000 + 0.5 T (s = 256, so b = 1 is
- * 1128: the step binds there, the line from b = 2 on). The fit recovers
- * F, A and P_step, reads which part bound each point, and predicts with
- * the max; calc plans with it. Poor fits are flagged. */
+/* peak = max(P, F + A*T) on synthetic peaks: the floor at 1150 MiB, the
+ * line 1000 + 0.5 T (s = 256, so b = 1 is 1128: the floor binds there, the
+ * line from b = 2 on). The fit finds the floor from the peaks alone,
+ * recovers F, A and P, says which bound each point, and predicts with the
+ * max; calc plans with it. Poor fits are flagged. */
 #include <math.h>
 #include "reports/calc.h"
 #include "tests/calc_fixture.h"
@@ -12,21 +12,29 @@ static const int batches[] = {1, 2, 4, 8, 16};
 static void recovers_floor_and_slope(const struct fit_set *set)
 {
     const struct group_fit *g = &set->groups[0];
-    CHECK(g->metric == METRIC_RSS && g->hinge, "rss group with the hinge: metric %d hinge %d", g->metric, g->hinge);
+    CHECK(g->metric == METRIC_RSS && g->floor.found, "rss group with a floor: metric %d floor %d", g->metric,
+          g->floor.found);
     const struct ols *c = group_chosen(g);
     CHECK(c && fabs(c->c[0] - 1000) < 1e-6 && fabs(c->c[1] - 0.5) < 1e-9, "F %g A %g", c ? c->c[0] : NAN,
           c ? c->c[1] : NAN);
-    CHECK(fabs(g->p_step - 1150) < 1e-6, "P_step %g", g->p_step);
-    CHECK(g->parts[0].step_binds, "b = 1: the optimizer step set the peak");
+    CHECK(fabs(g->floor.p_mib - 1150) < 1e-6, "P %g", g->floor.p_mib);
+    CHECK(g->floor.k == 1 && g->n_above == 4, "1 point on the floor, 4 above the knee: %d, %d", g->floor.k, g->n_above);
+    CHECK(g->on_floor[0], "b = 1: on the floor");
     for (int i = 1; i < g->n; i++)
-        CHECK(!g->parts[i].step_binds, "b = %d: forward/backward set the peak", g->points[i]->batch);
-    CHECK(group_step_binds(g, 1, 256) && fabs(group_predict(g, 1, 256, NULL) - 1150) < 1e-6, "b = 1 predicts P_step");
-    CHECK(!group_step_binds(g, 8, 256) && fabs(group_predict(g, 8, 256, NULL) - 2024) < 1e-6, "b = 8 on the line");
+        CHECK(!g->on_floor[i], "b = %d: on the line", g->points[i]->batch);
+    CHECK(fabs(group_knee_tokens(g, 256) - 300) < 1e-6, "knee at T = 300: %g", group_knee_tokens(g, 256));
+    CHECK(group_floor_binds(g, 1, 256) && fabs(group_predict(g, 1, 256, NULL) - 1150) < 1e-6, "b = 1 predicts P");
+    CHECK(!group_floor_binds(g, 8, 256) && fabs(group_predict(g, 8, 256, NULL) - 2024) < 1e-6, "b = 8 on the line");
     for (int i = 0; i < g->n; i++)
         CHECK(fabs(g->predicted[i] - g->y[i]) < 1e-6, "point %d: predicted %g, measured %g", i, g->predicted[i], g->y[i]);
     CHECK(g->flags[0] == '\0', "a good fit has no flags: %s", g->flags);
+    /* Leave-one-out refits the floor without the point: b = 1 was its only
+     * point, so without it the line predicts 1128 (the fit before this
+     * kept P_step and called the error 0). */
+    CHECK(fabs(g->loo_error[0] - 22) < 1e-6, "b = 1's leave-one-out error %g, expected 1150 - 1128", g->loo_error[0]);
     const struct group_fit *t = &set->groups[1];
-    CHECK(t->metric == METRIC_TENSOR && t->hinge && fabs(t->p_step - 1050) < 1e-6, "tensor P_step %g", t->p_step);
+    CHECK(t->metric == METRIC_TENSOR && t->floor.found && fabs(t->floor.p_mib - 1050) < 1e-6, "tensor P %g",
+          t->floor.p_mib);
 }
 
 /* In 1300 MiB (baseline 200): the step (1150) is over; in 1400 b = 1 fits
@@ -41,11 +49,11 @@ static void calc_uses_the_max(const struct fit_set *set)
           p.max_micro_batch_estimate, plan_outcome_words(p.outcome));
     req.budget_mib = 1400;
     calc_plan_make(set, &req, &p, err, sizeof err);
-    CHECK(p.max_micro_batch == 1 && p.step_binds && fabs(p.predicted_mib - 1350) < 1e-6,
-          "1400 MiB: b %ld, set by step %d, peak %g", p.max_micro_batch, p.step_binds, p.predicted_mib);
+    CHECK(p.max_micro_batch == 1 && p.floor_binds && fabs(p.predicted_mib - 1350) < 1e-6,
+          "1400 MiB: b %ld, set by the floor %d, peak %g", p.max_micro_batch, p.floor_binds, p.predicted_mib);
     req.budget_mib = 3000;
     calc_plan_make(set, &req, &p, err, sizeof err);
-    CHECK(p.max_micro_batch == 14 && !p.step_binds, "3000 MiB: b %ld", p.max_micro_batch);
+    CHECK(p.max_micro_batch == 14 && !p.floor_binds, "3000 MiB: b %ld", p.max_micro_batch);
 }
 
 static void flags(const char *dir, const char *path)
@@ -63,7 +71,7 @@ static void flags(const char *dir, const char *path)
     unlink(path);
     calc_fixture_write(dir, &(struct calc_fixture){.model = "m", .n = 3});
     CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
-    CHECK(strstr(set.groups[0].flags, "3 points, fewer than its 2 coefficients + 2: too few to check the fit"),
+    CHECK(strstr(set.groups[0].flags, "3 points above the knee, fewer than its 2 coefficients + 2: too few to check the fit"),
           "too few points: %s", set.groups[0].flags);
     fit_set_free(&set);
     unlink(path);
@@ -71,7 +79,7 @@ static void flags(const char *dir, const char *path)
 
 int main(void)
 {
-    char dir[] = "/tmp/peakfit-hinge-XXXXXX", path[300], err[700];
+    char dir[] = "/tmp/peakfit-floor-XXXXXX", path[300], err[700];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
     struct fit_set set;

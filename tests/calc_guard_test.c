@@ -1,0 +1,112 @@
+/* calc's guard rails and the defects issue 18 found in it, each checked
+ * where it failed before: a fit whose A is not positive cannot plan (it
+ * printed "not even micro-batch 1 fits" and then "fits", exit 0); a plan
+ * without an interval (no residual dof) is not "fits" (it was); a plan on
+ * fewer than 3 points above the knee says so in its outcome and exit
+ * status; a plan past 2x the largest measured tokens is an extrapolation;
+ * a fit.json batch range up to 2^30 does not overflow an int (4 * 2^30
+ * wrapped and marked every plan "far outside the measured range"). */
+#include <math.h>
+#include <string.h>
+#include "reports/calc.h"
+#include "tests/calc_fixture.h"
+
+static int load(const char *dir, const struct calc_fixture *fx, struct fit_set *set)
+{
+    char err[700];
+    calc_fixture_write(dir, fx);
+    int rc = fit_set_load(dir, set, err, sizeof err);
+    CHECK(rc == 0, "fit_set_load: %s", err);
+    return rc;
+}
+
+static void a_not_positive(const char *dir)
+{
+    static const double falling[] = {300, 0, -300, -900};
+    struct fit_set set;
+    struct calc_plan p;
+    char err[700] = "";
+    struct calc_request req = {.technique = "full", .budget_mib = 100000, .replicas = 1};
+    if (load(dir, &(struct calc_fixture){.model = "m", .n = 4, .noise = falling}, &set) == 0)
+        CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) != 0 && strstr(err, "cannot bound the batch"),
+              "A <= 0 planned: %s", err);
+    fit_set_free(&set);
+}
+
+static void no_interval(const char *dir)
+{
+    struct fit_set set;
+    struct calc_plan p;
+    char err[700];
+    struct calc_request req = {.technique = "full", .budget_mib = 100000, .replicas = 1, .micro_batch = 2};
+    if (load(dir, &(struct calc_fixture){.model = "m", .n = 2}, &set) == 0) {
+        CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+        CHECK(!isfinite(p.predicted_ci95_mib) && p.outcome == PLAN_FITS_AT_ESTIMATE && !p.fits,
+              "no interval: +- %g, %s", p.predicted_ci95_mib, plan_outcome_words(p.outcome));
+    }
+    fit_set_free(&set);
+}
+
+/* Line 1000 + 0.5 T at s = 256 under a floor of 1400: b = 1, 2, 3 on the
+ * floor, 4 and 16 above it. */
+static void too_few_above_the_knee(const char *dir)
+{
+    static const int batches[] = {1, 2, 3, 4, 16};
+    struct fit_set set;
+    struct calc_plan p;
+    char err[700];
+    struct calc_request req = {.technique = "full", .budget_mib = 5000, .replicas = 1};
+    if (load(dir, &(struct calc_fixture){.model = "m", .n = 5, .batches = batches, .p_step = 1400}, &set) == 0) {
+        CHECK(set.groups[0].floor.found && set.groups[0].n_above == 2, "floor %d, %d above the knee",
+              set.groups[0].floor.found, set.groups[0].n_above);
+        CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+        CHECK(p.outcome == PLAN_FITS_ON_TOO_FEW && plan_outcome_exit(p.outcome) == EXIT_PLAN_TOO_FEW_POINTS &&
+              EXIT_PLAN_TOO_FEW_POINTS == 6 && !p.fits, "outcome %s", plan_outcome_words(p.outcome));
+        CHECK(strstr(set.groups[0].flags, "only 2 points above the knee"), "flags: %s", set.groups[0].flags);
+        char *argv[] = {"calc", (char *)dir, "--budget", "5000MiB", NULL};
+        int rc = calc_main(4, argv);
+        CHECK(rc == 6, "calc DIR --budget 5000MiB: exit status %d, expected 6", rc);
+    }
+    fit_set_free(&set);
+}
+
+/* Batches 1, 2, 4, 8 at s = 256: the largest T is 2048. */
+static void extrapolation_and_overflow(const char *dir)
+{
+    static const double noise[] = {3, -2, 4, -1};
+    struct fit_set set;
+    struct calc_plan p;
+    char err[700];
+    struct calc_request req = {.technique = "full", .budget_mib = 100000, .replicas = 1, .micro_batch = 16};
+    if (load(dir, &(struct calc_fixture){.model = "m", .n = 4, .noise = noise}, &set) != 0)
+        return;
+    calc_plan_make(&set, &req, &p, err, sizeof err);
+    CHECK(!p.past_tokens, "b = 16 (4096 tokens, 2x): not past 2x");
+    req.micro_batch = 17;
+    calc_plan_make(&set, &req, &p, err, sizeof err);
+    CHECK(p.past_tokens, "b = 17 (4352 tokens): past 2x the largest measured");
+    json_t *o = calc_plan_json(&req, &p);
+    CHECK(json_is_true(json_object_get(o, "extrapolation")), "JSON marks the extrapolation");
+    json_decref(o);
+    set.groups[0].max_batch = 1 << 30; /* as a fit.json may say */
+    set.groups[0].max_tokens = 256.0 * (1 << 30);
+    req.micro_batch = 8;
+    calc_plan_make(&set, &req, &p, err, sizeof err);
+    CHECK(!p.far_extrapolated && !p.extrapolated && !p.past_tokens, "batch_max 2^30: far %d, extrapolated %d",
+          p.far_extrapolated, p.extrapolated);
+    fit_set_free(&set);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/peakfit-guard-XXXXXX", path[300];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    void (*cases[])(const char *) = {a_not_positive, no_interval, too_few_above_the_knee, extrapolation_and_overflow};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cases[i](dir);
+        unlink(path);
+    }
+    rmdir(dir);
+    CHECK_DONE();
+}
