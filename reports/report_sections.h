@@ -14,7 +14,7 @@ void section_charts(FILE *f, const struct fit_set *set);
 void section_failures(FILE *f, const struct fit_set *set);
 void section_calculator(FILE *f, const struct fit_set *set);
 void section_time(FILE *f, const struct fit_set *set);
-/* report_phases.c: which phase set each peak, the hinge; flagged fits. */
+/* report_phases.c: the floor and the knee, which bound set each point; flagged fits. */
 void section_phases(FILE *f, const struct fit_set *set);
 void section_poor_fits(FILE *f, const struct fit_set *set);
 /* report_holdout.c: the held-out points against their predictions. */
