@@ -226,7 +226,8 @@ static void phases_canvas(const struct group_fit *const *g, int n, int *w, int *
     *h = (k + cols - 1) / cols * PANEL_H + 40;
 }
 
-/* group i's label in a panel of its technique: the technique left out. */
+/* group i's label in a panel of its technique: the technique left out
+ * (empty when nothing else tells the panel's groups apart). */
 static void panel_label(char *out, size_t size, const struct group_fit *const *g, int n, int i)
 {
     char label[700];
@@ -241,7 +242,7 @@ static void panel_label(char *out, size_t size, const struct group_fit *const *g
     size_t len = strlen(label);
     while (len > 0 && label[len - 1] == ' ')
         label[--len] = '\0';
-    snprintf(out, size, "%s", label[0] ? label : t);
+    snprintf(out, size, "%s", label);
 }
 
 /* One panel per technique; in each, one colour per group and one point
@@ -267,7 +268,7 @@ static void phases_chart(FILE *f, const struct group_fit *const *g, int n)
                 continue; /* an empty data file would stop gnuplot */
             panel_label(label, sizeof label, g, n, i);
             for (int p = 0; p < 3; p++) {
-                snprintf(text, sizeof text, "%s: %s", label, phase[p]);
+                snprintf(text, sizeof text, "%s%s%s", label, label[0] ? ": " : "", phase[p]);
                 fprintf(f, "%s\"phases-%d.dat\" using 1:%d with linespoints lc rgb '%s' pt %d ps 1.3 title %s", sep,
                         i, p + 2, colours[shown % N_COLOURS], 5 + 2 * p, gnuplot_quote(text, title, sizeof title));
                 sep = ", \\\n     ";
