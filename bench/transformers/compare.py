@@ -14,9 +14,13 @@ Standard library only.
 import csv
 import sys
 
-# name, column (the same in both files), target for the point ratio, target for growth
+# name, column (the same in both files), target for the point ratio, target for growth.
+# The forward phase's peak holds what a step keeps for backward: its growth per
+# sample is the activations', where the whole run's peak may be the optimizer's
+# step (flat in the batch) or, for inference, the model's build.
 MEASURES = (
     ("allocator", "tensor_peak_mib", 0.01, 0.02),
+    ("forward phase", "forward_peak_mib", 0.01, 0.02),
     ("RSS", "peak_above_baseline_mib", 0.05, None),
     ("GPU allocated", "gpu_allocated_peak_mib", 0.01, 0.02),
     ("GPU reserved", "gpu_reserved_peak_mib", None, None),
@@ -38,7 +42,8 @@ def num(text):
 
 
 def ratio(a, b):
-    return a / b if a is not None and b else None
+    """a / b; None where either is missing or b is (about) zero: a flat series has no growth ratio."""
+    return a / b if a is not None and b is not None and abs(b) > 1e-3 else None
 
 
 def md(text):
