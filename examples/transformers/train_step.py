@@ -168,6 +168,7 @@ def main(argv):
         optimizer = None
         if a.technique == "inference":
             model.eval()
+            model.requires_grad_(False)  # nothing is trained: trainable_params 0, as peakfit counts it
         else:
             model.train()
             trainable = [p for p in model.parameters() if p.requires_grad]
