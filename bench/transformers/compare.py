@@ -14,12 +14,15 @@ Standard library only.
 import csv
 import sys
 
-# name, column (the same in both files), target for the point ratio, target for growth.
-# The forward phase's peak holds what a step keeps for backward: its growth per
-# sample is the activations', where the whole run's peak may be the optimizer's
-# step (flat in the batch) or, for inference, the model's build.
+# name, column (the same in both files; a tuple: the largest of them), target for the
+# point ratio, target for growth. "allocator, steps" leaves out the model's build
+# (transformers' from_config holds an untied lm_head for a moment); the forward
+# phase's peak holds what a step keeps for backward: its growth per sample is the
+# activations', where a whole peak may be the optimizer's step (flat in the batch).
+STEP_PHASES = ("forward_peak_mib", "backward_peak_mib", "optimizer_peak_mib")
 MEASURES = (
     ("allocator", "tensor_peak_mib", 0.01, 0.02),
+    ("allocator, steps", STEP_PHASES, 0.01, 0.02),
     ("forward phase", "forward_peak_mib", 0.01, 0.02),
     ("RSS", "peak_above_baseline_mib", 0.05, None),
     ("GPU allocated", "gpu_allocated_peak_mib", 0.01, 0.02),
@@ -39,6 +42,14 @@ def num(text):
         return float(text)
     except (TypeError, ValueError):
         return None
+
+
+def value(row, column):
+    """A row's number in column, or the largest of a tuple of columns; None when absent."""
+    if isinstance(column, tuple):
+        found = [v for v in (num(row.get(c)) for c in column) if v is not None]
+        return max(found) if found else None
+    return num(row.get(column))
 
 
 def ratio(a, b):
@@ -69,7 +80,7 @@ def slope(points):
 
 
 def present(rows, column):
-    return any(num(r.get(column)) is not None for r in rows)
+    return any(value(r, column) is not None for r in rows)
 
 
 class Worst:
@@ -91,7 +102,7 @@ def point_table(ours, theirs, measures, worst):
         p = ours.get(pid, {})
         cells = ""
         for name, col, _, _ in measures:
-            a, b = num(p.get(col)), num(t.get(col))
+            a, b = value(p, col), value(t, col)
             worst.note((name, "point"), ratio(a, b), pid)
             cells += f" {fmt(a)} | {fmt(b)} | {fmt(ratio(a, b), '.4f')} |"
         note = f" ({md(t['error'])})" if t.get("error") else ""
@@ -119,8 +130,8 @@ def growth_table(ours, theirs, measures, worst):
         label = ", ".join(key)
         cells = ""
         for name, col, _, _ in measures:
-            a = slope([(b, num(p[col])) for b, p, _ in rows if num(p.get(col)) is not None])
-            b = slope([(b, num(t[col])) for b, _, t in rows if num(t.get(col)) is not None])
+            a = slope([(b, value(p, col)) for b, p, _ in rows if value(p, col) is not None])
+            b = slope([(b, value(t, col)) for b, _, t in rows if value(t, col) is not None])
             worst.note((name, "growth"), ratio(a, b), label)
             cells += f" {fmt(a)} | {fmt(b)} | {fmt(ratio(a, b), '.4f')} |"
         print(f"| {md(label)} | {', '.join(str(b) for b, _, _ in rows)} |{cells}")
