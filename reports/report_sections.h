@@ -28,6 +28,13 @@ struct reference_row {
     const char *work, *technique;
     long batch, seq_len;
     double mb;
+    /* Linked once at load (a sort), so that walking a series is linear:
+     * the row of the same model, work, technique and seq_len with the next
+     * larger batch (NULL: none); whether the row has its series' smallest
+     * nonzero batch; the row of the same model at full, batch 8, seq_len
+     * 256 (NULL: none). */
+    const struct reference_row *next, *full_8_256;
+    int starts_series;
 };
 struct reference {
     const char *path;
