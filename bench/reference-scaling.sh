@@ -8,7 +8,7 @@
 # bench/results/reference-scaling.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-before_rev=${BEFORE:-b7e4fd2^}
+before_rev=${BEFORE:-f97abca}
 make -s bin/peakfit
 out=bench/results/reference-scaling.txt
 tmp=$(mktemp -d)
