@@ -6,6 +6,7 @@
 #include "models/config_json.h"
 #include "models/model_config.h"
 #include "models/model_family.h"
+#include "util/input_file.h"
 
 /* A JSON value as it would be written, cut short for a message. */
 static void value_text(const json_t *v, char *out, size_t size)
@@ -181,7 +182,8 @@ int config_json_parse(const char *path, const char *text, size_t len, struct con
 {
     json_error_t why;
     memset(out, 0, sizeof *out);
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &why);
+    size_t bom = len >= 3 ? input_file_bom(text) : 0;
+    json_t *root = json_loadb(text + bom, len - bom, JSON_REJECT_DUPLICATES, &why);
     if (!root) {
         snprintf(err, errlen, "%s:%d: %s", path, why.line, why.text);
         return -1;

@@ -149,11 +149,36 @@ static const char *check_standalone(const struct calc_request *r)
     return NULL;
 }
 
+/* E = b x a x g as a whole number a plan can print: refused past 2^53
+ * (where a double stops counting by ones; a long overflows later). */
+static const char *effective_batch_too_large(const struct calc_request *r)
+{
+    double e = (double)r->micro_batch * (double)r->accum * (double)(r->replicas > 0 ? r->replicas : 1);
+    if (r->micro_batch <= 0 || r->accum <= 0 || e <= 9007199254740992.0)
+        return NULL;
+    return "--micro-batch x --accum x --replicas is past 2^53: no effective batch that large can run";
+}
+
+/* The technique's checks, with or without DIR: a known name, and no
+ * accumulation for one that does not train. */
+static const char *technique_problem(const struct calc_request *r, char *buf, size_t size)
+{
+    int t = technique_from_name(r->technique);
+    if (t < 0)
+        snprintf(buf, size, "--technique must be one of %s, not \"%.64s\"", technique_names(), r->technique);
+    else if (!technique_is_training((pf_technique)t) && (r->target_batch > 0 || r->accum > 0))
+        snprintf(buf, size, "%.64s does not train: --target-batch and --accum apply to training techniques only",
+                 r->technique);
+    else
+        return NULL;
+    return buf;
+}
+
 /* The checks between options, once all are read. */
 static int check_request(const struct calc_request *r)
 {
     const char *why = NULL;
-    int t = technique_from_name(r->technique);
+    char buf[512];
     if (standalone(r))
         why = check_standalone(r);
     else if (r->fixed_mib > 0)
@@ -164,15 +189,10 @@ static int check_request(const struct calc_request *r)
         why = "--zero shards across replicas: it needs --replicas 2 or more";
     else if (r->accum > 0 && r->micro_batch <= 0)
         why = "--accum needs --micro-batch: --micro-batch B --accum A checks a given plan";
-    else if (t < 0) {
-        fprintf(stderr, "peakfit calc: --technique must be one of %s, not \"%s\"\n", technique_names(),
-                r->technique);
-        return -1;
-    } else if (!technique_is_training((pf_technique)t) && (r->target_batch > 0 || r->accum > 0)) {
-        fprintf(stderr, "peakfit calc: %s does not train: --target-batch and --accum apply to training "
-                "techniques only\n", r->technique);
-        return -1;
-    }
+    if (!why)
+        why = technique_problem(r, buf, sizeof buf);
+    if (!why)
+        why = effective_batch_too_large(r);
     if (why)
         fprintf(stderr, "peakfit calc: %s\n", why);
     return why ? -1 : 0;

@@ -12,6 +12,7 @@
 #include "reports/report_sections.h"
 #include "sweeps/attention.h"
 #include "sweeps/limits.h"
+#include "sweeps/technique.h"
 #include "util/id_index.h"
 #include "util/parse.h"
 
@@ -96,6 +97,11 @@ static int read_row(const struct reference *ref, const struct csv_row *row, cons
     if (parse_long(f[col[2]], 0, LIMIT_BATCH_MAX, &r->batch) || parse_long(f[col[3]], 0, LIMIT_SEQ_LEN_MAX, &r->seq_len)) {
         snprintf(err, errlen, "%s:%d: batch \"%.40s\" or seq_len \"%.40s\" is not a whole number from 0 to %ld",
                  ref->path, row->line, f[col[2]], f[col[3]], LIMIT_BATCH_MAX);
+        return -1;
+    }
+    if (technique_from_name(r->technique) < 0) {
+        snprintf(err, errlen, "%s:%d: technique \"%.40s\" is not one of %s", ref->path, row->line, r->technique,
+                 technique_names());
         return -1;
     }
     if (parse_double(f[col[4]], 0, 1e12, &r->mb)) {
@@ -221,6 +227,20 @@ static int fail(struct reference *ref)
     return -1;
 }
 
+/* A column named twice: which of the two is meant cannot be guessed. */
+static int duplicate_column(const struct reference *ref, char *err, size_t errlen)
+{
+    const struct csv_table *t = &ref->table;
+    for (int i = 0; i < t->n_cols; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(t->header[i], t->header[j])) {
+                snprintf(err, errlen, "%s:1: column %.64s appears twice (columns %d and %d)", ref->path, t->header[i],
+                         j + 1, i + 1);
+                return 1;
+            }
+    return 0;
+}
+
 int reference_load(const char *path, const struct fit_set *set, struct reference *ref, char *err, size_t errlen)
 {
     int col[N_COLUMNS];
@@ -228,6 +248,8 @@ int reference_load(const char *path, const struct fit_set *set, struct reference
     ref->path = path;
     if (csv_table_read(path, &ref->table, err, errlen) != 0)
         return -1;
+    if (duplicate_column(ref, err, errlen))
+        return fail(ref);
     for (int i = 0; i < N_COLUMNS; i++)
         if ((col[i] = csv_table_column(&ref->table, columns[i])) < 0) {
             snprintf(err, errlen, "%s:1: no column %s (a reference needs work, technique, batch, seq_len, "

@@ -60,6 +60,18 @@ static void say_locked(const char *dir, const char *locked)
     fprintf(stderr, "peakfit: %s: another peakfit run is writing to this directory (%s is locked)\n", dir, locked);
 }
 
+/* Only EWOULDBLOCK means another runner holds it. A file system without
+ * flock (ENOLCK, ENOSYS, EOPNOTSUPP: Lustre without its flock mount
+ * option, some NFS setups) is named as what it is. */
+static void say_lock_failed(const char *dir, const char *locked, int err)
+{
+    if (err == EWOULDBLOCK)
+        say_locked(dir, locked);
+    else
+        fprintf(stderr, "peakfit: %s: cannot lock %s: %s (the file system does not support flock here; "
+                "use an output directory on one that does)\n", dir, locked, strerror(err));
+}
+
 /* LOCK_NB: a second runner is refused; without it (Slurm tasks, `run
  * --point`), it waits its turn. */
 static int lock_how = LOCK_EX | LOCK_NB;
@@ -79,7 +91,7 @@ int out_dir_lock(const char *dir)
             return -1;
         }
         if (flock(fd, lock_how) != 0) {
-            say_locked(dir, path);
+            say_lock_failed(dir, path, errno);
             close(fd);
             return -1;
         }

@@ -308,13 +308,26 @@ static int number_option(const char *flag, const char *value, long lo, long hi, 
 }
 
 /* run's own options: -j N, --point K, --chunk C. 1 when argv[*i] is one
- * (its value consumed), 0 when it is not, -1 when its value is bad. */
-static int run_option(int argc, char **argv, int *i, struct run_options *o)
+ * (its value consumed), 0 when it is not, -1 when its value is bad or it
+ * was given before (*given: the RUN_GIVEN_ bits seen so far). */
+enum { RUN_GIVEN_JOBS = 1, RUN_GIVEN_POINT = 2, RUN_GIVEN_CHUNK = 4 };
+
+static int run_option(int argc, char **argv, int *i, struct run_options *o, unsigned *given)
 {
     const char *flag = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
     long v;
-    int rc;
-    if (!strcmp(flag, "-j") || !strcmp(flag, "--jobs"))
+    int rc, which = !strcmp(flag, "-j") || !strcmp(flag, "--jobs") ? RUN_GIVEN_JOBS
+                    : !strcmp(flag, "--point")                      ? RUN_GIVEN_POINT
+                    : !strcmp(flag, "--chunk")                      ? RUN_GIVEN_CHUNK
+                                                                    : 0;
+    /* Twice is a mistake (a script's default and an override?): neither
+     * value is taken silently. */
+    if (which & *given) {
+        fprintf(stderr, "peakfit: %s given twice; give it once\n", flag);
+        return -1;
+    }
+    *given |= (unsigned)which;
+    if (which == RUN_GIVEN_JOBS)
         rc = number_option(flag, value, 1, RUN_JOBS_MAX, &v), o->jobs = (int)v;
     else if (!strcmp(flag, "--point"))
         rc = number_option(flag, value, 0, LIMIT_GRID_POINTS_MAX - 1, &v), o->point = v;
@@ -344,8 +357,9 @@ static void say_unexpected(const char *command, const char *arg)
 int run_sweep_args(int argc, char **argv, struct run_options *o)
 {
     *o = (struct run_options){.point = -1, .chunk = 1};
+    unsigned given = 0;
     for (int i = 1; i < argc; i++) {
-        int own = run_option(argc, argv, &i, o);
+        int own = run_option(argc, argv, &i, o, &given);
         if (own < 0)
             return -1;
         if (own > 0)
@@ -363,6 +377,10 @@ int run_sweep_args(int argc, char **argv, struct run_options *o)
             say_unexpected(argv[0], argv[i]);
             return -1;
         }
+    }
+    if ((given & RUN_GIVEN_CHUNK) && !(given & RUN_GIVEN_POINT)) {
+        fprintf(stderr, "peakfit: --chunk C needs --point K: it sets how many points task K measures\n");
+        return -1;
     }
     if (o->sweep && o->dir)
         return 0;

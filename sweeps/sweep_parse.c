@@ -176,7 +176,6 @@ static int next_line(FILE *in, char *buf)
 
 static int parse_stream(struct reader *r, FILE *in)
 {
-    static const char bom[] = "\xEF\xBB\xBF";
     char line[SWEEP_LINE_MAX + 1];
     int rc = 0, n;
     while (rc == 0 && (n = next_line(in, line)) != -1) {
@@ -185,8 +184,8 @@ static int parse_stream(struct reader *r, FILE *in)
             rc = parser_fail(&r->p, "line is longer than %d characters", SWEEP_LINE_MAX);
         else if (n == -3)
             rc = parser_fail(&r->p, "binary data, not a text sweep file");
-        else /* a UTF-8 byte order mark, as some editors write, is no text */
-            rc = read_line(r, line + (r->p.line == 1 && strncmp(line, bom, 3) == 0 ? 3 : 0));
+        else
+            rc = read_line(r, line + (r->p.line == 1 ? input_file_bom(line) : 0));
     }
     if (rc == 0 && ferror(in))
         rc = parser_fail(&r->p, "cannot read the sweep file");

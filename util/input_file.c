@@ -90,3 +90,5 @@ char *input_file_read(const char *path, const char *what, long long max_bytes, s
     }
     return text;
 }
+
+size_t input_file_bom(const char *text) { return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; }

@@ -20,4 +20,8 @@ FILE *input_file_open(const char *path, const char *what, long long max_bytes, c
  * err set as above ("PATH: cannot read: ..." for a read error). */
 char *input_file_read(const char *path, const char *what, long long max_bytes, size_t *len, char *err,
                       size_t errlen);
+/* The length of a UTF-8 byte order mark at the start of text (3), or 0.
+ * The one rule for every text file peakfit reads (sweeps, config.json):
+ * a mark, as some editors write, is skipped, never taken for text. */
+size_t input_file_bom(const char *text);
 #endif

@@ -1,4 +1,4 @@
-/* parse.c: strict number parsing; "12abc", "", " " and overflow all fail. */
+/* parse.c: strict number parsing; "12abc", "", " 3", "0x10", "inf" and overflow all fail. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -7,9 +7,23 @@
 #include <strings.h>
 #include "util/parse.h"
 
+/* A number as people write it: an optional sign, then a digit or a
+ * point and a digit. Keeps strtol/strtod from taking what they would:
+ * leading white space (" 3"), hex ("0x10B" is 267 to strtod: B is a hex
+ * digit), "inf" and "nan". */
+static int decimal_text(const char *text)
+{
+    const char *p = text + (*text == '+' || *text == '-');
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        return 0;
+    return isdigit((unsigned char)p[0]) || (p[0] == '.' && isdigit((unsigned char)p[1]));
+}
+
 int parse_long(const char *text, long min, long max, long *out)
 {
     char *end;
+    if (!decimal_text(text))
+        return -1;
     errno = 0;
     long v = strtol(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE || v < min || v > max)
@@ -21,6 +35,8 @@ int parse_long(const char *text, long min, long max, long *out)
 int parse_double(const char *text, double min, double max, double *out)
 {
     char *end;
+    if (!decimal_text(text))
+        return -1;
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min || v > max)
@@ -34,6 +50,8 @@ struct unit { const char *name; double factor; };
 static int scaled(const char *text, const struct unit *units, double max, double *out)
 {
     char *end;
+    if (!decimal_text(text))
+        return -1;
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || errno == ERANGE || !isfinite(v) || v < 0)
