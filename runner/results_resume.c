@@ -78,8 +78,8 @@ static double limit_now(const struct grid_point *p, enum peaks_column c)
  * timeout under a shorter timeout, or an oom under a lower memory limit
  * (or with none now) is to be measured again, whether the watchdog
  * stopped it or the worker's own allocator did (on CUDA, mem_limit caps
- * the device memory and the worker exits WORKER_EXIT_OOM). An oom with no
- * limit then is the machine's and stands. */
+ * the device memory and the worker exits WORKER_EXIT_OOM). The worker's
+ * own oom under no limit then is the machine's and stands. */
 static int stands(const struct csv_row *row, const struct grid_point *p)
 {
     char *const *f = row->fields;
@@ -88,12 +88,13 @@ static int stands(const struct csv_row *row, const struct grid_point *p)
         return 0; /* never measured: memory may be free now */
     if (strcmp(status, "timeout") == 0)
         return peaks_number(f[PEAKS_COL_timeout_s]) >= limit_now(p, PEAKS_COL_timeout_s);
-    double then = peaks_number(f[PEAKS_COL_mem_limit_mib]);
-    if (strcmp(status, "oom") == 0 && then > 0) {
-        double now = limit_now(p, PEAKS_COL_mem_limit_mib);
-        return now > 0 && then >= now;
-    }
-    return 1;
+    if (strcmp(status, "oom") != 0)
+        return 1;
+    double then = peaks_number(f[PEAKS_COL_mem_limit_mib]), now = limit_now(p, PEAKS_COL_mem_limit_mib);
+    int by_worker = peaks_number(f[PEAKS_COL_exit_code]) == WORKER_EXIT_OOM;
+    if (by_worker && then <= 0)
+        return 1;
+    return now > 0 && then >= now;
 }
 
 /* Counts the ids the sweep does not define, once each. */
