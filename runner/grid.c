@@ -33,7 +33,7 @@ int grid_check_devices(const struct sweep *sweep, char *err, size_t errlen)
 {
     for (int i = 0; i < sweep->n_jobs; i++) {
         const struct sweep_job *j = &sweep->jobs[i];
-        for (int d = 0; d < j->n_devices; d++) {
+        for (int d = 0; d < j->n_devices && !j->command[0]; d++) { /* a command job's device is its own business */
             char kind[SWEEP_DEVICE_MAX];
             snprintf(kind, sizeof kind, "%s", j->devices[d]);
             kind[strcspn(kind, ":")] = '\0'; /* cuda:1 is there when cuda is */
@@ -77,6 +77,9 @@ void grid_point_settings(const struct grid_point *p, char *out, size_t size)
              attention_name(p->attention), p->batch, p->seq_len, technique_runs_steps(p->technique) ? j->steps : 0, j->seed, j->threads,
              j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets, p->holdout,
              technique_is_training(p->technique) ? j->warm : 0);
+    size_t n = strlen(out);
+    if (j->command[0] && n < size) /* a command job's point is not the worker's */
+        snprintf(out + n, size - n, ";command=%016llx", (unsigned long long)sweep_job_command_hash(j));
 }
 
 /* What changes the memory is in the id, so a resumed run never takes a row

@@ -51,11 +51,11 @@ static void take_step(struct point_result *r, double seconds)
         r->later_steps_s += seconds;
 }
 
-void point_result_take_line(struct point_result *r, char *line)
+int point_result_take_line(struct point_result *r, char *line)
 {
     char *eq = strchr(line, '=');
     if (!eq)
-        return;
+        return -1;
     *eq = '\0';
     const char *k = line, *v = eq + 1;
     if (!strcmp(k, "baseline_rss_kib")) r->baseline_rss_mib = atof(v) / 1024;
@@ -85,5 +85,6 @@ void point_result_take_line(struct point_result *r, char *line)
     else if (!strcmp(k, "gpu_name")) copy(r->gpu_name, sizeof r->gpu_name, v);
     else if (!strcmp(k, "cuda_version")) copy(r->cuda_version, sizeof r->cuda_version, v);
     else if (!strcmp(k, "driver_version")) copy(r->driver_version, sizeof r->driver_version, v);
-    else take_phase(r, k, v);
+    else return take_phase(r, k, v);
+    return 1;
 }

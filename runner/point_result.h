@@ -48,9 +48,14 @@ struct point_result {
      * since the baseline, what the process held on the device outside it */
     double gpu_allocated_peak_mib, gpu_reserved_peak_mib, gpu_context_mib, gpu_total_mib;
     char gpu_name[96], cuda_version[16], driver_version[32];
+    /* how peak_rss_mib was measured: "vmhwm" (the worker's own), "tree-poll"
+     * (a command job's process tree, runner/command_watch.h) */
+    char memory_method[16];
 };
 
 void point_result_init(struct point_result *r);
-/* Applies one "key=value" line of a worker's report. */
-void point_result_take_line(struct point_result *r, char *line);
+/* Applies one "key=value" line of a worker's report (line is cut at its
+ * '='). 1 when the key is one it knows, 0 when not (a newer worker's: the
+ * built-in worker's runner ignores it), -1 when the line has no '='. */
+int point_result_take_line(struct point_result *r, char *line);
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "runner/command_job.h"
 #include "runner/gpu_slots.h"
 #include "runner/pool.h"
 #include "runner/predict.h"
@@ -28,6 +29,7 @@ struct slot {
     enum gpu_use gpu;       /* how its running point uses the GPUs */
     char gpu_env[32 + GPU_ID_MAX]; /* CUDA_VISIBLE_DEVICES=its GPU, when it has one */
     double started_s, said_s; /* monotonic: when its point started, when a line last said so */
+    struct command_watch watch;     /* a command job's point (runner/command_job.h) */
 };
 
 struct pool {
@@ -157,6 +159,26 @@ static void say_still_running(struct pool *pl)
     }
 }
 
+/* A command job's point: its own argv, watched as a process tree; its
+ * mem_limit is the tree's on every device (no allocator of peakfit's
+ * caps a GPU in it). */
+static int start_command(struct slot *sl, const struct grid_point *p, int threads, struct spawn_options *o)
+{
+    struct command_argv argv;
+    char path[PATH_MAX], err[512];
+    if (command_job_argv(p, threads, &argv, path, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: job [%s]: %s\n", p->job->name, err);
+        errno = ENOENT;
+        return -1;
+    }
+    o->path = path;
+    o->watch = &sl->watch;
+    o->mem_limit = p->job->mem_limit;
+    int rc = spawn_start(argv.argv, o, &sl->sp, &sl->r) == SPAWN_RUNNING ? 0 : -1;
+    command_argv_free(&argv);
+    return rc;
+}
+
 static int start(struct pool *pl, struct slot *sl, int i, double predicted, int alone)
 {
     const struct grid_point *p = &pl->g->points[i];
@@ -174,8 +196,14 @@ static int start(struct pool *pl, struct slot *sl, int i, double predicted, int 
         if (threads == 0 || threads > sl->share)
             threads = sl->share;
     }
-    worker_command_build(&cmd, pl->worker, p, threads);
-    if (spawn_start(cmd.argv, &o, &sl->sp, &sl->r) != SPAWN_RUNNING)
+    int started;
+    if (command_job_is(p))
+        started = start_command(sl, p, threads, &o) == 0;
+    else {
+        worker_command_build(&cmd, pl->worker, p, threads);
+        started = spawn_start(cmd.argv, &o, &sl->sp, &sl->r) == SPAWN_RUNNING;
+    }
+    if (!started)
         return -1;
     sl->busy = 1;
     sl->index = i;

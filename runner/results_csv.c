@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "runner/command_job.h"
 #include "runner/results_csv.h"
 #include "runner/results_resume.h"
 #include "sweeps/attention.h"
@@ -100,6 +101,7 @@ static const char *point_text(enum peaks_column c, const struct grid_point *p, r
     case PEAKS_COL_attention: return attention_name(p->attention);
     case PEAKS_COL_holdout: return whole(num, p->holdout);
     case PEAKS_COL_warm: return whole(num, technique_is_training(p->technique) ? j->warm : 0);
+    case PEAKS_COL_command: return command_job_text(p);
     default: return NULL; /* a result: measured, not set */
     }
 }
@@ -154,6 +156,7 @@ static const char *result_text(enum peaks_column c, const struct point_result *r
     case PEAKS_COL_gpu_name: return r->gpu_name;
     case PEAKS_COL_cuda_version: return r->cuda_version;
     case PEAKS_COL_driver_version: return r->driver_version;
+    case PEAKS_COL_memory_method: return r->memory_method;
     default: return NULL;
     }
 }

@@ -12,14 +12,26 @@
 #include <unistd.h>
 #include "util/clock.h"
 #include "runner/proc_stats.h"
+#include "runner/proc_tree.h"
 #include "runner/spawn.h"
 
 volatile sig_atomic_t spawn_stop_requested = 0;
 
 enum { REPORT_FD = 3 };
 
+/* A command job's process: no terminal input, its stdout and stderr to
+ * the runner (command_watch), and the report fd named in its environment. */
+static void command_streams(int out_write)
+{
+    static char report_fd[] = "PEAKFIT_REPORT_FD=3";
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(out_write, 1) < 0 || dup2(out_write, 2) < 0)
+        _exit(127);
+    putenv(report_fd);
+}
+
 static void exec_child(char *const argv[], const struct spawn_options *o, int pipe_write, pid_t parent,
-                       char *spawned_at)
+                       char *spawned_at, int out_write)
 {
     setpgid(0, 0); /* its own group, so a kill reaches any helper it starts */
     /* A runner killed with SIGKILL takes its worker along, rather than
@@ -36,11 +48,14 @@ static void exec_child(char *const argv[], const struct spawn_options *o, int pi
     for (char *const *e = o->env; e && *e; e++)
         putenv(*e);
     putenv(spawned_at); /* the worker's start_s: fork, exec and loading */
+    if (o->watch)
+        command_streams(out_write);
     /* SIGPIPE stays ignored, as in the runner: a worker whose stderr is a
      * closed pipe (`run ... 2>&1 | head -1`) must not die of a warning,
      * and a failed write to the report pipe already ends it (EPIPE). */
-    execv(argv[0], argv);
-    fprintf(stderr, "peakfit: cannot run %s: %s\n", argv[0], strerror(errno));
+    const char *path = o->path ? o->path : argv[0];
+    execv(path, argv);
+    fprintf(stderr, "peakfit: cannot run %s: %s\n", path, strerror(errno));
     _exit(127);
 }
 
@@ -50,7 +65,10 @@ static void take_bytes(struct spawned *s, const char *data, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (data[i] == '\n' || s->used == sizeof s->buf - 1) {
             s->buf[s->used] = '\0';
-            point_result_take_line(s->r, s->buf);
+            if (s->watch)
+                command_watch_report_line(s->watch, s->r, s->buf, s->used);
+            else
+                point_result_take_line(s->r, s->buf);
             s->used = 0;
         } else {
             s->buf[s->used++] = data[i];
@@ -81,11 +99,32 @@ static int past_deadline(struct spawned *s)
     return now >= s->deadline;
 }
 
+/* A command's whole tree, sampled at every look; its limit is above the
+ * baseline it reported, or above nothing while it has reported none. */
+static int command_over_limit(struct spawned *s)
+{
+    command_watch_sample(s->watch, s->pid);
+    double tree_mib = s->watch->tree_peak_kib / 1024.0, base = s->r->baseline_rss_mib;
+    s->seen_rss_mib = tree_mib;
+    return s->mem_limit > 0 && (tree_mib - (base > 0 ? base : 0)) * 1048576.0 > (double)s->mem_limit;
+}
+
+/* A command whose own process ended is done, though a process it left
+ * behind may still hold the report open: waitid without reaping. */
+static int command_ended(struct spawned *s)
+{
+    siginfo_t info = {0};
+    command_watch_read_output(s->watch);
+    return waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == s->pid;
+}
+
 /* The watchdog's sample: the worker's RSS over its baseline, past the limit?
  * Sampled every 20 ms, so a fast-growing worker can overshoot by the
  * memory it touches in that time. */
 static int over_limit(struct spawned *s)
 {
+    if (s->watch)
+        return command_over_limit(s);
     if (s->mem_limit <= 0 || s->r->baseline_rss_mib < 0)
         return 0;
     long kib = proc_status_kib_of(s->pid, "VmRSS");
@@ -140,6 +179,10 @@ static int look_at_report(struct spawned *s)
         return REPORT_OVER_LIMIT;
     if (drain(s))
         return REPORT_EOF;
+    if (s->watch && command_ended(s)) {
+        drain(s);
+        return REPORT_EOF;
+    }
     if (past_deadline(s))
         return REPORT_TIMEOUT;
     return -1;
@@ -200,12 +243,18 @@ static int finish(struct spawned *s, int wstatus, const struct rusage *ru, int w
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
+    if (s->watch)
+        proc_tree_kill(s->pid); /* what it left behind (its process group) */
     if (spawn_stop_requested)
         return SPAWN_INTERRUPTED;
     if (wait_errno)
         unknown_end(r, wait_errno);
     else
         classify(s, wstatus);
+    if (s->watch)
+        command_watch_finish(s->watch, r, ru);
+    else
+        snprintf(r->memory_method, sizeof r->memory_method, "vmhwm");
     return SPAWN_DONE;
 }
 
@@ -213,6 +262,8 @@ static int kill_and_reap(struct spawned *s)
 {
     int wstatus = 0;
     struct rusage ru = {0};
+    if (s->watch)
+        proc_tree_kill(s->pid); /* also those that left its process group */
     kill(-s->pid, SIGKILL);
     kill(s->pid, SIGKILL);
     pid_t got;
@@ -223,27 +274,39 @@ static int kill_and_reap(struct spawned *s)
 
 int spawn_start(char *const argv[], const struct spawn_options *o, struct spawned *s, struct point_result *r)
 {
-    int fds[2];
+    int fds[2], out[2] = {-1, -1};
     point_result_init(r);
     /* Inherited as ignored (`trap '' CHLD`, some daemons), SIGCHLD makes
      * the kernel reap workers itself and wait4 fail: it is ours to set. */
     signal(SIGCHLD, SIG_DFL);
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
+    if (o->watch && pipe2(out, O_CLOEXEC) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return SPAWN_FAILED;
+    }
     double start = monotonic_seconds();
     char spawned_at[64];
     snprintf(spawned_at, sizeof spawned_at, "PEAKFIT_SPAWNED_AT=%.6f", start);
     pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
+        for (int i = 0; i < 2; i++)
+            if (out[i] >= 0)
+                close(out[i]);
         close(fds[0]);
         close(fds[1]);
         return SPAWN_FAILED;
     }
     if (pid == 0)
-        exec_child(argv, o, fds[1], parent, spawned_at);
+        exec_child(argv, o, fds[1], parent, spawned_at, out[1]);
     close(fds[1]);
+    if (o->watch) {
+        close(out[1]);
+        command_watch_init(o->watch, out[0]);
+    }
     *s = (struct spawned){.pid = pid, .fd = fds[0], .end = -1, .start = start, .deadline = start + o->timeout_s,
-                          .last_look = start, .mem_limit = o->mem_limit, .r = r};
+                          .last_look = start, .mem_limit = o->mem_limit, .r = r, .watch = o->watch};
     return SPAWN_RUNNING;
 }
 
@@ -258,7 +321,14 @@ int spawn_check(struct spawned *s)
         if (s->end != REPORT_EOF)
             return kill_and_reap(s); /* timeout, memory limit, stop */
     }
-    /* The report ended: the worker is left its time to exit by itself. */
+    /* The report ended: the worker is left its time to exit by itself
+     * (a command, watched as before: it may have closed its report early). */
+    if (s->watch && command_over_limit(s)) {
+        s->end = REPORT_OVER_LIMIT;
+        return kill_and_reap(s);
+    }
+    if (s->watch)
+        command_watch_read_output(s->watch);
     int wstatus = 0;
     struct rusage ru = {0};
     pid_t got = wait4(s->pid, &wstatus, WNOHANG, &ru);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "runner/command_watch.h"
 #include "runner/point_result.h"
 
 /* Set by the runner's SIGINT/SIGTERM handler; a watched worker is then
@@ -21,6 +22,8 @@ struct spawn_options {
     int64_t mem_limit;      /* bytes above its reported baseline; 0: none */
     const cpu_set_t *cpus;  /* the cores it may run on; NULL: the runner's */
     char *const *env;       /* NAME=VALUE strings set in the worker, NULL-ended; NULL: none */
+    const char *path;       /* the program to exec; NULL: argv[0] */
+    struct command_watch *watch; /* a command job's (runner/command_watch.h); NULL: peakfit-worker */
 };
 
 /* One worker in flight. The fields are spawn.c's. */
@@ -32,6 +35,7 @@ struct spawned {
     int64_t mem_limit;
     double seen_rss_mib;    /* the largest RSS the watchdog read */
     struct point_result *r;
+    struct command_watch *watch;
     char buf[8192];         /* a report line being read */
     size_t used;
 };

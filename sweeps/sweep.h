@@ -13,6 +13,7 @@
 enum { SWEEP_MAX_LIST = 32, SWEEP_MAX_MODELS = 8, SWEEP_MAX_JOBS = 64 };
 enum { SWEEP_NAME_MAX = 64, SWEEP_PATH_MAX = 512, SWEEP_LONG_PATH_MAX = 4096, SWEEP_DEVICE_MAX = 16 };
 enum { SWEEP_LINE_MAX = 4096 };
+enum { SWEEP_MAX_PARAMS = 16, SWEEP_PARAM_NAME_MAX = 32, SWEEP_PARAM_VALUE_MAX = 256 };
 #define SWEEP_FILE_MAX_BYTES (16LL << 20)
 
 /* A model a sweep names, resolved once however many jobs list it. */
@@ -51,6 +52,17 @@ struct sweep_job {
     int n_holdouts;
     int warm;             /* 1: AdamW state made before the first step (pf_model_warm_optimizer) */
     int jobs;             /* points measured at once (runner/pool.h); `run -j` overrides */
+    /* A command job runs this instead of peakfit-worker ("" for the
+     * worker): sweeps/command_template.h says how it is split and filled in. */
+    char command[SWEEP_LINE_MAX];
+    int command_line;     /* of the command key */
+    int shell;            /* 1: run by /bin/sh -c, each value shell-quoted */
+    /* param.NAME = value: the job's own {param.NAME} placeholders */
+    struct sweep_param {
+        char name[SWEEP_PARAM_NAME_MAX], value[SWEEP_PARAM_VALUE_MAX];
+        int line;
+    } params[SWEEP_MAX_PARAMS];
+    int n_params;
 };
 
 struct sweep {
@@ -79,4 +91,10 @@ int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const cha
 /* The model at index i of a job's list. */
 const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i);
 void sweep_free(struct sweep *s);
+/* The value of a command job's {param.NAME} placeholder (name: "param.NAME",
+ * len bytes), or NULL when the job has no such param. */
+const char *sweep_job_param(const struct sweep_job *job, const char *name, size_t len);
+/* A fingerprint of a command job's command, shell and params (0 for the
+ * built-in worker): two jobs that differ in them measure different things. */
+uint64_t sweep_job_command_hash(const struct sweep_job *job);
 #endif

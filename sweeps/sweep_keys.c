@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "sweeps/command_template.h"
 #include "sweeps/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
@@ -73,6 +74,14 @@ static const struct sweep_key keys[] = {
      .help = "points measured at once, %s, each worker pinned to its share of the cores with its intra-op "
              "threads set to that share, started only when free memory holds its predicted peak; the "
              "largest of the jobs' values is the run's; `run -j N` overrides"},
+    {.name = "command", .type = KEY_COMMAND, FIELD(command), .no_default = "peakfit's worker",
+     .help = "a command run for each point instead of peakfit's worker, without a shell (docs/own-script.md); "
+             "the placeholders %s become the point's values, each one whole argument"},
+    {.name = "shell", .type = KEY_BOOL, FIELD(shell), .def = 0,
+     .help = "`true`: the command is run by `/bin/sh -c`, each placeholder's value quoted for the shell; "
+             "the rest of the text is the shell's (pipes, `$VARS`, `;`)"},
+    {.name = "param.NAME", .type = KEY_PARAM, .no_default = "none",
+     .help = "a value of the job's own for its command's `{param.NAME}` placeholder"},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
@@ -80,8 +89,10 @@ const struct sweep_key *sweep_key_at(int i) { return i >= 0 && i < KEY_COUNT ? &
 
 const struct sweep_key *sweep_key_find(const char *name)
 {
+    size_t prefix = strlen(COMMAND_PARAM_PREFIX);
     for (int i = 0; i < KEY_COUNT; i++)
-        if (strcmp(keys[i].name, name) == 0)
+        if (strcmp(keys[i].name, name) == 0 ||
+            (keys[i].type == KEY_PARAM && strncmp(name, COMMAND_PARAM_PREFIX, prefix) == 0))
             return &keys[i];
     return NULL;
 }
@@ -346,6 +357,9 @@ int sweep_key_set(struct parser *p, const struct sweep_key *k, char *value)
     case KEY_SIZE_OR_NONE: return set_size_or_none(p, k, value);
     case KEY_LORA_TARGETS: return set_lora_targets(p, k, value);
     case KEY_PATH: return set_path(p, k, value);
+    case KEY_COMMAND: return sweep_set_command(p, k, value);
+    case KEY_BOOL: return sweep_set_bool(p, k, value);
+    case KEY_PARAM: return parser_fail(p, "%s is set through sweep_set_param", k->name);
     case KEY_TYPE_COUNT: break;
     }
     return parser_fail(p, "key %s has no type", k->name);
@@ -361,7 +375,7 @@ void sweep_job_defaults(struct sweep_job *job)
         const struct sweep_key *k = &keys[i];
         void *field = field_of(job, k->off);
         switch (k->type) {
-        case KEY_INT:
+        case KEY_INT: case KEY_BOOL:
             if (k->size == sizeof(long)) *(long *)field = (long)k->def;
             else *(int *)field = (int)k->def;
             break;
@@ -402,6 +416,7 @@ static void choices(const struct sweep_key *k, char *out, size_t size)
     case KEY_ATTENTIONS: backticked(attention_names(), out, size); break;
     case KEY_LORA_TARGETS: backticked(lora_target_names(), out, size); break;
     case KEY_PAIRS: snprintf(out, size, "batch %ld … %ld", k->min, k->max); break;
+    case KEY_COMMAND: backticked(command_placeholder_names(), out, size); break;
     default: snprintf(out, size, "%ld … %ld", k->min, k->max);
     }
 }
@@ -415,6 +430,8 @@ static void default_text(const struct sweep_key *k, char *out, size_t size)
         backticked(k->def_text, out, size);
     else if (k->type == KEY_DURATION)
         snprintf(out, size, "%g s", k->def);
+    else if (k->type == KEY_BOOL)
+        snprintf(out, size, "`%s`", k->def ? "true" : "false");
     else if (k->type == KEY_SIZE_OR_NONE && k->def == 0)
         snprintf(out, size, "none");
     else if (k->type == KEY_LORA_TARGETS) {

@@ -20,6 +20,9 @@ enum sweep_key_type {
     KEY_LORA_TARGETS, /* q, k, v, o, gate, up, down: bits */
     KEY_PATH,         /* a regular file, relative to the sweep file; stored canonical */
     KEY_PAIRS,        /* list of distinct BxS pairs (batch in min .. max, seq_len in 1 .. LIMIT_SEQ_LEN_MAX) */
+    KEY_COMMAND,      /* a command line (sweeps/command_template.h), checked when its job ends */
+    KEY_BOOL,         /* true or false (also 1 or 0) */
+    KEY_PARAM,        /* param.NAME = value: one row stands for every NAME */
     KEY_TYPE_COUNT
 };
 

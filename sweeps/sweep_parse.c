@@ -55,6 +55,8 @@ static int check_job(struct reader *r)
     if (rc == 0)
         rc = check_holdouts(r);
     r->p.line = saved;
+    if (rc == 0)
+        rc = sweep_check_command(&r->p, j);
     return rc;
 }
 
@@ -128,6 +130,8 @@ static int read_assignment(struct reader *r, char *text)
         return unknown_key(p, key);
     if (!value[0])
         return parser_fail(p, "%s has no value", key);
+    if (k->type == KEY_PARAM) /* one row, many names: the setter finds a name set twice */
+        return sweep_set_param(p, key, value);
     unsigned long long bit = 1ULL << (k - sweep_key_at(0));
     if (r->seen & bit)
         return parser_fail(p, "%s is set twice in this section", key);

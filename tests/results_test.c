@@ -5,6 +5,7 @@
  * watchdog oom under a smaller limit is measured again, the last row of a
  * point wins. Also: resuming 50,000 points is a hash lookup, not a scan. */
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -53,6 +54,10 @@ static void write_rows(const struct grid *g, const int *which, const char *const
         struct point_result r = result(status[i], strcmp(status[i], "oom-torch") ? -1 : WORKER_EXIT_OOM);
         if (!strcmp(status[i], "oom-torch"))
             strcpy(r.status, "oom");
+        else if (!strcmp(status[i], "oom-command")) /* its MemoryError: exit status 1 */
+            strcpy(r.status, "oom"), r.exit_code = 1;
+        else if (!strcmp(status[i], "oom"))
+            r.signal = SIGKILL; /* the watchdog's kill */
         CHECK(results_append(fd, &g->points[which[i]], &r) == 0, "append");
     }
     close(fd);
@@ -67,7 +72,7 @@ static void test_header_and_columns(void)
     make_grid(&g, points, 1);
     struct sweep_job full = {.name = "j", .steps = 3, .timeout_s = 90, .mem_limit = 64 << 20, .seed = 7,
                              .threads = 2, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V,
-                             .weights = "/w.safetensors"};
+                             .weights = "/w.safetensors", .command = "train --batch {batch} --name 'a b'"};
     points[0].job = &full;
     points[0].technique = PF_TECH_LORA;
     points[0].config_hash = 0x1234abcd;
@@ -82,6 +87,7 @@ static void test_header_and_columns(void)
     strcpy(r.blas, "openblas");
     strcpy(r.cpu_model, "cpu, \"quoted\"");
     strcpy(r.error, "line one\nline two");
+    strcpy(r.memory_method, "tree-poll");
     for (const char *const *l = (const char *const[]){"forward_peak_bytes=104857600", "backward_peak_bytes=115343360",
                                                      "optimizer_peak_bytes=94371840", "forward_end_rss_kib=300000",
                                                      "backward_end_rss_kib=310000", "optimizer_end_rss_kib=305000", NULL};
@@ -130,8 +136,29 @@ static void test_header_and_columns(void)
         CHECK(!strcmp(f[PEAKS_COL_config_hash], "000000001234abcd"), "config_hash %s", f[PEAKS_COL_config_hash]);
         CHECK(!strcmp(f[PEAKS_COL_error], "line one line two"), "error %s", f[PEAKS_COL_error]);
         CHECK(!strcmp(f[PEAKS_COL_cpu_model], "cpu, \"quoted\""), "cpu_model %s", f[PEAKS_COL_cpu_model]);
+        CHECK(!strcmp(f[PEAKS_COL_command], "'train' '--batch' '1' '--name' 'a b'"), "command %s", f[PEAKS_COL_command]);
     }
     csv_table_free(&t);
+}
+
+/* A command's own out of memory (its MemoryError: exit status 1, no
+ * signal) is its result whatever the limit, and stands; the watchdog's
+ * (SIGKILL) under no limit now is measured again. */
+static void test_command_oom_stands(void)
+{
+    struct grid g;
+    struct grid_point points[2];
+    make_grid(&g, points, 2);
+    job.mem_limit = 0;
+    const int which[] = {0, 1};
+    const char *const status[] = {"oom-command", "oom"};
+    write_rows(&g, which, status, 2);
+    unsigned char done[2];
+    char err[512];
+    int fd = results_open(path, &g, done, err, sizeof err);
+    CHECK(fd >= 0 && done[0] == 1 && done[1] == 0, "command oom stands (%d), watchdog oom does not (%d): %s",
+          done[0], done[1], err);
+    close(fd);
 }
 
 /* Which of 6 points stand after these rows, under the sweep's limits now. */
@@ -251,6 +278,7 @@ int main(void)
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
     test_header_and_columns();
     test_which_points_stand();
+    test_command_oom_stands();
     test_refusals();
     test_resume_is_linear();
     test_every_column_is_described();

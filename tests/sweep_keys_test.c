@@ -41,7 +41,7 @@ static void check_set(void)
           strcmp(sweep_job_model(s, j, 0)->name, "tiny") == 0, "%s", err);
     CHECK(sweep_set(s, j, "size", "1", err, sizeof err) == -1 &&
           strcmp(err, "unknown key \"size\" (keys: model, device, technique, attention, batch, seq_len, steps, repeats, "
-                      "timeout, mem_limit, threads, seed, lora_rank, lora_targets, weights, holdout, warm, jobs)") == 0, "%s", err);
+                      "timeout, mem_limit, threads, seed, lora_rank, lora_targets, weights, holdout, warm, jobs, command, shell, param.NAME)") == 0, "%s", err);
     sweep_free(s);
 }
 

@@ -76,7 +76,9 @@
     X(cuda_version, TEXT, RESULT)               \
     X(driver_version, TEXT, RESULT)             \
     X(start_s, NUM, RESULT)                     \
-    X(init_s, NUM, RESULT)
+    X(init_s, NUM, RESULT)                      \
+    X(command, TEXT, SETTING)                   \
+    X(memory_method, TEXT, RESULT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,

@@ -1,0 +1,16 @@
+/* proc_tree.h: a process and every process below it, from /proc: their
+ * resident memory together, and a kill that reaches each of them (also
+ * those that left its process group). Linux only. */
+#ifndef PEAKFIT_PROC_TREE_H
+#define PEAKFIT_PROC_TREE_H
+#include <sys/types.h>
+
+enum { PROC_TREE_MAX = 4096 }; /* processes looked at below one root */
+
+/* The pids of root and its descendants (root first), at most max; the count. */
+int proc_tree_pids(pid_t root, pid_t *pids, int max);
+/* Their resident memory together, in KiB (0 when root is gone). */
+long proc_tree_rss_kib(pid_t root);
+/* SIGKILL to root's process group and to every process of its tree. */
+void proc_tree_kill(pid_t root);
+#endif

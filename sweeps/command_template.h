@@ -1,0 +1,57 @@
+/* command_template.h: a command job's `command = ...` text, turned into the
+ * argv of one point. The text is split into words once, by these rules
+ * (a small subset of the shell's, with no expansion of any kind):
+ *   - white space outside quotes separates words;
+ *   - '...' keeps everything inside as it is;
+ *   - "..." keeps everything inside, except that \" and \\ stand for " and \;
+ *   - outside quotes, a backslash makes the next character plain text;
+ *   - {NAME} is a placeholder, in or out of quotes: the point's value is put
+ *     into the word as plain text, never split, never read for quotes, so a
+ *     value is exactly its own argument (or part of the one word it sits in);
+ *   - {{ and }} stand for { and }.
+ * With shell = true the text is not split: each placeholder becomes its value
+ * quoted for /bin/sh (util/shell_quote.h), and the text is run by
+ * /bin/sh -c, which then does everything a shell does with the rest. */
+#ifndef PEAKFIT_COMMAND_TEMPLATE_H
+#define PEAKFIT_COMMAND_TEMPLATE_H
+#include <stddef.h>
+
+/* The placeholders every command job has, one per setting of a point;
+ * {param.NAME} adds a job's own (its `param.NAME = value` keys). */
+#define COMMAND_PLACEHOLDERS(X)                                                  \
+    X(batch) X(seq_len) X(technique) X(attention) X(device) X(model) X(model_name) \
+    X(seed) X(repeat) X(steps) X(threads) X(lora_rank) X(lora_targets) X(job) X(point_id)
+
+enum command_placeholder {
+#define COMMAND_ENUM(name) COMMAND_##name,
+    COMMAND_PLACEHOLDERS(COMMAND_ENUM)
+#undef COMMAND_ENUM
+    COMMAND_PLACEHOLDER_COUNT
+};
+
+#define COMMAND_PARAM_PREFIX "param."
+enum { COMMAND_MAX_WORDS = 512 };
+
+/* "batch, seq_len, ..., point_id, param.NAME", for messages and docs. */
+const char *command_placeholder_names(void);
+/* The placeholder of that name (len bytes), or -1. */
+int command_placeholder_find(const char *name, size_t len);
+
+/* The value of the placeholder named name (len bytes, "param.lr" included),
+ * or NULL when there is no such placeholder. */
+typedef const char *(*command_value_fn)(void *ctx, const char *name, size_t len);
+
+/* A command's argv, allocated: free with command_argv_free. */
+struct command_argv {
+    char **argv;    /* argc words and a NULL */
+    int argc;
+    char *text;     /* the words, each NUL-ended */
+};
+
+/* Splits text (or, with shell, hands it to /bin/sh -c) and fills in each
+ * placeholder. Returns 0, or -1 with what is wrong in err ("unterminated '
+ * quote", "unknown placeholder {x} ..."). */
+int command_expand(const char *text, int shell, command_value_fn value_of, void *ctx, struct command_argv *out,
+                   char *err, size_t errlen);
+void command_argv_free(struct command_argv *a);
+#endif

@@ -1,0 +1,104 @@
+/* sweep_command.c: the keys of a command job (command, shell, param.NAME)
+ * and the check, when the job ends, that its command can be filled in. */
+#include <string.h>
+#include "sweeps/command_template.h"
+#include "sweeps/sweep_parser.h"
+#include "util/hash.h"
+
+int sweep_set_command(struct parser *p, const struct sweep_key *k, const char *value)
+{
+    char *field = (char *)p->job + k->off;
+    if (strlen(value) >= k->size)
+        return parser_fail(p, "%s is longer than %zu characters", k->name, k->size - 1);
+    memcpy(field, value, strlen(value) + 1);
+    p->job->command_line = p->line;
+    return 0;
+}
+
+int sweep_set_bool(struct parser *p, const struct sweep_key *k, const char *value)
+{
+    int *field = (int *)((char *)p->job + k->off);
+    if (!strcmp(value, "true") || !strcmp(value, "1"))
+        *field = 1;
+    else if (!strcmp(value, "false") || !strcmp(value, "0"))
+        *field = 0;
+    else
+        return parser_fail(p, "%s must be true or false, not \"%s\"", k->name, value);
+    return 0;
+}
+
+static int valid_param_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && n < SWEEP_PARAM_NAME_MAX &&
+           strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
+}
+
+/* A [global] param is the job's until the job sets its own; one section
+ * sets a name once. */
+int sweep_set_param(struct parser *p, const char *key, const char *value)
+{
+    struct sweep_job *j = p->job;
+    const char *name = key + strlen(COMMAND_PARAM_PREFIX);
+    if (!valid_param_name(name))
+        return parser_fail(p, "%s: a param's name is 1-%d letters, digits or _", key, SWEEP_PARAM_NAME_MAX - 1);
+    if (strlen(value) >= SWEEP_PARAM_VALUE_MAX)
+        return parser_fail(p, "%s is longer than %d characters", key, SWEEP_PARAM_VALUE_MAX - 1);
+    int i = 0;
+    while (i < j->n_params && strcmp(j->params[i].name, name) != 0)
+        i++;
+    if (i < j->n_params && j->params[i].line > j->line)
+        return parser_fail(p, "%s is set twice in this section", key);
+    if (i == SWEEP_MAX_PARAMS)
+        return parser_fail(p, "too many params (at most %d)", SWEEP_MAX_PARAMS);
+    j->n_params += i == j->n_params;
+    snprintf(j->params[i].name, sizeof j->params[i].name, "%s", name);
+    snprintf(j->params[i].value, sizeof j->params[i].value, "%s", value);
+    j->params[i].line = p->line;
+    return 0;
+}
+
+const char *sweep_job_param(const struct sweep_job *j, const char *name, size_t len)
+{
+    size_t prefix = strlen(COMMAND_PARAM_PREFIX);
+    if (len <= prefix || strncmp(name, COMMAND_PARAM_PREFIX, prefix) != 0)
+        return NULL;
+    for (int i = 0; i < j->n_params; i++)
+        if (strlen(j->params[i].name) == len - prefix && !strncmp(j->params[i].name, name + prefix, len - prefix))
+            return j->params[i].value;
+    return NULL;
+}
+
+/* Any text for a setting's placeholder, the value for a param's. */
+static const char *check_value(void *ctx, const char *name, size_t len)
+{
+    return command_placeholder_find(name, len) >= 0 ? "x" : sweep_job_param(ctx, name, len);
+}
+
+int sweep_check_command(struct parser *p, const struct sweep_job *job)
+{
+    if (!job->command[0])
+        return job->shell ? parser_fail(p, "shell = true needs a command") : 0;
+    char err[512];
+    struct command_argv argv;
+    int saved = p->line, rc = 0;
+    p->line = job->command_line;
+    if (command_expand(job->command, job->shell, check_value, (void *)job, &argv, err, sizeof err) != 0)
+        rc = parser_fail(p, "command: %s", err);
+    command_argv_free(&argv);
+    p->line = saved;
+    return rc;
+}
+
+uint64_t sweep_job_command_hash(const struct sweep_job *job)
+{
+    if (!job->command[0])
+        return 0;
+    uint64_t h = hash_bytes(job->command, strlen(job->command) + 1, hash_start());
+    h = hash_bytes(&job->shell, sizeof job->shell, h);
+    for (int i = 0; i < job->n_params; i++) {
+        h = hash_bytes(job->params[i].name, strlen(job->params[i].name) + 1, h);
+        h = hash_bytes(job->params[i].value, strlen(job->params[i].value) + 1, h);
+    }
+    return h;
+}
