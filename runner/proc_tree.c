@@ -96,13 +96,37 @@ static long rss_kib(pid_t pid)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* The pages it holds alone (Private_Clean + Private_Dirty of
+ * /proc/PID/smaps_rollup), in KiB; its RSS where that cannot be read. */
+static long private_kib(pid_t pid)
+{
+    char path[64], line[256];
+    long kib = 0, part;
+    int found = 0;
+    snprintf(path, sizeof path, "/proc/%d/smaps_rollup", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Private_Clean: %ld kB", &part) == 1 || sscanf(line, "Private_Dirty: %ld kB", &part) == 1) {
+            kib += part;
+            found++;
+        }
+    if (f)
+        fclose(f);
+    return found == 2 ? kib : rss_kib(pid);
+}
+
+/* The root's RSS, and what each process below it holds alone: a forked
+ * child shares its parent's pages until it writes them, and a sum of RSS
+ * would count those twice. (Pages a child shares only with processes
+ * outside the tree, such as a library the root never loaded, count
+ * nowhere.) */
 long proc_tree_rss_kib(pid_t root)
 {
     static pid_t pids[PROC_TREE_MAX]; /* 16 KiB: not on the stack of every look */
     int n = proc_tree_pids(root, pids, PROC_TREE_MAX);
-    long sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += rss_kib(pids[i]);
+    long sum = n ? rss_kib(root) : 0;
+    for (int i = 1; i < n; i++)
+        sum += private_kib(pids[i]);
     return sum;
 }
 

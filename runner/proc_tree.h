@@ -9,7 +9,9 @@ enum { PROC_TREE_MAX = 4096 }; /* processes looked at below one root */
 
 /* The pids of root and its descendants (root first), at most max; the count. */
 int proc_tree_pids(pid_t root, pid_t *pids, int max);
-/* Their resident memory together, in KiB (0 when root is gone). */
+/* Their resident memory together, in KiB (0 when root is gone): root's
+ * RSS and the private pages of each process below it, so that a page a
+ * forked child still shares with its parent counts once. */
 long proc_tree_rss_kib(pid_t root);
 /* SIGKILL to root's process group and to every process of its tree. */
 void proc_tree_kill(pid_t root);

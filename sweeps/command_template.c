@@ -206,6 +206,8 @@ int command_expand(const char *text, int shell, command_value_fn value_of, void 
     }
     int rc = shell ? fill_in(&x, text) : split(&x, text);
     fclose(x.out);
+    if (rc == 0 && !buf[0])
+        rc = fail(&x, "the program (the command's first word) is empty");
     if (rc == 0 && point_into(out, buf, x.words) != 0) {
         snprintf(err, errlen, "out of memory");
         rc = -1;

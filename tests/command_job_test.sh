@@ -1,0 +1,96 @@
+# A command job from end to end: the argv it gets (no value of a param,
+# quotes, ;, $( ), backquotes, a leading -, spaces, changes it beyond its
+# own argument, with or without shell = true), the peak of its whole process
+# tree (its memory is in a child), its report read strictly, its failures
+# as rows, and fit and report on its rows.
+source "$(dirname "$0")/lib.sh"
+TOOLS=$(dirname "$CSVQ")
+export PATH=$TOOLS:$PATH # the commands below are found on PATH, as python3 would be
+
+# --- argv: every value is exactly one argument ------------------------------
+# Param values are one line of a sweep file: no newline and no empty value
+# can come from one (tests/command_template_test.c checks those too).
+values=("a'b" 'a"b' "'" 'x; touch '"$TMP"'/pwned' '$(touch '"$TMP"'/pwned)' '`touch '"$TMP"'/pwned`' -rf \
+        --batch=9 'a  b' '\' 'a#b' '$HOME' '*' 'a|b&c>d' '{x}')
+for shell in false true; do
+    {
+        printf '[j]\nmodel = tiny\ntechnique = full\nbatch = 3\nseq_len = 5\nshell = %s\n' "$shell"
+        for i in "${!values[@]}"; do printf 'param.v%d = %s\n' "$i" "${values[$i]}"; done
+        printf 'command = argv_print {batch} x{seq_len}y'
+        for i in "${!values[@]}"; do printf ' {param.v%d} -{param.v%d}-' "$i" "$i"; done
+        printf '\n'
+    } >"$TMP/argv-$shell.sweep"
+    # {x} in a value is text: {{ }} in the sweep would be the way to write braces
+    ARGV_OUT=$TMP/argv-$shell.out "$PEAKFIT" run "$TMP/argv-$shell.sweep" -o "$TMP/argv-$shell" 2>"$TMP/log" ||
+        fail "argv run (shell = $shell): $(cat "$TMP/log")"
+    {
+        printf '%s\0' 3 x5y
+        for v in "${values[@]}"; do printf '%s\0' "$v" "-$v-"; done
+    } >"$TMP/argv.want"
+    cmp -s "$TMP/argv-$shell.out" "$TMP/argv.want" ||
+        fail "shell = $shell: argv differs: $(tr '\0' '\n' <"$TMP/argv-$shell.out" | head -40)"
+    [ ! -e "$TMP/pwned" ] || fail "shell = $shell: a value ran a command"
+done
+# What peaks.csv says was run: each word shell-quoted.
+col=$("$CSVQ" "$TMP/argv-false/peaks.csv" command)
+expect_eq "command column" "${col:0:42}" "'argv_print' '3' 'x5y' 'a'\\''b' '-a'\\''b-'"
+
+# --- a real job: the tree's peak, the report, fit and report ------------------
+cat >"$TMP/train.sweep" <<'EOF'
+[global]
+model = tiny
+technique = full
+seq_len = 1
+timeout = 60
+
+[mine]
+batch = 16, 32, 64
+command = fake_train {batch}
+EOF
+"$PEAKFIT" run "$TMP/train.sweep" -o "$TMP/train" 2>"$TMP/log" || fail "run: $(cat "$TMP/log")"
+rows=$("$CSVQ" "$TMP/train/peaks.csv" batch status memory_method peak_above_baseline_mib tensor_peak_mib loss step1_s)
+expect_eq "rows" "$(wc -l <<<"$rows")" 3
+while IFS=$'\t' read -r batch status method above tensor loss step; do
+    expect_eq "b$batch: status" "$status" ok
+    expect_eq "b$batch: method" "$method" tree-poll
+    # The child's MIB are the parent's memory only as a tree: the parent alone holds ~1 MiB.
+    expect_gt "b$batch: tree peak above baseline" "$above" "$batch"
+    expect_gt "b$batch: tree peak within reason" "$((batch + 32))" "$above"
+    expect_eq "b$batch: reported tensor peak" "$tensor" "$batch.000"
+    expect_eq "b$batch: reported loss, step" "$loss $step" "1.50000 0.2500"
+done <<<"$rows"
+"$PEAKFIT" fit "$TMP/train" >"$TMP/log" 2>&1 || fail "fit: $(cat "$TMP/log")"
+"$PEAKFIT" report "$TMP/train" >"$TMP/log" 2>&1 || fail "report: $(cat "$TMP/log")"
+grep -q 'mine' "$TMP/train/report.md" || fail "report.md does not show the command job"
+
+# The walk of kernels without /proc/PID/task/TID/children finds the child too.
+PEAKFIT_PROC_TREE=scan "$PEAKFIT" run "$TMP/train.sweep" -o "$TMP/scan" 2>"$TMP/log" || fail "scan: $(cat "$TMP/log")"
+expect_gt "scan walk: tree peak" "$("$CSVQ" "$TMP/scan/peaks.csv" peak_above_baseline_mib | tail -n 1)" 64
+
+# --- the report, read strictly; failures as rows ------------------------------
+one_point() { # NAME MODE [KEY = VALUE]...: one point of fake_train 16 MODE
+    local name=$1 mode=$2
+    shift 2
+    printf '[global]\ntimeout = 30\n[%s]\nmodel = tiny\ntechnique = full\nbatch = 16\nseq_len = 1\n' "$name" >"$TMP/$name.sweep"
+    printf 'command = fake_train {batch} %s\n' "$mode" >>"$TMP/$name.sweep"
+    printf '%s\n' "$@" >>"$TMP/$name.sweep"
+    "$PEAKFIT" run "$TMP/$name.sweep" -o "$TMP/$name" 2>"$TMP/$name.log"
+    "$CSVQ" "$TMP/$name/peaks.csv" status exit_code signal error
+}
+expect_eq "unknown key" "$(one_point unknown unknown-key)" "error	0	0	report line 5: unknown key \"peak_gb\""
+expect_eq "long line" "$(one_point long long-line)" "error	0	0	report line 2: longer than 4095 bytes"
+expect_eq "no baseline: ok, taken as 0" "$(one_point nobase no-baseline)" "ok	0	0	"
+expect_eq "no baseline column" "$("$CSVQ" "$TMP/nobase/peaks.csv" baseline_rss_mib)" "0.000"
+expect_eq "CUDA out of memory in stderr" "$(one_point oom oom)" \
+    "oom	1	0	exit status 1: Traceback (most recent call last): |   File \"train.py\", line 9, in <module> | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+expect_eq "exit 1: the last lines of stderr" "$(one_point failed fail)" \
+    "error	1	0	exit status 1: Traceback (most recent call last): |   File \"train.py\", line 7, in <module> | ValueError: the child did not finish"
+expect_eq "watchdog on the tree" "$(one_point limited ok 'mem_limit = 8MiB' | cut -f1-3)" "oom	-1	9"
+
+# A hang and endless output: stopped at the timeout, and the tree with them.
+before=$(pgrep -c -f 'fake_train 16' || true)
+expect_eq "hang" "$(one_point hang hang 'timeout = 2' | cut -f1-3)" "timeout	-1	9"
+expect_eq "endless output" "$(one_point spew spew 'timeout = 2' | cut -f1-3)" "timeout	-1	9"
+sleep 0.5
+expect_eq "processes left behind" "$(pgrep -c -f 'fake_train 16' || true)" "$before"
+exit 0
