@@ -2,6 +2,7 @@
  * `run` both need it. */
 #include <stdio.h>
 #include <stdlib.h>
+#include "runner/command_job.h"
 #include "runner/grid.h"
 #include "runner/grid_cmd.h"
 #include "util/exit_status.h"
@@ -20,6 +21,12 @@ struct sweep *grid_cmd_load(const char *sweep_path, struct grid *g, int *status)
     *status = grid_build(s, g, err, sizeof err);
     if (*status != EXIT_DONE) {
         fprintf(stderr, "peakfit: %s\n", err);
+        sweep_free(s);
+        return NULL;
+    }
+    *status = command_job_check(g); /* each command job's program is there and runs */
+    if (*status != EXIT_DONE) {
+        grid_free(g);
         sweep_free(s);
         return NULL;
     }

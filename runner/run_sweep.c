@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "runner/command_job.h"
 #include "runner/grid.h"
 #include "runner/grid_cmd.h"
 #include "runner/out_dir.h"
@@ -258,11 +257,10 @@ int run_sweep_with(const struct run_options *o)
     struct sweep *s = grid_cmd_load(o->sweep, &g, &rc);
     if (!s)
         return rc;
-    rc = worker_command_check() != 0 ? EXIT_IO : command_job_check(&g); /* before anything is created */
-    if (rc != EXIT_DONE) {
+    if (worker_command_check() != 0) { /* before anything is created */
         grid_free(&g);
         sweep_free(s);
-        return rc;
+        return EXIT_IO;
     }
     struct run_locks locks = {-1, -1};
     struct run_ctx c = {.o = o, .g = &g, .csv_path = csv_path, .fd = -1};

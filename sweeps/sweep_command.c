@@ -77,11 +77,15 @@ static const char *check_value(void *ctx, const char *name, size_t len)
 
 int sweep_check_command(struct parser *p, const struct sweep_job *job)
 {
-    if (!job->command[0])
-        return job->shell ? parser_fail(p, "shell = true needs a command") : 0;
+    int saved = p->line, rc = 0;
+    if (!job->command[0]) {
+        p->line = job->line;
+        rc = job->shell ? parser_fail(p, "shell = true needs a command") : 0;
+        p->line = saved;
+        return rc;
+    }
     char err[512];
     struct command_argv argv;
-    int saved = p->line, rc = 0;
     p->line = job->command_line;
     if (command_expand(job->command, job->shell, check_value, (void *)job, &argv, err, sizeof err) != 0)
         rc = parser_fail(p, "command: %s", err);
