@@ -8,10 +8,20 @@
 #include "util/shell_quote.h"
 
 static const char *const placeholder_names[] = {
-#define COMMAND_NAME(name) #name,
+#define COMMAND_NAME(name, what) #name,
     COMMAND_PLACEHOLDERS(COMMAND_NAME)
 #undef COMMAND_NAME
 };
+
+void command_placeholders_markdown(FILE *out)
+{
+    fprintf(out, "| placeholder | value |\n|---|---|\n");
+#define COMMAND_ROW(name, what) fprintf(out, "| `{%s}` | %s |\n", #name, what);
+    COMMAND_PLACEHOLDERS(COMMAND_ROW)
+#undef COMMAND_ROW
+    fprintf(out, "| `{%sNAME}` | the job's `%sNAME = value` (one key per name; those in `[global]` apply to every "
+            "job, a job's own override them) |\n", COMMAND_PARAM_PREFIX, COMMAND_PARAM_PREFIX);
+}
 
 const char *command_placeholder_names(void)
 {

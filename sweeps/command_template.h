@@ -15,15 +15,30 @@
 #ifndef PEAKFIT_COMMAND_TEMPLATE_H
 #define PEAKFIT_COMMAND_TEMPLATE_H
 #include <stddef.h>
+#include <stdio.h>
 
-/* The placeholders every command job has, one per setting of a point;
- * {param.NAME} adds a job's own (its `param.NAME = value` keys). */
-#define COMMAND_PLACEHOLDERS(X)                                                  \
-    X(batch) X(seq_len) X(technique) X(attention) X(device) X(model) X(model_name) \
-    X(seed) X(repeat) X(steps) X(threads) X(lora_rank) X(lora_targets) X(job) X(point_id)
+/* The placeholders every command job has, one per setting of a point, with
+ * what each stands for (docs/own-script.md's table is printed from this
+ * list); {param.NAME} adds a job's own (its `param.NAME = value` keys). */
+#define COMMAND_PLACEHOLDERS(X)                                                                        \
+    X(batch, "the point's micro-batch")                                                               \
+    X(seq_len, "the point's sequence length")                                                         \
+    X(technique, "the point's technique, as in the sweep (`full`, `lora+ckpt`)")                      \
+    X(attention, "the point's attention (`sdpa`, `eager`)")                                            \
+    X(device, "the point's device, as in the sweep (`cpu`, `cuda`, `cuda:1`)")                         \
+    X(model, "the preset's name, or the canonical path of the model's `config.json`")                  \
+    X(model_name, "the model's name, as in point ids")                                                 \
+    X(seed, "the job's seed")                                                                          \
+    X(repeat, "the repeat, 0 … repeats − 1")                                                          \
+    X(steps, "the job's steps")                                                                        \
+    X(threads, "the intra-op threads the point gets: the sweep's, or under `-j` its share of the cores") \
+    X(lora_rank, "the job's LoRA rank")                                                                \
+    X(lora_targets, "the job's LoRA targets, comma-separated (`q,v`)")                                 \
+    X(job, "the job's name")                                                                           \
+    X(point_id, "the point's id")
 
 enum command_placeholder {
-#define COMMAND_ENUM(name) COMMAND_##name,
+#define COMMAND_ENUM(name, what) COMMAND_##name,
     COMMAND_PLACEHOLDERS(COMMAND_ENUM)
 #undef COMMAND_ENUM
     COMMAND_PLACEHOLDER_COUNT
@@ -34,6 +49,8 @@ enum { COMMAND_MAX_WORDS = 512 };
 
 /* "batch, seq_len, ..., point_id, param.NAME", for messages and docs. */
 const char *command_placeholder_names(void);
+/* docs/own-script.md's "| placeholder | value |" table. */
+void command_placeholders_markdown(FILE *out);
 /* The placeholder of that name (len bytes), or -1. */
 int command_placeholder_find(const char *name, size_t len);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "sweeps/command_template.h"
 #include "tests/check.h"
+#include "tests/doc_table.h"
 
 static const char *hostile[] = {
     "a'b", "a\"b", "'", "\"", "; rm -rf /", "$(touch pwned)", "`touch pwned`", "line1\nline2", "-rf",
@@ -128,6 +129,7 @@ static void test_shell_quotes_values(void)
 
 int main(void)
 {
+    check_doc_table("docs/own-script.md", "| placeholder | value |\n", command_placeholders_markdown, "placeholder");
     test_rules();
     test_values_stay_put();
     test_shell_quotes_values();
