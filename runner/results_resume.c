@@ -91,8 +91,10 @@ static int stands(const struct csv_row *row, const struct grid_point *p)
     if (strcmp(status, "oom") != 0)
         return 1;
     double then = peaks_number(f[PEAKS_COL_mem_limit_mib]), now = limit_now(p, PEAKS_COL_mem_limit_mib);
-    int by_worker = peaks_number(f[PEAKS_COL_exit_code]) == WORKER_EXIT_OOM;
-    if (by_worker && then <= 0)
+    /* It exited saying so (the worker's status 3, a command's MemoryError:
+     * exit status 1); the watchdog's kill leaves no exit status (-1). */
+    int by_itself = peaks_number(f[PEAKS_COL_exit_code]) > 0;
+    if (by_itself && then <= 0)
         return 1;
     return now > 0 && then >= now;
 }
