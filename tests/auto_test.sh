@@ -34,6 +34,12 @@ grep -q "one more sample is predicted over it\|the next size up was measured ove
 max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
 awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
 
+# A time budget: no round starts after it; the coarse start is measured.
+"$PEAKFIT" auto tiny --technique full --seq-len 64 --threads 1 --time 1s -o "$TMP/t" >"$TMP/out" 2>/dev/null ||
+    fail "auto --time: exit status $?"
+grep -q "^full: 3 points measured, 0 failed, [0-9]* s of worker time: the time budget (1 s) is spent$" "$TMP/out" ||
+    fail "auto --time: $(cat "$TMP/out")"
+
 # No worker: the run records nothing, and auto says so and stops (it once
 # chose the same points again forever: run's exit status 1 is also "no point
 # succeeded").
