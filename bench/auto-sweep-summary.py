@@ -14,7 +14,7 @@ import csv, json, os, re, subprocess, sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "bench/results/auto-sweep")
 PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "bin/peakfit")
-MODELS = [("smollm2", "smollm2-135m", 256, "6GiB"), ("qwen", "qwen2.5-0.5b-shaped", 128, "12GiB")]
+MODELS = [("smollm2", "smollm2-135m", 256, "4.5GiB"), ("qwen", "qwen2.5-0.5b-shaped", 128, "12GiB")]
 
 
 def rows(path):

@@ -22,14 +22,15 @@ export PEAKFIT_WORKER=$tmp/peakfit-worker
 # One big run at a time on this shared machine (/work/team/bigmem.lock).
 pf() { flock /work/team/bigmem.lock nice -n 10 "$tmp/peakfit" "$@"; }
 
-# model, seq_len, budget, held-out points per technique (BxS; "2x" is twice the
-# largest batch auto measured, at its seq_len)
+# model, seq_len, budget, held-out points of the full job (BxS; "1.5x" is 1.5
+# times the largest batch auto measured, at its seq_len: 2x costs more time
+# than this shared machine had)
 declare -A MODEL=([smollm2]=smollm2-135m [qwen]=bench/configs/qwen2.5-0.5b/config.json)
 declare -A SEQ=([smollm2]=256 [qwen]=128)
-declare -A BUDGET=([smollm2]=6GiB [qwen]=12GiB)
+declare -A BUDGET=([smollm2]=4.5GiB [qwen]=12GiB)
 # each point's mem_limit (RSS above baseline): what this shared machine can give
 declare -A LIMIT=([smollm2]=11GiB [qwen]=14GiB)
-declare -A HELD=([smollm2]="1x128 3x64 3x128 6x128 3x384 2x" [qwen]="1x64 3x64 3x96 6x96 2x")
+declare -A HELD=([smollm2]="1x128 3x64 3x128 5x128 6x128 1.5x" [qwen]="1x64 3x64 3x96 6x96 1.5x")
 
 # stage NAME DIR COMMAND...: runs a stage, its stdout and timing into DIR/auto.txt
 stage() {
@@ -49,7 +50,7 @@ held_sweep() {
     bmax=$(awk '/^\[auto-full\]/ { f = 1 } f && /^batch = / { gsub(/[^0-9 ]/, ""); n = split($0, a, " "); print a[n]; exit }' \
         "$dir/auto.sweep")
     for p in ${HELD[$key]}; do
-        if [ "$p" = 2x ]; then held+=("$((2 * bmax))x${SEQ[$key]}"); else held+=("$p"); fi
+        if [ "$p" = 1.5x ]; then held+=("$((3 * bmax / 2))x${SEQ[$key]}"); else held+=("$p"); fi
     done
     b=$(IFS=,; echo "${held[*]}")
     awk -v h="holdout = ${b//,/, }" '{ print } /^\[/ { f = ($0 == "[auto-full]") } f && /^batch = / { print h }' "$dir/auto.sweep"

@@ -39,17 +39,12 @@ grep -q "^  $want" <<<"$out" || fail "verify: exit $rc but: $out"
 line=$(grep "^  b = $b (predicted largest): ok" <<<"$out") || fail "verify: b = $b did not run ok: $out"
 vdir="$dir/verify-full-s128-${budget}MiB"
 measured=$("$CSVQ" "$vdir/peaks.csv" peak_above_baseline_mib | head -1)
-predicted=$(sed -n 's/.*, predicted \([0-9.]*\) MiB (95%: +-[0-9.]*), measured .*/\1/p' <<<"$line")
-[ -n "$predicted" ] || fail "verify: no predicted peak in: $line"
-want=$(awk -v p="$predicted" -v m="$measured" 'BEGIN { printf "measured %.1f MiB above baseline, error %+.1f%%", m, 100 * (p - m) / m }')
-grep -qF "$want" <<<"$line" || fail "verify: expected '$want' in: $line"
-
-[ -f "$vdir/verify.sweep" ] && [ -f "$vdir/peaks.csv" ] || fail "verify wrote no run in $vdir: $(ls "$dir")"
-expect_eq "two runs" "$("$CSVQ" "$vdir/peaks.csv" batch | tr '\n' ' ')" "$b $((b + 1)) "
-limit=$("$CSVQ" "$vdir/peaks.csv" mem_limit_mib | head -1)
-want=$(awk -v b="$budget" -v base="$(json_value baseline_mib "$plan")" 'BEGIN { printf "%.0f", b - base }')
-expect_eq "the memory limit is the budget less the baseline" "$(printf '%.0f' "$limit")" "$want"
-
+read -r predicted shown error < <(sed -n 's/.*, predicted \([0-9.]*\) MiB (95%: +-[0-9.]*), measured \([0-9.]*\) MiB above baseline, error \([-+][0-9.]*\)%$/\1 \2 \3/p' <<<"$line")
+[ -n "$error" ] || fail "verify: no predicted vs measured in: $line"
+# The line's numbers are rounded to 0.1: the error is checked to that.
+awk -v p="$predicted" -v m="$measured" -v s="$shown" -v e="$error" 'BEGIN {
+    d = 100 * (p - m) / m - e; exit !(s - m < 0.051 && m - s < 0.051 && d < 0.15 && d > -0.15) }' ||
+    fail "verify: measured $measured, but the line says: $line"
 # The verify runs are held-out points of DIR: fit.json predicts them, the
 # peak chart shows them, the report's held-out table lists them.
 "$PEAKFIT" fit "$dir" >/dev/null 2>&1 || fail "fit after verify: exit status $?"
