@@ -72,14 +72,18 @@ def heldout(d, lines):
         return
     subprocess.run([PEAKFIT, "fit", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     groups = json.load(open(os.path.join(path, "fit.json")))["groups"]
-    lines.append(f"{d}: held-out points, predicted by `peakfit fit` from the auto sweep's points (fit.json):")
+    version = json.load(open(os.path.join(path, "fit.json"))).get("fit_json_version", 1)
+    lines.append(f"{d}: held-out points, predicted by `peakfit fit` from the auto sweep's points (fit.json "
+                 f"version {version}: {'prediction' if version >= 2 else 'confidence'} intervals):")
     lines.append("  technique metric  point     measured  predicted  +-95%    error   inside")
     tally = {}
     for g in groups:
         for h in g.get("holdout", []):
-            meas, pred, half = h["measured_mib"], h["predicted_mib"], h.get("predicted_ci95_mib")
+            # fit.json 2: the 95% prediction interval for a new measurement; 1: the mean's
+            half = h.get("predicted_pi95_mib", h.get("predicted_ci95_mib"))
+            meas, pred = h["measured_mib"], h["predicted_mib"]
             err = 100 * (pred - meas) / meas
-            inside = half is not None and abs(pred - meas) <= half
+            inside = h.get("inside_interval", half is not None and abs(pred - meas) <= half)
             t = tally.setdefault(g["metric"], [0, 0, 0.0])
             t[0] += 1
             t[1] += inside

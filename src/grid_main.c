@@ -11,8 +11,8 @@
 #include "reports/calc.h"
 #include "runner/grid_cmd.h"
 #include "runner/predict.h"
+#include "runner/results_csv.h"
 #include "src/grid_main.h"
-#include "sweeps/attention.h"
 #include "sweeps/technique.h"
 #include "util/exit_status.h"
 
@@ -21,12 +21,15 @@
 static double from_fit(const struct fit_set *set, const struct grid_point *p)
 {
     struct group_key key;
+    results_number num;
     if (!set)
         return -1;
-    snprintf(key.model, sizeof key.model, "%s", p->model);
-    snprintf(key.device, sizeof key.device, "%s", p->device);
-    snprintf(key.technique, sizeof key.technique, "%s", technique_name(p->technique));
-    snprintf(key.attention, sizeof key.attention, "%s", attention_name(p->attention));
+    /* Each key field is named after the peaks.csv column it comes from:
+     * the text the point's row would hold there. */
+#define FROM_COLUMN(field, ...) \
+    snprintf(key.field, sizeof key.field, "%s", results_column_text(PEAKS_COL_##field, p, NULL, num));
+    GROUP_KEY_FIELDS(FROM_COLUMN)
+#undef FROM_COLUMN
     const struct group_fit *g = fit_set_find(set, &key, calc_metric(set, &key));
     if (!g || !group_chosen(g) || !technique_runs_steps(p->technique))
         return -1;
