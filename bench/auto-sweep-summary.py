@@ -9,7 +9,7 @@ them (DIR-heldout/fit.json, fitted afresh here, so a newer fit re-scores the
 same measurements); the budget search and its check run. Measures nothing.
 Usage: bench/auto-sweep-summary.py [PEAKFIT]
 """
-import csv, json, os, re, subprocess, sys
+import csv, json, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "bench/results/auto-sweep")
@@ -47,6 +47,21 @@ def dense_a(lines):
         lines.append(f"dense grid (bench/results/smollm2-135m-cpu, full sdpa, {len(pts)} points above the floor: "
                      + ", ".join(f"{r['batch']}x{r['seq_len']}" for r in pts) + f"): A = {a:.4f} MiB/token ({metric})")
         yield metric, a
+
+
+def dense_a_by_fit(lines):
+    """A of the committed dense grid as `peakfit fit` finds it now (full, sdpa, tensor)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(ROOT, "bench/results/smollm2-135m-cpu/peaks.csv"), tmp)
+        subprocess.run([PEAKFIT, "fit", tmp], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        fit = json.load(open(os.path.join(tmp, "fit.json")))
+    for g in fit["groups"]:
+        if (g["technique"], g["attention"], g["metric"]) == ("full", "sdpa", "tensor") and g["model_choice"] != "none":
+            a = g[g["model_choice"]]["coefficients"][1]
+            lines.append(f"dense grid by `peakfit fit` (fit.json version {fit.get('fit_json_version', 1)}, "
+                         f"{g['model_choice']}): A = {a:.4f} MiB/token (tensor)")
+            return a
+    return None
 
 
 def auto_lines(d, lines):
@@ -116,6 +131,9 @@ def main():
                 if metric == "tensor" and "full" in a:
                     lines.append(f"auto full's A against the dense grid's: {a['full']:.4f} / {ad:.4f} = "
                                  f"{a['full'] / ad:.4f} ({100 * (a['full'] / ad - 1):+.2f}%)")
+            ad = dense_a_by_fit(lines)
+            if ad and "full" in a:
+                lines.append(f"auto full's A against `peakfit fit` of the dense grid: {100 * (a['full'] / ad - 1):+.2f}%")
         if "full" in a and "lora" in a:
             lines.append(f"A full / A lora (tensor): {a['full']:.4f} / {a['lora']:.4f} = {a['full'] / a['lora']:.3f}")
         heldout(f"{key}-heldout", lines)
