@@ -28,7 +28,7 @@ static double from_fit(const struct fit_set *set, const struct grid_point *p)
      * the text the point's row would hold there. */
 #define FROM_COLUMN(field, ...) \
     snprintf(key.field, sizeof key.field, "%s", results_column_text(PEAKS_COL_##field, p, NULL, num));
-    GROUP_KEY_FIELDS(FROM_COLUMN)
+    GROUP_KEY_ALL(FROM_COLUMN)
 #undef FROM_COLUMN
     const struct group_fit *g = fit_set_find(set, &key, calc_metric(set, &key));
     if (!g || !group_chosen(g) || !technique_runs_steps(p->technique))
