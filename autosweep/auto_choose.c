@@ -160,7 +160,8 @@ static int next_for_budget(const struct auto_fit *f, const struct auto_goal *g, 
     }
     if (b0 + 1 >= cap || peak + per_sample_mib(f, g, 0) > g->budget_mib) {
         snprintf(why, size, "b = %d is the largest micro-batch within the budget: %s", b0,
-                 b0 + 1 >= cap ? "the next size up was measured over it" : "one more sample is predicted over it");
+                 b0 + 1 >= cap ? "the next size up failed or was measured over it"
+                               : "one more sample is predicted over it");
         return 0;
     }
     int b = b0 + (int)floor((f->baseline_mib + usable - peak) / per_sample_mib(f, g, 1));
