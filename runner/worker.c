@@ -50,7 +50,7 @@ static void report(const char *key, const char *fmt, ...)
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "peakfit worker: %s (peakfit worker --help lists the options)\n", why);
+    fprintf(stderr, "peakfit worker: %s\npeakfit worker --help lists the options\n", why);
     return WORKER_EXIT_USAGE;
 }
 
