@@ -75,8 +75,8 @@ def dense_a_by_fit(lines):
     return None
 
 
-def auto_lines(d, lines):
-    path = os.path.join(OUT, d, "auto.txt")
+def auto_lines(d, lines, name="auto.txt"):
+    path = os.path.join(OUT, d, name)
     if not os.path.exists(path):
         lines.append(f"{d}: not measured")
         return {}
@@ -122,7 +122,11 @@ def heldout(d, lines):
 
 def budget(d, budget_text, lines):
     path = os.path.join(OUT, d)
-    auto_lines(d, lines)
+    auto_lines(d, lines, "budget.txt")
+    for r in rows(os.path.join(path, "peaks.csv")) if os.path.exists(os.path.join(path, "peaks.csv")) else []:
+        peak = num(r["peak_rss_mib"])
+        lines.append(f"{d}: run b = {r['batch']}: {r['status']}, peak {peak if peak is not None else float('nan'):.1f} MiB"
+                     f" (baseline included), {num(r['worker_wall_s']):.0f} s{'; ' + r['error'] if r['error'] else ''}")
     check = os.path.join(path, "check", "peaks.csv")
     if os.path.exists(check):
         for r in rows(check):
