@@ -26,7 +26,7 @@
 #include "util/parse.h"
 
 struct progress {
-    int total, to_run, ran, ok;
+    int total, mine, to_run, ran, ok; /* mine: the points this run is for (a task's, or all) */
     time_t started;
 };
 
@@ -86,11 +86,12 @@ static void print_progress(struct progress *pr, int index, const struct grid_poi
             p->seq_len, p->repeat, r->status, peak, r->wall_s, el, et);
 }
 
-/* Every point this run measured failed (none before it in the file):
- * exit non-zero, so a script does not take an empty fit for a result. */
+/* Every point this run measured failed (none of its own before it in the
+ * file; other tasks' rows do not count): exit non-zero, so a script does
+ * not take an empty fit for a result. */
 static int nothing_succeeded(const struct progress *pr, const char *csv_path)
 {
-    int done_before = pr->total - pr->to_run;
+    int done_before = pr->mine - pr->to_run;
     if (pr->ran == 0 || pr->ok > 0 || done_before > 0)
         return 0;
     fprintf(stderr, "peakfit: no point succeeded (%d failed: see the status and error columns of %s)\n",
@@ -209,13 +210,19 @@ static int run_points(struct run_ctx *c, const struct sweep *s, const unsigned c
 {
     const struct grid *g = c->g;
     c->pr = (struct progress){.total = g->n, .started = time(NULL)};
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < g->n; i++) {
         c->pr.to_run += !done[i];
+        c->pr.mine += c->o->point < 0 || i / c->o->chunk == c->o->point;
+    }
     if (c->pr.to_run < g->n && c->o->point < 0)
         fprintf(stderr, "peakfit: resuming: %d of %d points already in %s\n", g->n - c->pr.to_run, g->n,
                 c->csv_path);
     int rc = pool_run(s, g, done, jobs_of(c->o, s), record, c);
-    if (rc == EXIT_INTERRUPTED)
+    if (rc == EXIT_INTERRUPTED && c->o->point >= 0)
+        fprintf(stderr, "peakfit: interrupted; the points in progress were stopped and not recorded. "
+                "%d of task %ld's %d points are in %s; run the same command again to resume.\n",
+                c->pr.mine - c->pr.to_run + c->pr.ran, c->o->point, c->pr.mine, c->csv_path);
+    else if (rc == EXIT_INTERRUPTED)
         fprintf(stderr, "peakfit: interrupted; the points in progress were stopped and not recorded. "
                 "%d points are in %s; run the same command again to resume.\n",
                 g->n - c->pr.to_run + c->pr.ran, c->csv_path);
@@ -226,10 +233,17 @@ static int run_points(struct run_ctx *c, const struct sweep *s, const unsigned c
     return nothing_succeeded(&c->pr, c->csv_path) ? EXIT_NO_RESULT : EXIT_DONE;
 }
 
-/* --point K [--chunk C]: is there a task K? Named before anything is
- * created when there is not. */
+/* --point K [--chunk C]: is there a task K, and (--sweep-points N, from
+ * the script `peakfit slurm` wrote) is the grid still the one the array
+ * was written for? Named before anything is created when not. */
 static int check_task_point(const struct run_options *o, const struct grid *g)
 {
+    if (o->sweep_points > 0 && g->n != o->sweep_points) {
+        fprintf(stderr, "peakfit: %s has %d points, but this Slurm array was written for %ld: the sweep changed "
+                "since `peakfit slurm`; write the job script again, into a new -o DIR\n", o->sweep, g->n,
+                o->sweep_points);
+        return EXIT_BAD_INPUT;
+    }
     long tasks = ((long)g->n + o->chunk - 1) / o->chunk;
     if (o->point < tasks)
         return EXIT_DONE;
@@ -310,7 +324,7 @@ static int number_option(const char *flag, const char *value, long lo, long hi, 
 /* run's own options: -j N, --point K, --chunk C. 1 when argv[*i] is one
  * (its value consumed), 0 when it is not, -1 when its value is bad or it
  * was given before (*given: the RUN_GIVEN_ bits seen so far). */
-enum { RUN_GIVEN_JOBS = 1, RUN_GIVEN_POINT = 2, RUN_GIVEN_CHUNK = 4 };
+enum { RUN_GIVEN_JOBS = 1, RUN_GIVEN_POINT = 2, RUN_GIVEN_CHUNK = 4, RUN_GIVEN_SWEEP_POINTS = 8 };
 
 static int run_option(int argc, char **argv, int *i, struct run_options *o, unsigned *given)
 {
@@ -319,6 +333,7 @@ static int run_option(int argc, char **argv, int *i, struct run_options *o, unsi
     int rc, which = !strcmp(flag, "-j") || !strcmp(flag, "--jobs") ? RUN_GIVEN_JOBS
                     : !strcmp(flag, "--point")                      ? RUN_GIVEN_POINT
                     : !strcmp(flag, "--chunk")                      ? RUN_GIVEN_CHUNK
+                    : !strcmp(flag, "--sweep-points")               ? RUN_GIVEN_SWEEP_POINTS
                                                                     : 0;
     /* Twice is a mistake (a script's default and an override?): neither
      * value is taken silently. */
@@ -333,6 +348,8 @@ static int run_option(int argc, char **argv, int *i, struct run_options *o, unsi
         rc = number_option(flag, value, 0, LIMIT_GRID_POINTS_MAX - 1, &v), o->point = v;
     else if (!strcmp(flag, "--chunk"))
         rc = number_option(flag, value, 1, LIMIT_GRID_POINTS_MAX, &v), o->chunk = (int)v;
+    else if (which == RUN_GIVEN_SWEEP_POINTS)
+        rc = number_option(flag, value, 1, LIMIT_GRID_POINTS_MAX, &v), o->sweep_points = v;
     else
         return 0;
     *i += 1;
@@ -380,6 +397,10 @@ int run_sweep_args(int argc, char **argv, struct run_options *o)
     }
     if ((given & RUN_GIVEN_CHUNK) && !(given & RUN_GIVEN_POINT)) {
         fprintf(stderr, "peakfit: --chunk C needs --point K: it sets how many points task K measures\n");
+        return -1;
+    }
+    if ((given & RUN_GIVEN_SWEEP_POINTS) && !(given & RUN_GIVEN_POINT)) {
+        fprintf(stderr, "peakfit: --sweep-points N needs --point K: it checks a Slurm task's sweep\n");
         return -1;
     }
     if (o->sweep && o->dir)

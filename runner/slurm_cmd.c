@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include "runner/grid_cmd.h"
 #include "runner/out_dir.h"
+#include "runner/results_csv.h"
+#include "runner/results_resume.h"
 #include "runner/worker_command.h"
 #include "runner/slurm_cmd.h"
 #include "sweeps/limits.h"
@@ -77,7 +79,7 @@ static int set_flag(const struct slurm_flag *f, const char *value, struct slurm_
 
 static int parse(int argc, char **argv, struct slurm_options *o)
 {
-    *o = (struct slurm_options){.chunk = 1};
+    *o = (struct slurm_options){.chunk = 0}; /* 0: chosen to fit MaxArraySize */
     for (int i = 1; i < argc; i++) {
         const struct slurm_flag *f = NULL;
         for (int k = 0; k < N_FLAGS; k++)
@@ -111,6 +113,9 @@ static int parse(int argc, char **argv, struct slurm_options *o)
 static const char directive_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/_.,+-";
 static int directive_safe(const char *path) { return !path[strspn(path, directive_chars)]; }
 
+/* sweep: the frozen copy in DIR, so that an edit of the original after
+ * `peakfit slurm` cannot shift points between tasks; points: the grid's
+ * size, checked by each task (--sweep-points). */
 static void write_script(FILE *f, const struct slurm_options *o, const char *self, const char *sweep, const char *dir,
                          long points)
 {
@@ -146,7 +151,7 @@ static void write_script(FILE *f, const struct slurm_options *o, const char *sel
     shell_quote(f, sweep);
     fprintf(f, " -o ");
     shell_quote(f, dir);
-    fprintf(f, " --point \"$SLURM_ARRAY_TASK_ID\" --chunk %ld\n", o->chunk);
+    fprintf(f, " --point \"$SLURM_ARRAY_TASK_ID\" --chunk %ld --sweep-points %ld\n", o->chunk, points);
 }
 
 static int save_script(const char *path, const struct slurm_options *o, const char *self, const char *sweep,
@@ -184,6 +189,48 @@ static int submit(const char *script)
     return EXIT_DONE;
 }
 
+/* Slurm's default MaxArraySize: task ids 0 .. 1000. */
+#define SLURM_DEFAULT_MAX_ARRAY_SIZE 1001L
+
+/* --chunk: as given (a warning past the default MaxArraySize), or the
+ * fewest points per task that keep the array within it. */
+static void choose_chunk(struct slurm_options *o, long points)
+{
+    long least = (points + SLURM_DEFAULT_MAX_ARRAY_SIZE - 1) / SLURM_DEFAULT_MAX_ARRAY_SIZE;
+    if (o->chunk == 0 && least > 1)
+        fprintf(stderr, "peakfit: %ld points: %ld points per task (--chunk %ld), so that the array fits Slurm's "
+                "default MaxArraySize of %ld\n", points, least, least, SLURM_DEFAULT_MAX_ARRAY_SIZE);
+    else if (o->chunk > 0 && o->chunk < least)
+        fprintf(stderr, "peakfit: warning: --chunk %ld makes %ld tasks, past Slurm's default MaxArraySize of %ld: "
+                "sbatch refuses the array unless the cluster raised it (--chunk %ld fits)\n", o->chunk,
+                (points + o->chunk - 1) / o->chunk, SLURM_DEFAULT_MAX_ARRAY_SIZE, least);
+    if (o->chunk == 0)
+        o->chunk = least > 1 ? least : 1;
+}
+
+/* DIR's peaks.csv, if any, is this sweep's (else every task would fail
+ * later, one by one): read only, as a task's resume would. */
+static int check_results(const char *dir, const struct grid *g)
+{
+    char path[PATH_MAX], err[PATH_MAX + 512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/peaks.csv", dir); /* fits: out_dir_prepare checks */
+    if (stat(path, &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0))
+        return EXIT_DONE;
+    struct csv_table t;
+    unsigned char *done = calloc((size_t)g->n + 1, 1);
+    int rc = done ? csv_table_read(path, &t, err, sizeof err) : CSV_TABLE_IO;
+    if (rc == 0) {
+        rc = results_match(path, &t, g, done, err, sizeof err);
+        csv_table_free(&t);
+    }
+    free(done);
+    if (rc == 0)
+        return EXIT_DONE;
+    fprintf(stderr, "peakfit: %s\n", done ? err : "out of memory");
+    return rc == RESULTS_IO_ERROR || rc == CSV_TABLE_IO ? EXIT_IO : EXIT_BAD_INPUT;
+}
+
 int slurm_main(int argc, char **argv)
 {
     struct slurm_options o;
@@ -195,21 +242,26 @@ int slurm_main(int argc, char **argv)
     if (!s)
         return rc;
     long points = g.n;
+    choose_chunk(&o, points);
+    char self[PATH_MAX], *dir = NULL, script[PATH_MAX], frozen[PATH_MAX];
+    rc = out_dir_prepare(o.dir);
+    if (rc == EXIT_DONE && (!(dir = realpath(o.dir, NULL)) || worker_command_self(self, sizeof self) != 0))
+        rc = EXIT_IO;
+    if (rc == EXIT_DONE)
+        rc = check_results(dir, &g);
     grid_free(&g);
     sweep_free(s);
-    char self[PATH_MAX], *sweep = realpath(o.sweep, NULL), *dir = NULL, script[PATH_MAX];
-    rc = out_dir_prepare(o.dir);
-    if (rc == EXIT_DONE && (!sweep || !(dir = realpath(o.dir, NULL)) || worker_command_self(self, sizeof self) != 0))
+    if (rc == EXIT_DONE && out_dir_keep_sweep(o.sweep, dir) != 0)
         rc = EXIT_IO;
     if (rc == EXIT_DONE) {
         snprintf(script, sizeof script, "%s/peakfit.sbatch", dir); /* fits: out_dir_prepare checks */
-        rc = save_script(script, &o, self, sweep, dir, points);
+        snprintf(frozen, sizeof frozen, "%s/sweep.sweep", dir);
+        rc = save_script(script, &o, self, frozen, dir, points);
     }
     if (rc == EXIT_DONE)
         printf("%s\n", script);
     if (rc == EXIT_DONE && o.submit)
         rc = submit(script);
-    free(sweep);
     free(dir);
     return rc;
 }
