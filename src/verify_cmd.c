@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "reports/calc.h"
 #include "runner/run_sweep.h"
 #include "sweeps/limits.h"
@@ -183,6 +184,26 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
     return held ? EXIT_DONE : EXIT_BOUNDARY_MISSED;
 }
 
+/* verify runs the plan here, at batches b and b+1: refused before any
+ * directory or worker when those cannot be run (past LIMIT_BATCH_MAX, a
+ * sweep the tool would then refuse itself) or, on cpu, when the budget is
+ * more than this machine's memory (workers of terabytes). */
+static int plan_runnable(const struct calc_plan *p, const struct calc_request *req)
+{
+    if (p->max_micro_batch + 1 > LIMIT_BATCH_MAX) {
+        fprintf(stderr, "peakfit: verify: the plan's micro-batch %ld (and %ld) is past the largest a sweep runs, "
+                "%ld: give a smaller --budget\n", p->max_micro_batch, p->max_micro_batch + 1, LIMIT_BATCH_MAX);
+        return EXIT_BAD_INPUT;
+    }
+    double machine_mib = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 1048576.0;
+    if (strcmp(p->fit->key.device, "cpu") == 0 && machine_mib > 0 && req->budget_mib > machine_mib) {
+        fprintf(stderr, "peakfit: verify: --budget %.0f MiB is more than this machine's memory (%.0f MiB): verify "
+                "runs the plan here; give a budget it can hold\n", req->budget_mib, machine_mib);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_DONE;
+}
+
 static int verify(const char *dir, const struct fit_set *set, const struct calc_request *req)
 {
     char err[4400], vdir[4300], sweep[4400], path[4300];
@@ -193,6 +214,9 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     if (p.max_micro_batch < 1)
         return fprintf(stderr, "peakfit: no micro-batch fits %.0f MiB within its interval: nothing to verify\n",
                        req->budget_mib), EXIT_PLAN_DOES_NOT_FIT;
+    int runnable = plan_runnable(&p, req);
+    if (runnable != EXIT_DONE)
+        return runnable;
     double limit_mib = req->budget_mib - p.fit->baseline_mib;
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
     if (csv_table_read(path, &t, err, sizeof err) != 0)
