@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner/grid.h"
+#include "runner/point_fields.h"
 #include "runner/torch_facts.h"
 #include "sweeps/limits.h"
 #include "sweeps/attention.h"
@@ -65,41 +66,33 @@ long long grid_count(const struct sweep *sweep)
 
 void grid_point_settings(const struct grid_point *p, char *out, size_t size)
 {
-    const struct sweep_job *j = p->job;
-    int lora = technique_is_lora(p->technique);
-    char targets[64] = "";
-    if (lora)
-        lora_targets_to_list(j->lora_targets, targets, sizeof targets);
-    snprintf(out, size, "model_source=%s;config_hash=%016llx;device=%s;technique=%s;attention=%s;batch=%d;seq_len=%d;"
-             "steps=%d;seed=%ld;threads=%d;timeout_s=%.17g;mem_limit=%lld;weights=%s;lora_rank=%d;lora_targets=%s;"
-             "holdout=%d;warm=%d",
-             p->model_source, (unsigned long long)p->config_hash, p->device, technique_name(p->technique),
-             attention_name(p->attention), p->batch, p->seq_len, technique_runs_steps(p->technique) ? j->steps : 0, j->seed, j->threads,
-             j->timeout_s, (long long)j->mem_limit, j->weights, lora ? j->lora_rank : 0, targets, p->holdout,
-             technique_is_training(p->technique) ? j->warm : 0);
-    size_t n = strlen(out);
-    if (j->command[0] && n < size) /* a command job's point is not the worker's */
-        snprintf(out + n, size - n, ";command=%016llx", (unsigned long long)sweep_job_command_hash(j));
+    size_t used = 0;
+    out[0] = '\0';
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)) && used < size; i++) {
+        point_text buf;
+        if (f->uses & POINT_SETTINGS)
+            used += (size_t)snprintf(out + used, size - used, "%s%s=%s", used ? ";" : "", f->name,
+                                     point_field_text(f, p, buf));
+    }
 }
 
 /* What changes the memory is in the id, so a resumed run never takes a row
- * measured under other settings for its own. */
+ * measured under other settings for its own: the rows with an id_prefix,
+ * in the table's order. */
 static void make_id(struct grid_point *p)
 {
-    char lora[96] = "";
-    if (technique_is_lora(p->technique)) {
-        char targets[64];
-        lora_targets_to_list(p->job->lora_targets, targets, sizeof targets);
-        for (char *c = targets; *c; c++)
-            *c = *c == ',' ? '+' : *c; /* ids stay free of CSV's separator */
-        snprintf(lora, sizeof lora, "/lora%d-%s", p->job->lora_rank, targets);
+    size_t used = 0;
+    p->id[0] = '\0';
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)) && used < sizeof p->id; i++) {
+        point_text buf;
+        if (!f->id_prefix || (!(f->uses & POINT_ID_ALWAYS) && !point_field_applies(f, p)))
+            continue;
+        used += (size_t)snprintf(p->id + used, sizeof p->id - used, "%s%s", f->id_prefix, f->value(p, buf));
     }
-    /* Attention matters only to techniques that run steps. */
-    char attention[16] = "";
-    if (technique_runs_steps(p->technique))
-        snprintf(attention, sizeof attention, "/%s", attention_name(p->attention));
-    snprintf(p->id, sizeof p->id, "%s/%s/%s/%s%s%s/b%d/s%d/st%d/r%d", p->job->name, p->model, p->device,
-             technique_name(p->technique), lora, attention, p->batch, p->seq_len, p->job->steps, p->repeat);
+    for (char *c = p->id; *c; c++)
+        *c = *c == ',' ? '+' : *c; /* ids stay free of CSV's separator (LoRA's q,v: q+v) */
 }
 
 /* --- a point shared by two jobs is measured once ------------------------- */

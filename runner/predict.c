@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/param_count.h"
+#include "runner/point_fields.h"
 #include "runner/predict.h"
 #include "sweeps/device.h"
 #include "sweeps/technique.h"
@@ -34,11 +35,17 @@ void predictor_learn(struct predictor *pr, const struct grid_point *p, const str
     pr->seen[pr->n++] = (struct predict_seen){p, r->peak_rss_mib - r->baseline_rss_mib};
 }
 
+/* Points of one kind differ only by batch and seq_len: their peaks lie on
+ * one line in tokens. */
 static int same_kind(const struct grid_point *a, const struct grid_point *b)
 {
-    return a->technique == b->technique && a->attention == b->attention && strcmp(a->device, b->device) == 0 &&
-           strcmp(a->model_source, b->model_source) == 0 && a->job->lora_rank == b->job->lora_rank &&
-           a->job->lora_targets == b->job->lora_targets;
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++) {
+        point_text ta, tb;
+        if ((f->uses & POINT_KIND) && strcmp(point_field_text(f, a, ta), point_field_text(f, b, tb)) != 0)
+            return 0;
+    }
+    return 1;
 }
 
 static double tokens_of(const struct grid_point *p) { return (double)p->batch * p->seq_len; }

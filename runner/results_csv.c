@@ -8,11 +8,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "runner/command_job.h"
 #include "runner/results_csv.h"
+#include "runner/point_fields.h"
 #include "runner/results_resume.h"
-#include "sweeps/attention.h"
-#include "sweeps/technique.h"
 #include "util/csv_table.h"
 #include "util/peaks_columns.h"
 
@@ -46,64 +44,11 @@ static double step_mean(const struct point_result *r)
     return r->n_steps > 1 ? r->later_steps_s / (r->n_steps - 1) : r->n_steps == 1 ? r->step1_s : -1;
 }
 
-static const char *or_empty(const char *text) { return text ? text : ""; }
-
-static const char *lora_text(results_number num, const struct grid_point *p, int targets)
-{
-    if (!technique_is_lora(p->technique))
-        return "";
-    if (!targets)
-        return whole(num, p->job->lora_rank);
-    lora_targets_to_list(p->job->lora_targets, num, sizeof(results_number));
-    return num;
-}
-
-/* Empty for a preset: there is no config file. */
-static const char *hash_text(results_number num, uint64_t hash)
-{
-    if (!hash)
-        return "";
-    snprintf(num, sizeof(results_number), "%016llx", (unsigned long long)hash);
-    return num;
-}
-
 static const char *now_text(results_number num)
 {
     time_t now = time(NULL);
     strftime(num, sizeof(results_number), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     return num;
-}
-
-/* What the sweep says about the point; NULL for a measured column. */
-static const char *point_text(enum peaks_column c, const struct grid_point *p, results_number num)
-{
-    const struct sweep_job *j = p->job;
-    switch (c) {
-    case PEAKS_COL_point_id: return p->id;
-    case PEAKS_COL_job: return j->name;
-    case PEAKS_COL_model: return p->model;
-    case PEAKS_COL_device: return p->device;
-    case PEAKS_COL_technique: return technique_name(p->technique);
-    case PEAKS_COL_batch: return whole(num, p->batch);
-    case PEAKS_COL_seq_len: return whole(num, p->seq_len);
-    case PEAKS_COL_tokens: return whole(num, (long long)p->batch * p->seq_len);
-    case PEAKS_COL_repeat: return whole(num, p->repeat);
-    case PEAKS_COL_steps: return whole(num, technique_runs_steps(p->technique) ? j->steps : 0);
-    case PEAKS_COL_lora_rank: return lora_text(num, p, 0);
-    case PEAKS_COL_lora_targets: return lora_text(num, p, 1);
-    case PEAKS_COL_model_source: return or_empty(p->model_source);
-    case PEAKS_COL_config_hash: return hash_text(num, p->config_hash);
-    case PEAKS_COL_seed: return whole(num, j->seed);
-    case PEAKS_COL_threads_requested: return whole(num, j->threads);
-    case PEAKS_COL_timeout_s: return amount(num, j->timeout_s, "%.10g");
-    case PEAKS_COL_mem_limit_mib: return amount(num, j->mem_limit > 0 ? mib(j->mem_limit) : -1, "%.10g");
-    case PEAKS_COL_weights: return j->weights;
-    case PEAKS_COL_attention: return attention_name(p->attention);
-    case PEAKS_COL_holdout: return whole(num, p->holdout);
-    case PEAKS_COL_warm: return whole(num, technique_is_training(p->technique) ? j->warm : 0);
-    case PEAKS_COL_command: return command_job_text(p);
-    default: return NULL; /* a result: measured, not set */
-    }
 }
 
 /* What its worker and the runner measured; NULL for the point's own columns. */
@@ -164,7 +109,8 @@ static const char *result_text(enum peaks_column c, const struct point_result *r
 const char *results_column_text(enum peaks_column c, const struct grid_point *p, const struct point_result *r,
                                  results_number num)
 {
-    const char *text = point_text(c, p, num);
+    const struct point_field *f = point_field_of_column(c);
+    const char *text = f ? point_field_column_text(f, p, num) : NULL;
     if (!text && r)
         text = result_text(c, r, num);
     return text ? text : "";

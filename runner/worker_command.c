@@ -7,58 +7,40 @@
 #include <string.h>
 #include <unistd.h>
 #include "runner/worker_command.h"
-#include "sweeps/attention.h"
-#include "sweeps/device.h"
-#include "sweeps/technique.h"
+#include "runner/point_fields.h"
+#include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"
 
 static void add_arg(struct worker_command *c, const char *flag, const char *value)
 {
-    c->argv[c->argc++] = (char *)flag;
+    snprintf(c->flags[c->n_flags], sizeof c->flags[0], "--%s", flag);
+    c->argv[c->argc++] = c->flags[c->n_flags++];
     c->argv[c->argc++] = (char *)value;
 }
 
-static void add_text(struct worker_command *c, const char *flag, const char *value)
+/* A value written into the command's own text (a number, the LoRA list);
+ * one the grid holds (a path, a name) is pointed to. */
+static const char *kept(struct worker_command *c, const char *value, const char *buf)
 {
-    snprintf(c->text[c->n_text], sizeof c->text[0], "%s", value);
-    add_arg(c, flag, c->text[c->n_text++]);
-}
-
-static void add_number(struct worker_command *c, const char *flag, long long v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%lld", v);
-    add_text(c, flag, text);
+    if (value != buf)
+        return value;
+    snprintf(c->text[c->n_text], sizeof c->text[0], "%s", buf);
+    return c->text[c->n_text++];
 }
 
 void worker_command_build(struct worker_command *c, const char *worker, const struct grid_point *p, int threads)
 {
-    const struct sweep_job *j = p->job;
     memset(c, 0, sizeof *c);
     c->argv[c->argc++] = (char *)worker;
-    add_arg(c, "--model", p->model_source);
-    add_arg(c, "--device", p->device);
-    add_arg(c, "--technique", technique_name(p->technique));
-    add_arg(c, "--attention", attention_name(p->attention));
-    if (technique_runs_steps(p->technique)) {
-        add_number(c, "--batch", p->batch);
-        add_number(c, "--seq-len", p->seq_len);
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++) {
+        point_text buf;
+        if (point_field_passed(f, p))
+            add_arg(c, sweep_key_find(f->key)->flag, kept(c, f->value(p, buf), buf));
     }
-    add_number(c, "--steps", j->steps);
-    add_number(c, "--seed", j->seed);
-    add_number(c, "--threads", threads);
-    add_number(c, "--warm", j->warm);
-    add_number(c, "--report-fd", 3);
-    if (j->weights[0])
-        add_arg(c, "--weights", j->weights);
-    if (j->mem_limit > 0 && device_is_gpu(p->device))
-        add_number(c, "--mem-limit", (long long)j->mem_limit); /* the device's allocator enforces it */
-    if (technique_is_lora(p->technique)) {
-        char targets[64];
-        lora_targets_to_list(j->lora_targets, targets, sizeof targets);
-        add_number(c, "--lora-rank", j->lora_rank);
-        add_text(c, "--lora-targets", targets);
-    }
+    snprintf(c->text[c->n_text], sizeof c->text[0], "%d", threads);
+    add_arg(c, "threads", c->text[c->n_text++]);
+    add_arg(c, "report-fd", "3");
     c->argv[c->argc] = NULL;
 }
 

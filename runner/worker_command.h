@@ -10,8 +10,9 @@
  * the LoRA list are written into text. */
 struct worker_command {
     char *argv[48]; /* every flag with its value, and the NULL */
-    char text[16][64];
-    int argc, n_text;
+    char flags[23][32]; /* "--" and each sweep key's flag */
+    char text[23][64];
+    int argc, n_text, n_flags;
 };
 
 #define WORKER_BINARY "peakfit-worker"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "reports/calc.h"
+#include "runner/point_fields.h"
 #include "runner/run_sweep.h"
 #include "sweeps/limits.h"
 #include "sweeps/technique.h"
@@ -109,16 +110,15 @@ static int write_sweep(const char *path, char *const *f, const struct calc_plan 
         return EXIT_IO;
     }
     fprintf(out.f, "# Written by peakfit verify: the predicted largest micro-batch and the next size up,\n"
-                   "# under a memory limit of the budget less the fit's baseline.\n[verify]\n"
-                   "model = %s\ndevice = %s\ntechnique = %s\nattention = %s\nsteps = %s\nseed = %s\nthreads = %s\n"
-                   "timeout = %s\nbatch = %ld, %ld\nseq_len = %ld\nmem_limit = %.0fB\n",
-            f[PEAKS_COL_model_source], f[PEAKS_COL_device], f[PEAKS_COL_technique], f[PEAKS_COL_attention],
-            f[PEAKS_COL_steps], f[PEAKS_COL_seed], f[PEAKS_COL_threads_requested], f[PEAKS_COL_timeout_s],
-            p->max_micro_batch, p->max_micro_batch + 1, p->seq_len, floor(limit_mib * 1048576));
-    if (f[PEAKS_COL_lora_rank][0])
-        fprintf(out.f, "lora_rank = %s\nlora_targets = %s\n", f[PEAKS_COL_lora_rank], f[PEAKS_COL_lora_targets]);
-    if (f[PEAKS_COL_weights][0])
-        fprintf(out.f, "weights = %s\n", f[PEAKS_COL_weights]);
+                   "# under a memory limit of the budget less the fit's baseline.\n[verify]\n");
+    /* Every setting of the group's row, as the sweep key that set it; the
+     * plan sets the rest. An empty column is the key's default. */
+    const struct point_field *pf;
+    for (int i = 0; (pf = point_field_at(i)); i++)
+        if (pf->key && !(pf->uses & POINT_PLANNED) && f[pf->column][0])
+            fprintf(out.f, "%s = %s\n", pf->key, f[pf->column]);
+    fprintf(out.f, "batch = %ld, %ld\nseq_len = %ld\nmem_limit = %.0fB\n", p->max_micro_batch,
+            p->max_micro_batch + 1, p->seq_len, floor(limit_mib * 1048576));
     if (output_file_commit(&out, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
@@ -222,7 +222,11 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     if (csv_table_read(path, &t, err, sizeof err) != 0)
         return fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT;
     const struct csv_row *row = group_row(&t, &p.fit->key);
-    snprintf(vdir, sizeof vdir, "%s/verify-%s-s%ld-%.0fMiB", dir, p.fit->key.technique, p.seq_len, req->budget_mib);
+    /* Every part of the group key, so that two groups' verifies never share a directory. */
+    char model[sizeof p.fit->key.model];
+    model_display_name(p.fit->key.model, model, sizeof model);
+    snprintf(vdir, sizeof vdir, "%s/verify-%s-%s-%s-%s-s%ld-%.0fMiB", dir, model, p.fit->key.device,
+             p.fit->key.technique, p.fit->key.attention, p.seq_len, req->budget_mib);
     snprintf(sweep, sizeof sweep, "%s/verify.sweep", vdir);
     int rc = !row ? (fprintf(stderr, "peakfit: %s: no row of this version for the group\n", path), EXIT_BAD_INPUT)
              : mkdir(vdir, 0755) != 0 && errno != EEXIST ? (fprintf(stderr, "peakfit: %s: %s\n", vdir, strerror(errno)), EXIT_IO)

@@ -37,7 +37,8 @@ if [ "$rc" = 0 ]; then want="the predicted boundary held"; else want="the predic
 grep -q "^  $want" <<<"$out" || fail "verify: exit $rc but: $out"
 # Each run: predicted vs measured, the error in % of the measured peak.
 line=$(grep "^  b = $b (predicted largest): ok" <<<"$out") || fail "verify: b = $b did not run ok: $out"
-vdir="$dir/verify-full-s128-${budget}MiB"
+# The directory names the whole group, so two groups' verifies never collide.
+vdir="$dir/verify-tiny-cpu-full-sdpa-s128-${budget}MiB"
 measured=$("$CSVQ" "$vdir/peaks.csv" peak_above_baseline_mib | head -1)
 read -r predicted shown error < <(sed -n 's/.*, predicted \([0-9.]*\) MiB (95%: +-[0-9.]*), measured \([0-9.]*\) MiB above baseline, error \([-+][0-9.]*\)%$/\1 \2 \3/p' <<<"$line")
 [ -n "$error" ] || fail "verify: no predicted vs measured in: $line"

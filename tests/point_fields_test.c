@@ -1,0 +1,150 @@
+/* The point record's tables agree: every sweep key that reaches the worker,
+ * every peaks.csv column that is not a measurement and every field of the
+ * fit's group key has its row in runner/point_fields.c, and what the runner
+ * passes the worker reads back as the same settings (the two sides of the
+ * process boundary, through the worker's own parser, sweep_set). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fit/group_key.h"
+#include "runner/point_fields.h"
+#include "runner/worker_command.h"
+#include "sweeps/sweep_keys.h"
+#include "tests/check.h"
+
+static const struct point_field *row_of_key(const char *key)
+{
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++)
+        if (f->key && !strcmp(f->key, key))
+            return f;
+    return NULL;
+}
+
+static void check_sweep_keys(void)
+{
+    const struct sweep_key *k;
+    for (int i = 0; (k = sweep_key_at(i)); i++)
+        CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but has no row in "
+              "runner/point_fields.c", k->name, k->flag);
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++)
+        CHECK(!f->key || sweep_key_find(f->key), "point field %s names sweep key %s, which does not exist",
+              f->name, f->key);
+}
+
+static void check_columns(void)
+{
+    for (int c = 0; c < PEAKS_N_COLUMNS; c++) {
+        int rows = 0;
+        const struct point_field *f;
+        for (int i = 0; (f = point_field_at(i)); i++)
+            rows += f->column == (enum peaks_column)c;
+        int set = peaks_columns[c].role != PEAKS_RESULT;
+        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in runner/point_fields.c", peaks_columns[c].name,
+              set ? "set by the sweep: one row" : "measured: none", rows);
+    }
+}
+
+/* GROUP_KEY_FIELDS and the rows marked POINT_GROUP name the same columns. */
+static void check_group_key(void)
+{
+    static const char *const group[] = {
+#define GROUP_NAME(field, size) #field,
+        GROUP_KEY_FIELDS(GROUP_NAME)
+#undef GROUP_NAME
+    };
+    int n = (int)(sizeof group / sizeof group[0]), marked = 0;
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++) {
+        if (!(f->uses & POINT_GROUP))
+            continue;
+        marked++;
+        int found = 0;
+        for (int g = 0; g < n; g++)
+            found |= !strcmp(group[g], peaks_columns[f->column].name);
+        CHECK(found, "point field %s is marked POINT_GROUP but fit/group_key.h has no field %s", f->name,
+              peaks_columns[f->column].name);
+    }
+    CHECK(marked == n, "fit/group_key.h has %d fields, runner/point_fields.c marks %d POINT_GROUP", n, marked);
+}
+
+static char dir[] = "/tmp/peakfit-point-fields-XXXXXX";
+
+static struct sweep *load(const char *text)
+{
+    char path[128], err[1024];
+    snprintf(path, sizeof path, "%s/s.sweep", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+    struct sweep *s = sweep_load(path, err, sizeof err);
+    CHECK(s, "sweep_load: %s", err);
+    return s;
+}
+
+/* The runner's argv, set key by key through the worker's parser: every
+ * setting the worker is given reads back as the runner's. */
+static void check_round_trip(const struct grid_point *p)
+{
+    struct worker_command c;
+    char err[1024];
+    worker_command_build(&c, "peakfit-worker", p, 3);
+    struct sweep *s = sweep_new_point();
+    CHECK(s != NULL, "sweep_new_point");
+    if (!s)
+        return;
+    for (int i = 1; i + 1 < c.argc; i += 2) {
+        const struct sweep_key *k = NULL;
+        for (int j = 0; (k = sweep_key_at(j)) && !(k->flag && !strcmp(c.argv[i] + 2, k->flag)); j++)
+            ;
+        if (!k) /* --threads and --report-fd: the runner's own */
+            continue;
+        CHECK(sweep_set(s, &s->jobs[0], k->name, c.argv[i + 1], err, sizeof err) == 0, "%s %s: %s", c.argv[i],
+              c.argv[i + 1], err);
+    }
+    struct grid g;
+    CHECK(grid_expand(s, &g) == 0 && g.n == 1, "the worker's point expands to %d points", g.n);
+    const struct point_field *f;
+    for (int i = 0; g.n == 1 && (f = point_field_at(i)); i++) {
+        point_text a, b;
+        if (!point_field_passed(f, p))
+            continue;
+        const char *sent = point_field_text(f, p, a), *read = point_field_text(f, &g.points[0], b);
+        CHECK(!strcmp(sent, read), "%s: the runner passes %s, the worker reads %s", f->name, sent, read);
+    }
+    grid_free(&g);
+    sweep_free(s);
+}
+
+static void check_points(void)
+{
+    struct sweep *s = load("[j]\nmodel = tiny\ntechnique = lora, full, load\nbatch = 3\nseq_len = 24\nsteps = 2\n"
+                           "seed = 5\nthreads = 2\nlora_rank = 4\nlora_targets = q, down\nattention = eager\n"
+                           "warm = 0\nmem_limit = 1GiB\n");
+    struct grid g;
+    if (!s || grid_expand(s, &g) != 0) {
+        CHECK(0, "grid_expand");
+        return;
+    }
+    CHECK(g.n == 3, "%d points", g.n);
+    for (int i = 0; i < g.n; i++)
+        check_round_trip(&g.points[i]);
+    /* The id from the rows with an id_prefix, as it always was. */
+    CHECK(!strcmp(g.points[0].id, "j/tiny/cpu/lora/lora4-q+down/eager/b3/s24/st2/r0"), "%s", g.points[0].id);
+    CHECK(!strcmp(g.points[2].id, "j/tiny/cpu/load/b0/s0/st2/r0"), "%s", g.points[2].id);
+    grid_free(&g);
+    sweep_free(s);
+}
+
+int main(void)
+{
+    check_sweep_keys();
+    check_columns();
+    check_group_key();
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    check_points();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "%s", cmd);
+    CHECK_DONE();
+}
