@@ -12,6 +12,7 @@
 #include "util/clock.h"
 #include "runner/point_result.h"
 #include "runner/proc_stats.h"
+#include "runner/worker_report.h"
 #include "sweeps/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
@@ -29,14 +30,14 @@ struct worker_args {
 
 static int report_fd = 1;
 
-static void report(const char *key, const char *fmt, ...)
+/* One line of the report: its key is the row's (runner/worker_report.h);
+ * phase: which phase, for the per-phase rows. */
+static void vreport(enum worker_report_key k, int phase, const char *fmt, va_list ap)
 {
-    char line[1024];
+    char line[1024], key[64];
+    worker_report_key(k, phase, key, sizeof key);
     int n = snprintf(line, sizeof line, "%s=", key);
-    va_list ap;
-    va_start(ap, fmt);
     n += vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    va_end(ap);
     if (n > (int)sizeof line - 2)
         n = (int)sizeof line - 2;
     /* One write per line, under PIPE_BUF, so lines never interleave. */
@@ -46,6 +47,22 @@ static void report(const char *key, const char *fmt, ...)
     line[n++] = '\n';
     if (write(report_fd, line, (size_t)n) < 0)
         _exit(WORKER_EXIT_ERROR);
+}
+
+static void report(enum worker_report_key k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(k, 0, fmt, ap);
+    va_end(ap);
+}
+
+static void report_phase(enum worker_report_key k, int phase, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(k, phase, fmt, ap);
+    va_end(ap);
 }
 
 static int usage(const char *why)
@@ -116,13 +133,13 @@ static int parse_args(int argc, char **argv, struct worker_args *a)
 static void report_environment(void)
 {
     char text[512];
-    report("torch_version", "%s", pf_torch_version());
-    report("threads", "%d", pf_num_threads());
+    report(REPORT_torch_version, "%s", pf_torch_version());
+    report(REPORT_threads, "%d", pf_num_threads());
     blas_library(text, sizeof text);
-    report("blas", "%s", text);
-    report("blas_threads", "%d", blas_threads(text));
+    report(REPORT_blas, "%s", text);
+    report(REPORT_blas_threads, "%d", blas_threads(text));
     host_cpu_model(text, sizeof text);
-    report("cpu_model", "%s", text);
+    report(REPORT_cpu_model, "%s", text);
 }
 
 /* Starts VmHWM afresh from the current RSS (Linux >= 4.0), so that the
@@ -159,15 +176,15 @@ static void report_gpu_peaks(void)
     pf_device_memory m;
     if (!gpu_device || pf_device_memory_read(gpu_device, &m) != PF_OK)
         return;
-    report("gpu_allocated_peak_bytes", "%lld", (long long)m.allocated_peak);
-    report("gpu_reserved_peak_bytes", "%lld", (long long)m.reserved_peak);
+    report(REPORT_gpu_allocated_peak_bytes, "%lld", (long long)m.allocated_peak);
+    report(REPORT_gpu_reserved_peak_bytes, "%lld", (long long)m.reserved_peak);
 }
 
 static int fail_with(pf_status status)
 {
-    report("error", "%s", pf_last_error());
-    report("peak_rss_kib", "%ld", proc_status_kib("VmHWM"));
-    report("tensor_peak_bytes", "%lld", (long long)pf_tensor_bytes_peak());
+    report(REPORT_error, "%s", pf_last_error());
+    report(REPORT_peak_rss_kib, "%ld", proc_status_kib("VmHWM"));
+    report(REPORT_tensor_peak_bytes, "%lld", (long long)pf_tensor_bytes_peak());
     report_gpu_peaks();
     return status == PF_ERR_OOM ? WORKER_EXIT_OOM : WORKER_EXIT_ERROR;
 }
@@ -183,11 +200,11 @@ static int gpu_baseline(const struct sweep_job *j)
     if (st != PF_OK)
         return fail_with(st);
     gpu_device = j->devices[0];
-    if (m.name[0]) report("gpu_name", "%s", m.name);
-    if (m.runtime_version[0]) report("cuda_version", "%s", m.runtime_version);
-    if (m.driver_version[0]) report("driver_version", "%s", m.driver_version);
-    if (m.total >= 0) report("gpu_total_bytes", "%lld", (long long)m.total);
-    if (m.context >= 0) report("gpu_context_bytes", "%lld", (long long)m.context);
+    if (m.name[0]) report(REPORT_gpu_name, "%s", m.name);
+    if (m.runtime_version[0]) report(REPORT_cuda_version, "%s", m.runtime_version);
+    if (m.driver_version[0]) report(REPORT_driver_version, "%s", m.driver_version);
+    if (m.total >= 0) report(REPORT_gpu_total_bytes, "%lld", (long long)m.total);
+    if (m.context >= 0) report(REPORT_gpu_context_bytes, "%lld", (long long)m.context);
     if (j->mem_limit > 0 && (st = pf_device_memory_limit(j->devices[0], j->mem_limit)) != PF_OK)
         return fail_with(st);
     return 0;
@@ -198,11 +215,11 @@ static void report_stats(const pf_model *model)
     pf_model_stats st;
     if (pf_model_stats_get(model, &st) != PF_OK)
         return;
-    report("params", "%lld", (long long)st.params);
-    report("trainable_params", "%lld", (long long)st.trainable_params);
-    report("weight_bytes", "%lld", (long long)st.weight_bytes);
-    report("grad_bytes", "%lld", (long long)st.grad_bytes);
-    report("optimizer_bytes", "%lld", (long long)st.optimizer_bytes);
+    report(REPORT_params, "%lld", (long long)st.params);
+    report(REPORT_trainable_params, "%lld", (long long)st.trainable_params);
+    report(REPORT_weight_bytes, "%lld", (long long)st.weight_bytes);
+    report(REPORT_grad_bytes, "%lld", (long long)st.grad_bytes);
+    report(REPORT_optimizer_bytes, "%lld", (long long)st.optimizer_bytes);
 }
 
 static int build_model(const struct worker_args *a, pf_model **model)
@@ -220,7 +237,7 @@ static int build_model(const struct worker_args *a, pf_model **model)
         st = pf_model_warm_optimizer(*model);
     if (st != PF_OK)
         return fail_with(st);
-    report("build_s", "%.6f", monotonic_seconds() - t0);
+    report(REPORT_build_s, "%.6f", monotonic_seconds() - t0);
     report_stats(*model);
     return 0;
 }
@@ -229,16 +246,13 @@ static int build_model(const struct worker_args *a, pf_model **model)
 static void report_phases(const pf_model *model)
 {
     pf_model_phase_peaks ph;
-    char key[64];
     if (pf_model_phase_peaks_get(model, &ph) != PF_OK)
         return;
     for (int i = 0; i < PF_PHASE_COUNT; i++) {
         if (ph.peak_bytes[i] < 0)
             continue;
-        snprintf(key, sizeof key, "%s_peak_bytes", pf_phase_name((pf_phase)i));
-        report(key, "%lld", (long long)ph.peak_bytes[i]);
-        snprintf(key, sizeof key, "%s_end_rss_kib", pf_phase_name((pf_phase)i));
-        report(key, "%lld", (long long)(ph.end_rss_bytes[i] / 1024));
+        report_phase(REPORT_phase_peak_bytes, i, "%lld", (long long)ph.peak_bytes[i]);
+        report_phase(REPORT_phase_end_rss_kib, i, "%lld", (long long)(ph.end_rss_bytes[i] / 1024));
     }
 }
 
@@ -252,9 +266,9 @@ static int run_steps(const struct worker_args *a, pf_model *model)
         pf_status st = pf_model_step(model, j->batches[0], j->seq_lens[0], &loss);
         if (st != PF_OK)
             return fail_with(st);
-        report("step_s", "%.6f", monotonic_seconds() - t0);
+        report(REPORT_step_s, "%.6f", monotonic_seconds() - t0);
         if (loss == loss)
-            report("loss", "%.6f", loss);
+            report(REPORT_loss, "%.6f", loss);
     }
     report_stats(model);
     report_phases(model);
@@ -269,8 +283,8 @@ static void report_start_up(double init_s)
 {
     const char *spawned = getenv("PEAKFIT_SPAWNED_AT");
     if (spawned && atof(spawned) > 0)
-        report("start_s", "%.6f", main_started - atof(spawned));
-    report("init_s", "%.6f", init_s);
+        report(REPORT_start_s, "%.6f", main_started - atof(spawned));
+    report(REPORT_init_s, "%.6f", init_s);
 }
 
 /* Everything is reported: a worker the runner started ends here, without
@@ -294,9 +308,9 @@ static int measure(const struct worker_args *a)
         return fail_with(PF_ERR);
     report_start_up(monotonic_seconds() - t0);
     report_environment();
-    report("baseline_rss_kib", "%ld", proc_status_kib("VmRSS"));
+    report(REPORT_baseline_rss_kib, "%ld", proc_status_kib("VmRSS"));
     reset_peak_rss();
-    report("baseline_tensor_bytes", "%lld", (long long)pf_tensor_bytes_live());
+    report(REPORT_baseline_tensor_bytes, "%lld", (long long)pf_tensor_bytes_live());
     inject_fault();
     pf_model *model = NULL;
     int rc = gpu_baseline(a->job);
@@ -305,8 +319,8 @@ static int measure(const struct worker_args *a)
     if (rc == 0)
         rc = run_steps(a, model);
     if (rc == 0) {
-        report("peak_rss_kib", "%ld", proc_status_kib("VmHWM"));
-        report("tensor_peak_bytes", "%lld", (long long)pf_tensor_bytes_peak());
+        report(REPORT_peak_rss_kib, "%ld", proc_status_kib("VmHWM"));
+        report(REPORT_tensor_peak_bytes, "%lld", (long long)pf_tensor_bytes_peak());
         report_gpu_peaks();
     }
     quick_exit_if_spawned(rc);

@@ -9,6 +9,8 @@
 #include "fit/group_key.h"
 #include "runner/point_fields.h"
 #include "runner/worker_command.h"
+#include "runner/point_result.h"
+#include "runner/worker_report.h"
 #include "sweeps/sweep_keys.h"
 #include "tests/check.h"
 
@@ -67,6 +69,47 @@ static void check_group_key(void)
               peaks_columns[f->column].name);
     }
     CHECK(marked == n, "fit/group_key.h has %d fields, runner/point_fields.c marks %d POINT_GROUP", n, marked);
+}
+
+/* Every measured column is fed by a row of the worker's report table (the
+ * phase rows feed one column per phase), and every key the worker can
+ * write is read back into its field. */
+static void check_report(void)
+{
+    int fed[PEAKS_N_COLUMNS] = {0};
+    for (int k = 0; k < REPORT_N_KEYS; k++) {
+        const struct worker_report_row *row = &worker_report_rows[k];
+        int phase_row = row->unit == REPORT_PHASE_BYTES || row->unit == REPORT_PHASE_KIB;
+        for (int i = 0; i < (phase_row ? PF_PHASE_COUNT : 1); i++)
+            fed[row->column + i] = 1;
+        CHECK(peaks_columns[row->column].role == PEAKS_RESULT, "report key %s feeds column %s, not a measurement",
+              row->name, peaks_columns[row->column].name);
+        if (row->unit == REPORT_RUNNER)
+            continue;
+        for (int i = 0; i < (phase_row ? PF_PHASE_COUNT : 1); i++) {
+            struct point_result r;
+            char line[128], key[64];
+            point_result_init(&r);
+            snprintf(line, sizeof line, "%s=2048", worker_report_key((enum worker_report_key)k, i, key, sizeof key));
+            CHECK(point_result_take_line(&r, line) == 1, "key %s is not read", key);
+            const char *field = (const char *)&r + row->off;
+            double v = row->unit == REPORT_KIB || row->unit == REPORT_PHASE_KIB ? 2
+                       : row->unit == REPORT_BYTES || row->unit == REPORT_PHASE_BYTES ? 2048 / 1048576.0 : 2048;
+            int ok = row->unit == REPORT_TEXT ? !strcmp(field, "2048")
+                     : row->unit == REPORT_COUNT ? *(const long long *)field == 2048
+                     : row->unit == REPORT_INT ? *(const int *)field == 2048
+                     : row->unit == REPORT_STEP ? r.n_steps == 1 && r.step1_s == 2048
+                                               : ((const double *)field)[phase_row ? i : 0] == v;
+            CHECK(ok, "key %s=2048 is not read into its field", key);
+        }
+    }
+    for (int c = 0; c < PEAKS_N_COLUMNS; c++)
+        CHECK(fed[c] || peaks_columns[c].role != PEAKS_RESULT, "measured column %s has no row in "
+              "runner/worker_report.h", peaks_columns[c].name);
+    struct point_result r;
+    char unknown[] = "no_such_key=1";
+    point_result_init(&r);
+    CHECK(point_result_take_line(&r, unknown) == 0, "an unknown key is taken");
 }
 
 static char dir[] = "/tmp/peakfit-point-fields-XXXXXX";
@@ -141,6 +184,7 @@ int main(void)
     check_sweep_keys();
     check_columns();
     check_group_key();
+    check_report();
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     check_points();
     char cmd[128];
