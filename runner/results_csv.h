@@ -5,13 +5,11 @@
 #include <stddef.h>
 #include "runner/grid.h"
 #include "runner/point_result.h"
+#include "runner/results_resume.h"
 #include "util/peaks_columns.h"
 
 /* The header line, without its end of line. */
 const char *results_header(void);
-
-/* results_open's failures: the caller exits 1 or 2 (util/exit_status.h). */
-enum { RESULTS_IO_ERROR = -1, RESULTS_BAD_INPUT = -2 };
 
 /* Opens (creating with a header) the peaks.csv at path for appending, and
  * sets done[i] (g->n of them) for each grid point whose row is already

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runner/results_csv.h"
+#include "runner/point_fields.h"
+#include "runner/point_result.h"
 #include "runner/results_resume.h"
 #include "util/capped_notes.h"
 #include "util/id_index.h"
@@ -53,10 +54,11 @@ static int check_settings(const struct match *m, const struct csv_row *row, cons
                           char *err, size_t errlen)
 {
     for (int c = 0; c < PEAKS_N_COLUMNS; c++) {
-        results_number num;
-        if (peaks_columns[c].role != PEAKS_SETTING)
+        point_text num;
+        const struct point_field *f = point_field_of_column((enum peaks_column)c);
+        if (peaks_columns[c].role != PEAKS_SETTING || !f)
             continue;
-        const char *now = results_column_text((enum peaks_column)c, p, NULL, num), *then = row->fields[c];
+        const char *now = point_field_column_text(f, p, num), *then = row->fields[c];
         if (strcmp(now, then) == 0)
             continue;
         snprintf(err, errlen, "%s:%d: point %s was measured with %s %s; the sweep now says %s: %s", m->path,
@@ -70,8 +72,8 @@ static int check_settings(const struct match *m, const struct csv_row *row, cons
 /* A limit as the sweep would write it now, and as the row has it; -1: none. */
 static double limit_now(const struct grid_point *p, enum peaks_column c)
 {
-    results_number num;
-    return peaks_number(results_column_text(c, p, NULL, num));
+    point_text num;
+    return peaks_number(point_field_column_text(point_field_of_column(c), p, num));
 }
 
 /* Whether the row is the point's measurement under the sweep's limits: a

@@ -7,6 +7,10 @@
 #include "runner/grid.h"
 #include "util/csv_table.h"
 
+/* results_open's and results_match's failures: the caller exits 1 or 2
+ * (util/exit_status.h). */
+enum { RESULTS_IO_ERROR = -1, RESULTS_BAD_INPUT = -2 };
+
 /* Sets done[i] for each point of g whose last row in t stands (see
  * results_open). Returns 0, or RESULTS_BAD_INPUT / RESULTS_IO_ERROR (out
  * of memory) with "PATH..." in err. */
