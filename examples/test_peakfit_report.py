@@ -137,11 +137,11 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(len(lines[-1]), peakfit_report.MAX_LINE - 1)
 
     def test_keys_are_the_ones_peakfit_reads(self):
-        source = os.path.join(HERE, "..", "runner", "point_result.c")
+        source = os.path.join(HERE, "..", "runner", "worker_report.h")  # the report table
         with open(source) as f:
             text = f.read()
-        known = set(re.findall(r'strcmp\(k, "(\w+)"\)', text))
-        known |= {f"{p}_peak_bytes" for p in peakfit_report.PHASES}  # take_phase: pf_phase_name + suffix
+        known = set(re.findall(r'X\((\w+), (?:KIB|BYTES|COUNT|INT|REAL|TEXT|STEP),', text))
+        known |= {f"{p}_peak_bytes" for p in peakfit_report.PHASES}  # the PHASE_BYTES row, per phase
         self.assertTrue(KEYS <= known, f"keys peakfit does not read: {sorted(KEYS - known)}")
 
 

@@ -58,7 +58,8 @@
     X(worker_wall_s, RUNNER, wall_s, worker_wall_s)                              \
     X(peak_above_baseline_mib, RUNNER, peak_rss_mib, peak_above_baseline_mib)    \
     X(step_mean_s, RUNNER, later_steps_s, step_mean_s)                           \
-    X(finished_at, RUNNER, status, finished_at)
+    X(finished_at, RUNNER, status, finished_at)                                  \
+    X(memory_method, RUNNER, memory_method, memory_method)
 
 enum worker_report_key {
 #define WORKER_REPORT_ENUM(name, unit, field, column) REPORT_##name,

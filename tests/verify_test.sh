@@ -39,6 +39,10 @@ grep -q "^  $want" <<<"$out" || fail "verify: exit $rc but: $out"
 line=$(grep "^  b = $b (predicted largest): ok" <<<"$out") || fail "verify: b = $b did not run ok: $out"
 # The directory names the whole group, so two groups' verifies never collide.
 vdir="$dir/verify-tiny-cpu-full-sdpa-s128-${budget}MiB"
+# The verify sweep has every setting of the group's rows (warm was dropped once).
+for key in model device technique attention steps seed threads timeout warm; do
+    grep -q "^$key = " "$vdir/verify.sweep" || fail "verify.sweep has no $key: $(cat "$vdir/verify.sweep" 2>&1)"
+done
 measured=$("$CSVQ" "$vdir/peaks.csv" peak_above_baseline_mib | head -1)
 read -r predicted shown error < <(sed -n 's/.*, predicted \([0-9.]*\) MiB (95%: +-[0-9.]*), measured \([0-9.]*\) MiB above baseline, error \([-+][0-9.]*\)%$/\1 \2 \3/p' <<<"$line")
 [ -n "$error" ] || fail "verify: no predicted vs measured in: $line"
