@@ -46,7 +46,10 @@ endif
 ifeq ($(CUDA_INC_DIR),)
 $(error $(LIBTORCH) has CUDA but no cuda_runtime_api.h was found beside it or in CUDA_HOME=$(CUDA_HOME)/include; give CUDA_HOME=/path/to/cuda, or PF_CUDA=0 to build without CUDA)
 endif
-TORCH_INC += -DPF_WITH_CUDA -isystem $(CUDA_INC_DIR)
+# The wheel's CUDA 13 headers leave out nvcc's crt/ (cuda_runtime.h includes
+# crt/host_config.h, which c10/cuda needs): take it from CUDA_HOME after them.
+CUDA_CRT_DIR := $(patsubst %/crt/host_config.h,%,$(firstword $(wildcard $(CUDA_INC_DIR)/crt/host_config.h $(CUDA_HOME)/include/crt/host_config.h)))
+TORCH_INC += -DPF_WITH_CUDA -isystem $(CUDA_INC_DIR) $(if $(filter-out $(CUDA_INC_DIR),$(CUDA_CRT_DIR)),-isystem $(CUDA_CRT_DIR))
 # --no-as-needed: nothing calls libtorch_cuda directly, but loading it is
 # what registers the CUDA kernels (toolchains that link --as-needed drop it).
 # --allow-shlib-undefined: libtorch_cuda's own needs (cuDNN, NCCL, ...) are
@@ -222,5 +225,6 @@ print-torch:
 	@echo "PF_CUDA=$(PF_CUDA)"
 	@echo "CUDART=$(CUDART)"
 	@echo "CUDA_INC_DIR=$(CUDA_INC_DIR)"
+	@echo "CUDA_CRT_DIR=$(CUDA_CRT_DIR)"
 	@echo "TORCH_INC=$(strip $(TORCH_INC))"
 	@echo "TORCH_LIB=$(strip $(TORCH_LIB))"

@@ -83,7 +83,7 @@ void cuda_facts(int index, pf_device_memory &m)
 {
     cudaDeviceProp prop;
     C10_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
-    snprintf(m.name, sizeof m.name, "%s", prop.name);
+    snprintf(m.name, sizeof m.name, "%.*s", (int)sizeof m.name - 1, prop.name); // a long name is cut
     int v = 0;
     C10_CUDA_CHECK(cudaRuntimeGetVersion(&v));
     version_text(v, m.runtime_version, sizeof m.runtime_version);
