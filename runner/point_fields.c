@@ -107,12 +107,13 @@ static const char *warm_of(const struct grid_point *p, point_text b) { return wh
 static const struct point_field fields[] = {
     {"job", NULL, COL(job), 0, "", NULL, NULL, job_of, NULL, NULL},
     {"model", NULL, COL(model), POINT_GROUP, "/", NULL, NULL, model_of, NULL, NULL},
-    {"device", "device", COL(device), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", NULL, NULL, device_of, NULL, NULL},
+    {"device", "device", COL(device), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", NULL, NULL, device_of, NULL,
+     NULL},
     {"technique", "technique", COL(technique), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", NULL, NULL,
      technique_of, NULL, NULL},
-    {"lora_rank", "lora_rank", COL(lora_rank), POINT_SETTINGS | POINT_KIND, "/lora", is_lora, "", lora_rank_of,
-     NULL, NULL},
-    {"lora_targets", "lora_targets", COL(lora_targets), POINT_SETTINGS | POINT_KIND, "-", is_lora, "",
+    {"lora_rank", "lora_rank", COL(lora_rank), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/lora", is_lora, "",
+     lora_rank_of, NULL, NULL},
+    {"lora_targets", "lora_targets", COL(lora_targets), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "-", is_lora, "",
      lora_targets_of, NULL, NULL},
     /* Attention matters only to techniques that run steps; the column has it all the same. */
     {"attention", "attention", COL(attention), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", runs_steps, NULL,
@@ -138,7 +139,7 @@ static const struct point_field fields[] = {
     {"weights", "weights", COL(weights), POINT_SETTINGS, NULL, NULL, NULL, weights_of, NULL, has_weights},
     {"holdout", NULL, COL(holdout), POINT_SETTINGS, NULL, NULL, NULL, holdout_of, NULL, NULL},
     /* Only training makes AdamW's state. */
-    {"warm", "warm", COL(warm), POINT_SETTINGS, NULL, is_training, "0", warm_of, NULL, NULL},
+    {"warm", "warm", COL(warm), POINT_SETTINGS | POINT_GROUP, NULL, is_training, "0", warm_of, NULL, NULL},
     /* No key: verify measures again with the built-in worker, not a command. */
     {"command", NULL, COL(command), POINT_SETTINGS, NULL, NULL, NULL, command_of, command_column, NULL},
 };
@@ -176,5 +177,6 @@ const char *point_field_column_text(const struct point_field *f, const struct gr
 int point_field_passed(const struct point_field *f, const struct grid_point *p)
 {
     const struct sweep_key *k = f->key ? sweep_key_find(f->key) : NULL;
-    return k && k->flag && point_field_applies(f, p) && !(f->uses & POINT_RUNNER_PASSES) && (!f->passed_if || f->passed_if(p));
+    return k && k->flag && point_field_applies(f, p) && !(f->uses & POINT_RUNNER_PASSES) &&
+           (!f->passed_if || f->passed_if(p));
 }

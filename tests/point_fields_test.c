@@ -48,12 +48,12 @@ static void check_columns(void)
     }
 }
 
-/* GROUP_KEY_FIELDS and the rows marked POINT_GROUP name the same columns. */
+/* GROUP_KEY_ALL and the rows marked POINT_GROUP name the same columns. */
 static void check_group_key(void)
 {
     static const char *const group[] = {
-#define GROUP_NAME(field, size) #field,
-        GROUP_KEY_FIELDS(GROUP_NAME)
+#define GROUP_NAME(field, size, ...) #field,
+        GROUP_KEY_ALL(GROUP_NAME)
 #undef GROUP_NAME
     };
     int n = (int)(sizeof group / sizeof group[0]), marked = 0;
