@@ -4,12 +4,13 @@
 # and after the cheap weight fill (shim/decoder.cpp fill_uniform: one drawn
 # tile repeated, instead of a draw per value). The same points run with
 # OLD_WORKER (a peakfit-worker built from the commit before, given as $1)
-# and with this tree's, interleaved point by point in one run; the memory
+# and with this tree's, one after the other in one run; the memory
 # columns show that the bytes allocated did not change.
-# Usage: bench/build-time.sh OLD_WORKER   (writes bench/results/build-time.txt)
+# Usage: bench/build-time.sh OLD_BIN   (a bin/ holding peakfit and
+# peakfit-worker built before the change; writes bench/results/build-time.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-old=$(realpath "${1:?usage: bench/build-time.sh OLD_WORKER (peakfit-worker built before the change)}")
+old=$(realpath "${1:?usage: bench/build-time.sh OLD_BIN (bin/ with peakfit and peakfit-worker built before the change)}")
 make -s all
 out=bench/results/build-time.txt
 tmp=$(mktemp -d)
@@ -27,16 +28,17 @@ technique = inference, lora
 batch = 1
 seq_len = 32
 SWEEP
-rows() { # WHICH DIR: one line per point of DIR's peaks.csv
-    build/tests/tools/csvq "$2/peaks.csv" technique batch seq_len build_s tensor_peak_mib peak_rss_mib |
-        awk -F'\t' -v which="$1" '{ printf "%-7s %-10s %5s %7s %9.2f %16.1f %13.1f\n", which, $1, $2, $3, $4, $5, $6 }'
+rows() { # WHICH DIR: one line per point of DIR's peaks.csv (columns found by name)
+    awk -F, -v which="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { printf "%-7s %-10s %5s %7s %9.2f %16.1f %13.1f\n", which, $c["technique"], $c["batch"], $c["seq_len"],
+              $c["build_s"], $c["tensor_peak_mib"], $c["peak_rss_mib"] }' "$2/peaks.csv"
 }
 {
     echo "# bench/build-time.sh: model build time per point, Qwen2.5-0.5B-shaped config (494M parameters), CPU, 2 threads"
-    echo "# before: $(basename "$old") from the commit before the cheap fill; after: this tree ($(git rev-parse --short HEAD)); $(nproc) cores, $(date -u +%F)"
+    echo "# before: $old/peakfit-worker from the commit before the cheap fill; after: this tree ($(git rev-parse --short HEAD)); $(nproc) cores, $(date -u +%F)"
     printf "%-7s %-10s %5s %7s %9s %16s %13s\n" which technique batch seq_len build_s tensor_peak_mib peak_rss_mib
-    for round in 1 2; do
-        PEAKFIT_WORKER=$old bin/peakfit run "$tmp/qwen.sweep" -o "$tmp/before$round" >/dev/null 2>&1
+    for round in ${ROUNDS:-1 2}; do
+        PEAKFIT_WORKER=$old/peakfit-worker "$old/peakfit" run "$tmp/qwen.sweep" -o "$tmp/before$round" >/dev/null 2>&1
         bin/peakfit run "$tmp/qwen.sweep" -o "$tmp/after$round" >/dev/null 2>&1
         rows before "$tmp/before$round"
         rows after "$tmp/after$round"
