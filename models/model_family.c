@@ -34,7 +34,7 @@ const size_t model_family_count = sizeof model_families / sizeof model_families[
 
 const struct model_activation model_activations[] = {
     {"silu", PF_ACT_SILU},       {"swish", PF_ACT_SILU},    {"gelu", PF_ACT_GELU},
-    {"gelu_new", PF_ACT_GELU_TANH}, {"gelu_pytorch_tanh", PF_ACT_GELU_TANH}, {"relu", PF_ACT_RELU},
+    {"gelu_new", PF_ACT_GELU_NEW}, {"gelu_pytorch_tanh", PF_ACT_GELU_TANH}, {"relu", PF_ACT_RELU},
 };
 const size_t model_activation_count = sizeof model_activations / sizeof model_activations[0];
 

@@ -139,6 +139,14 @@ torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, con
     return pf_compat::native_causal_sdpa(q, repeat_kv(k, q.size(1)), repeat_kv(v, q.size(1)), false);
 }
 
+torch::Tensor soft_cap(torch::Tensor x, double cap)
+{
+    x = x / cap;
+    x = torch::tanh(x);
+    x = x * cap;
+    return x;
+}
+
 torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
                               double softcap)
 {
@@ -146,7 +154,7 @@ torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, co
     torch::Tensor keys = repeat_kv(k, q.size(1)), values = repeat_kv(v, q.size(1));
     torch::Tensor scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt((double)q.size(3));
     if (softcap > 0) // Gemma 2's attn_logit_softcapping (transformers' eager path only)
-        scores = torch::tanh(scores / softcap) * softcap;
+        scores = soft_cap(std::move(scores), softcap);
     scores = scores.masked_fill(future_mask(0, s, q.device()), -std::numeric_limits<float>::infinity());
     // transformers' eager path: softmax in fp32, back to the query's dtype.
     torch::Tensor probs = torch::softmax(scores, -1, torch::kFloat).to(q.scalar_type());

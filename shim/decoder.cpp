@@ -116,9 +116,28 @@ static Holder register_at(torch::nn::Module &root, const std::string &dotted, Ho
     return module;
 }
 
+// transformers' NewGELUActivation ("gelu_new": GPT-2, GPT-Neo, CodeGen, ...)
+// op by op, as it runs there: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))),
+// one statement per Python operation so each temporary dies where Python's
+// does, and autograd keeps what it keeps there: x (pow's), 0.5 x, tanh's
+// output and 1 + tanh, three [b, s, 4h] tensors more than the fused
+// gelu(x, "tanh") of "gelu_pytorch_tanh" (bench/results/transformers-2.13).
+static torch::Tensor gelu_new(const torch::Tensor &x)
+{
+    torch::Tensor half = 0.5 * x;
+    torch::Tensor t = torch::pow(x, 3.0);
+    t = 0.044715 * t;
+    t = x + t;
+    t = std::sqrt(2.0 / 3.14159265358979323846) * t; // math.sqrt(2.0 / math.pi)
+    t = torch::tanh(t);
+    t = 1.0 + t;
+    return half * t;
+}
+
 static torch::Tensor activation(int kind, const torch::Tensor &x)
 {
     switch (kind) {
+    case PF_ACT_GELU_NEW: return gelu_new(x);
     case PF_ACT_GELU: return torch::gelu(x);
     case PF_ACT_GELU_TANH: return torch::gelu(x, "tanh");
     case PF_ACT_RELU: return torch::relu(x);
@@ -283,6 +302,6 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor &ids)
     x = final_norm(x);
     torch::Tensor logits = lm_head ? lm_head(x) : torch::nn::functional::linear(x, embed->weight);
     if (config.final_softcap > 0) // Gemma 2
-        logits = torch::tanh(logits / config.final_softcap) * config.final_softcap;
+        logits = soft_cap(std::move(logits), config.final_softcap);
     return logits;
 }

@@ -38,6 +38,10 @@ TORCH_MODULE(Norm);
 torch::Tensor attention_sdpa(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v);
 torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
                               double softcap = 0.0);
+// Gemma 2's soft-capping, cap * tanh(x / cap), as transformers writes it:
+// three statements, each reassigning x, so at most two x-sized tensors are
+// alive at once (one expression would hold four). Give it x by std::move.
+torch::Tensor soft_cap(torch::Tensor x, double cap);
 
 struct DecoderLayerImpl : torch::nn::Module {
     pf_model_config config;

@@ -82,7 +82,9 @@ enum {
     PF_NORM_LAYER = 2       /* LayerNorm with weight and bias (GPT-2) */
 };
 /* The MLP's activation (pf_model_config.activation). */
-enum { PF_ACT_SILU = 0, PF_ACT_GELU = 1, PF_ACT_GELU_TANH = 2, PF_ACT_RELU = 3 };
+/* GELU_TANH is the fused gelu(x, "tanh") (gelu_pytorch_tanh); GELU_NEW the same
+ * formula op by op, as transformers runs gelu_new (shim/decoder.cpp). */
+enum { PF_ACT_SILU = 0, PF_ACT_GELU = 1, PF_ACT_GELU_TANH = 2, PF_ACT_RELU = 3, PF_ACT_GELU_NEW = 4 };
 /* Architecture switches (pf_model_config.arch): what a family adds to the
  * Llama decoder. models/model_family.c gives each family its bits. */
 enum {

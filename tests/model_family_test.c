@@ -49,7 +49,7 @@ int main(void)
     pf_model_config p = parse("{\"model_type\": \"gpt2\", \"n_embd\": 64, \"n_head\": 4, \"n_layer\": 2, "
                               "\"n_inner\": null, \"vocab_size\": 128, \"hidden_size\": 5}");
     CHECK(p.hidden_size == 64 && p.intermediate_size == 256 && p.num_kv_heads == 4 && p.max_positions == 1024 &&
-          p.attention_bias && p.mlp_bias && p.tie_embeddings && p.activation == PF_ACT_GELU_TANH &&
+          p.attention_bias && p.mlp_bias && p.tie_embeddings && p.activation == PF_ACT_GELU_NEW &&
           p.norm == PF_NORM_LAYER && p.rms_norm_eps == 1e-5, "gpt2 names and defaults");
     pf_model_config l = parse("{\"hidden_size\": 64, \"intermediate_size\": 96, \"num_attention_heads\": 4, "
                               "\"num_hidden_layers\": 2, \"vocab_size\": 128, \"head_dim\": null, "
