@@ -24,7 +24,8 @@
 #define GROUP_KEY_SETTINGS(X)  \
     X(lora_rank, 12, "")       \
     X(lora_targets, 256, "")   \
-    X(warm, 4, "1")
+    X(warm, 4, "1")            \
+    X(measured_by, 32, "worker")
 
 /* Both lists, for what walks every field (the struct, the comparison,
  * fit.csv's columns, fit.json): X is declared X(field, size, ...). */

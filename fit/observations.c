@@ -71,6 +71,9 @@ static void read_fields(const char *const *f, struct observation *o)
     text(o->lora_rank, sizeof o->lora_rank, f[PEAKS_COL_lora_rank]);
     text(o->lora_targets, sizeof o->lora_targets, f[PEAKS_COL_lora_targets]);
     text(o->warm, sizeof o->warm, f[PEAKS_COL_warm]);
+    /* Before the column: the worker's row, or a command's (its hash unknown). */
+    text(o->measured_by, sizeof o->measured_by,
+         f[PEAKS_COL_measured_by][0] ? f[PEAKS_COL_measured_by] : f[PEAKS_COL_command][0] ? "command" : "worker");
     for (int i = 0; i < PF_PHASE_COUNT; i++) {
         o->phase_mib[i] = peaks_number(f[PEAKS_COL_forward_peak_mib + i]);
         o->phase_end_rss_mib[i] = peaks_number(f[PEAKS_COL_forward_end_rss_mib + i]);

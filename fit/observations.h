@@ -33,6 +33,7 @@ struct observation {
     /* settings in the group key (fit/group_key.h), as peaks.csv writes
      * them (empty in files from before their columns) */
     char lora_rank[12], lora_targets[256], warm[4];
+    char measured_by[32]; /* "worker" or "command HASH" */
 };
 
 struct observations {

@@ -56,6 +56,18 @@ void plot_group_label(char *out, size_t size, const struct group_fit *const *gro
     }
     GROUP_KEY_FIELDS(LABEL_FIELD)
 #undef LABEL_FIELD
+    /* a setting where the groups differ (two LoRA ranks, the worker and a command): its name and value */
+#define LABEL_SETTING(field, size_, usual)                                                                 \
+    {                                                                                                      \
+        int shows = 0;                                                                                     \
+        for (int j = 0; j < n; j++)                                                                        \
+            shows |= strcmp(groups[j]->key.field, groups[0]->key.field) != 0;                              \
+        if (shows && used < size)                                                                          \
+            used += (size_t)snprintf(out + used, size - used, "%s%s %s", used ? separator : "", #field,    \
+                                     shown.field[0] ? shown.field : usual);                                \
+    }
+    GROUP_KEY_SETTINGS(LABEL_SETTING)
+#undef LABEL_SETTING
 }
 
 static void write_points(FILE *f, const struct group_fit *g)

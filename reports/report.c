@@ -43,6 +43,7 @@ static void write_sections(FILE *f, const struct fit_set *set, const struct refe
     section_fits(f, set);
     section_poor_fits(f, set);
     section_holdout(f, set);
+    section_peers(f, set);
     section_phases(f, set);
     section_decomposition(f, set);
     section_charts(f, set);

@@ -19,6 +19,8 @@ void section_phases(FILE *f, const struct fit_set *set);
 void section_poor_fits(FILE *f, const struct fit_set *set);
 /* report_holdout.c: the held-out points against their predictions. */
 void section_holdout(FILE *f, const struct fit_set *set);
+/* report_peers.c: a command job's groups beside the built-in worker's at the same points. */
+void section_peers(FILE *f, const struct fit_set *set);
 
 /* A published measurement table (report --reference), read and checked
  * before anything is written. Its columns: work, technique, batch, seq_len,

@@ -102,6 +102,16 @@ static const char *command_of(const struct grid_point *p, point_text b)
 }
 static const char *command_column(const struct grid_point *p, point_text b) { return (void)b, command_job_text(p); }
 static const char *warm_of(const struct grid_point *p, point_text b) { return whole(b, p->job->warm); }
+/* The fit's group key keeps what measured a point apart: the built-in
+ * worker, or a command job by its command (the hash of its words as written,
+ * the settings line's), so the same points measured both ways are two fits. */
+static const char *measured_by_of(const struct grid_point *p, point_text b)
+{
+    if (!p->job->command[0])
+        return "worker";
+    snprintf(b, sizeof(point_text), "command %016llx", (unsigned long long)sweep_job_command_hash(p->job));
+    return b;
+}
 
 #define COL(c) .column = PEAKS_COL_##c
 static const struct point_field fields[] = {
@@ -142,6 +152,8 @@ static const struct point_field fields[] = {
     {"warm", "warm", COL(warm), POINT_SETTINGS | POINT_GROUP, NULL, is_training, "0", warm_of, NULL, NULL},
     /* No key: verify measures again with the built-in worker, not a command. */
     {"command", NULL, COL(command), POINT_SETTINGS, NULL, NULL, NULL, command_of, command_column, NULL},
+    /* The settings line has the command's hash already (the row above). */
+    {"measured_by", NULL, COL(measured_by), POINT_GROUP, NULL, NULL, NULL, measured_by_of, NULL, NULL},
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 

@@ -78,7 +78,8 @@
     X(start_s, NUM, RESULT)                     \
     X(init_s, NUM, RESULT)                      \
     X(command, TEXT, SETTING)                   \
-    X(memory_method, TEXT, RESULT)
+    X(memory_method, TEXT, RESULT)              \
+    X(measured_by, TEXT, SETTING)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,

@@ -75,6 +75,9 @@ static const char *const column_what[PEAKS_N_COLUMNS] = {
                           "empty for peakfit's worker ([own-script.md](own-script.md))",
     [PEAKS_COL_memory_method] = "how `peak_rss_mib` was measured: `vmhwm` (the worker's own VmHWM), `tree-poll` "
                                 "(a command's whole process tree, sampled every 20 ms, and the largest `ru_maxrss`)",
+    [PEAKS_COL_measured_by] = "what measured the point: `worker` (peakfit's built-in worker) or `command` and the "
+                              "hash of the job's command as written (one per command); part of the fit's group key, "
+                              "so a command job and the built-in worker in one directory are two fits",
 };
 
 const char *peaks_column_what(int column) { return column_what[column]; }
