@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/transformers/measure.py: peakfit's points again under transformers, one fresh process each.
 
-    python3 bench/transformers/measure.py PEAKS_CSV OUT_CSV [--only-ok] [--point ID]... [-- EXTRA train_step.py ARGS]
+    python3 bench/transformers/measure.py PEAKS_CSV OUT_CSV [--only-ok] [--rss-with-profiler] [--point ID]...
+        [-- EXTRA train_step.py ARGS]
 
 For every row of PEAKS_CSV (a peakfit run's peaks.csv: its rows say the
 model's config.json, technique, batch, seq_len, attention, steps, warm,
@@ -9,7 +10,11 @@ seed, threads and LoRA settings), runs examples/transformers/train_step.py
 with the same settings in a fresh process, reading its report lines from
 PEAKFIT_REPORT_FD exactly as peakfit reads a command job's, and writes one
 row per point to OUT_CSV with the same column names peakfit uses:
-peak_above_baseline_mib (VmHWM above the pre-model RSS), tensor_peak_mib
+peak_above_baseline_mib (VmHWM above the pre-model RSS, from a second fresh
+process without the live-tensor count: PyTorch's profiler, recording every
+allocation, holds its records among the tensors in the heap and adds 300 MiB
+to GPT-2's RSS at b2 s128; that run's figure is
+profiled_peak_above_baseline_mib; --rss-with-profiler: one run), tensor_peak_mib
 (the CPU allocator's live-bytes peak above the baseline), the phase peaks,
 step and loss (--point: only those points; --only-ok: only the points
 peakfit measured without error); on a GPU also gpu_allocated_peak_mib and gpu_reserved_peak_mib
@@ -31,7 +36,7 @@ FIELDS = ["point_id", "model", "technique", "batch", "seq_len", "attention", "st
           "forward_peak_mib", "backward_peak_mib", "optimizer_peak_mib",
           "gpu_allocated_peak_mib", "gpu_reserved_peak_mib",
           "params", "trainable_params", "weight_mib", "grad_mib", "optimizer_mib",
-          "build_s", "step1_s", "loss", "torch_version", "wall_s", "error"]
+          "build_s", "step1_s", "loss", "torch_version", "wall_s", "error", "profiled_peak_above_baseline_mib"]
 
 
 def config_for(source):
@@ -57,10 +62,13 @@ def command(row, extra):
     return cmd + extra
 
 
-def run_point(row, extra):
-    """Runs one point; returns its report as {key: last value} plus the step times."""
+def run_point(row, extra, profiled=True):
+    """Runs one point; returns its report as {key: last value} plus the step times.
+    profiled=False: without the live-tensor count (PEAKFIT_TENSOR_PEAK=0), for its RSS."""
     read_end, write_end = os.pipe()
     env = dict(os.environ, PEAKFIT_REPORT_FD=str(write_end), HF_HUB_OFFLINE="1")
+    if not profiled:
+        env["PEAKFIT_TENSOR_PEAK"] = "0"
     t0 = time.time()
     proc = subprocess.Popen(command(row, extra), env=env, pass_fds=(write_end,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -90,8 +98,15 @@ def mib(report, key, minus=None):
     return f"{value / (1024.0 if key.endswith('_kib') else MIB):.3f}"
 
 
-def record(row, report):
+def record(row, report, rss=None):
+    """The row of a point: its allocator-level figures from report (the profiled run), its RSS
+    from rss (a run without the profiler) where there is one."""
     out = {k: row.get(k, "") for k in ("point_id", "model", "technique", "batch", "seq_len", "attention")}
+    profiled_rss = mib(report, "peak_rss_kib", "baseline_rss_kib")
+    if rss is not None:
+        report = dict(report, **{k: rss[k] for k in ("baseline_rss_kib", "peak_rss_kib") if k in rss})
+        if rss["rc"] != 0:
+            report["rc"], report["error"] = rss["rc"], "the run without the profiler: " + rss.get("error", "")
     out.update(status="ok" if report["rc"] == 0 else "error",
                baseline_rss_mib=mib(report, "baseline_rss_kib"), peak_rss_mib=mib(report, "peak_rss_kib"),
                peak_above_baseline_mib=mib(report, "peak_rss_kib", "baseline_rss_kib"),
@@ -103,7 +118,7 @@ def record(row, report):
                gpu_reserved_peak_mib=mib(report, "gpu_reserved_peak_bytes"), build_s=report.get("build_s", ""),
                step1_s=f"{report['steps'][0]:.3f}" if report["steps"] else "", loss=report.get("loss", ""),
                torch_version=report.get("torch_version", ""), wall_s=f"{report['wall_s']:.1f}",
-               error=report.get("error", ""))
+               error=report.get("error", ""), profiled_peak_above_baseline_mib=profiled_rss)
     for phase in ("forward", "backward", "optimizer"):
         out[f"{phase}_peak_mib"] = mib(report, f"{phase}_peak_bytes", "baseline_tensor_bytes")
     return out
@@ -130,7 +145,9 @@ def main(argv):
         for row in rows:
             if row["point_id"] in done:
                 continue
-            rec = record(row, run_point(row, extra))
+            report = run_point(row, extra)
+            rss = run_point(row, extra, profiled=False) if "--rss-with-profiler" not in args else None
+            rec = record(row, report, rss)
             w.writerow(rec)
             out.flush()
             print(f"measure: {rec['point_id']}: {rec['status']} tensor peak {rec['tensor_peak_mib']} MiB, "

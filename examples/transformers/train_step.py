@@ -10,14 +10,19 @@ read the peak, double the batch") as a script, usable by hand or as a peakfit
 
 It reports through examples/peakfit_report.py on the descriptor peakfit
 passes in PEAKFIT_REPORT_FD (nothing without it). No download: the model is
-built with AutoModelForCausalLM.from_config from a config.json (or the folder
-holding one) with random fp32 weights; HF_HUB_OFFLINE is set.
+built from a config.json (or the folder holding one) with random fp32
+weights (--build below); HF_HUB_OFFLINE is set.
 
 The step protocol is peakfit's built-in worker's (runner/worker.c, shim/model.cpp):
   - imports, then one small matmul (the thread pools; on a GPU one there too:
     its context and cuBLAS workspace), then the baseline;
   - the model built in fp32 with --seed, use_cache off (peakfit keeps no KV
-    cache); bf16: cast with .to(torch.bfloat16) after building; lora: peft
+    cache), random weights through from_pretrained's path (--build pretrained,
+    the default: a folder with the config and a checkpoint holding no tensors,
+    so every weight is initialised as a missing one, and a tied lm_head is
+    never a tensor of its own, as in peakfit and in any fine-tuning script) or
+    from_config's (--build config: it holds an untied lm_head weight until
+    tie_weights(), one [vocab, hidden] fp32 tensor more at the build); bf16: cast with .to(torch.bfloat16) after building; lora: peft
     LoRA r --lora-rank (alpha 2r, dropout 0) on --lora-targets; +ckpt:
     model.gradient_checkpointing_enable() with transformers' default
     (non-reentrant torch.utils.checkpoint per decoder layer);
@@ -36,8 +41,11 @@ The step protocol is peakfit's built-in worker's (runner/worker.c, shim/model.cp
 Each part is a phase (forward, backward, optimizer) for the per-phase peaks.
 """
 import argparse
+import functools
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -75,6 +83,8 @@ def parse_args(argv):
     p.add_argument("--device", default="cpu")
     p.add_argument("--threads", type=int, default=0, help="intra-op threads (0: PyTorch's default)")
     p.add_argument("--foreach", action="store_true", help="AdamW's multi-tensor form")
+    p.add_argument("--build", choices=("pretrained", "config"), default="pretrained",
+                   help="random weights through from_pretrained's path (default) or from_config's")
     a = p.parse_args(argv)
     if a.batch <= 0 or a.seq_len <= 0 or a.steps <= 0 or a.lora_rank <= 0:
         p.error("--batch, --seq-len, --steps and --lora-rank must be positive")
@@ -97,14 +107,38 @@ def lora_targets(model_type, letters):
     return sorted({names[t] for t in letters})
 
 
-def build(a, cfg):
-    torch.manual_seed(a.seed)
+def empty_checkpoint(cfg):
+    """A folder holding cfg's config.json and a model.safetensors with no tensors: what
+    from_pretrained loads with every weight missing, so randomly initialised. Made
+    before the baseline; the caller removes it."""
+    from safetensors.torch import save_file
+    folder = tempfile.mkdtemp(prefix="train_step-")
+    cfg.save_pretrained(folder)
+    save_file({}, os.path.join(folder, "model.safetensors"), metadata={"format": "pt"})
+    return folder
+
+
+def from_transformers(a, cfg, checkpoint):
+    """The model in fp32 with random weights, as --build says: "pretrained" is
+    from_pretrained's path (built on the meta device, each weight made once, a tied
+    lm_head never its own tensor), "config" is from_config's (LlamaForCausalLM.__init__
+    makes lm_head = nn.Linear(hidden, vocab) with its own weight, which lives until
+    tie_weights() at the end: one [vocab, hidden] fp32 tensor more at the build)."""
+    auto = transformers.AutoModelForCausalLM
+    if a.build == "pretrained":
+        transformers.logging.set_verbosity_error()  # every weight is "missing": that is the point
+        load = functools.partial(auto.from_pretrained, checkpoint, attn_implementation=a.attention)
+    else:
+        load = functools.partial(auto.from_config, cfg, attn_implementation=a.attention)
     try:
-        model = transformers.AutoModelForCausalLM.from_config(cfg, attn_implementation=a.attention,
-                                                              dtype=torch.float32)
+        return load(dtype=torch.float32)
     except TypeError:  # transformers before 4.56 calls it torch_dtype
-        model = transformers.AutoModelForCausalLM.from_config(cfg, attn_implementation=a.attention,
-                                                              torch_dtype=torch.float32)
+        return load(torch_dtype=torch.float32)
+
+
+def build(a, cfg, checkpoint):
+    torch.manual_seed(a.seed)
+    model = from_transformers(a, cfg, checkpoint)
     if a.technique == "bf16":
         model = model.to(torch.bfloat16)
     if a.technique.startswith("lora"):
@@ -162,9 +196,18 @@ def main(argv):
         # before the baseline, as in peakfit's pf_init and device baseline
         (warm @ warm).sum().item()
         del warm
+    checkpoint = empty_checkpoint(cfg) if a.build == "pretrained" else None
+    try:
+        return measure(a, cfg, checkpoint)
+    finally:
+        if checkpoint:
+            shutil.rmtree(checkpoint, ignore_errors=True)
+
+
+def measure(a, cfg, checkpoint):
     with Report(device=a.device) as report:
         t0 = time.perf_counter()
-        model = build(a, cfg)
+        model = build(a, cfg, checkpoint)
         optimizer = None
         if a.technique == "inference":
             model.eval()
