@@ -87,4 +87,10 @@ int calc_main(int argc, char **argv);
 
 /* calc's options, one line each with its default, for `calc --help`. */
 void calc_print_options(FILE *out);
+/* Fills the request from calc's command line (calc_options.c); returns the
+ * index of DIR (argc for a plan without measurements), or -1 after saying
+ * what is wrong. */
+int calc_parse_args(int argc, char **argv, struct calc_request *r);
+/* A plan without measurements (--per-sample or --per-token, no DIR)? */
+int calc_request_standalone(const struct calc_request *r);
 #endif

@@ -5,41 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner/command_job.h"
-#include "runner/gpu_slots.h"
 #include "runner/pool.h"
-#include "runner/predict.h"
-#include "runner/proc_stats.h"
-#include "runner/spawn.h"
+#include "runner/pool_slots.h"
 #include "sweeps/device.h"
 #include "runner/worker_command.h"
 #include "util/clock.h"
 #include "util/exit_status.h"
 #include "util/parse.h"
-
-enum { POOL_MAX = 64 };
-
-struct slot {
-    int busy, index, alone;
-    double predicted_mib;
-    struct spawned sp;
-    struct point_result r;
-    cpu_set_t cpus;
-    int share;              /* cores in cpus */
-    char blas_env[48];      /* OPENBLAS_NUM_THREADS=share */
-    enum gpu_use gpu;       /* how its running point uses the GPUs */
-    char gpu_env[32 + GPU_ID_MAX]; /* CUDA_VISIBLE_DEVICES=its GPU, when it has one */
-    double started_s, said_s; /* monotonic: when its point started, when a line last said so */
-    struct command_watch watch;     /* a command job's point (runner/command_job.h) */
-};
-
-struct pool {
-    const struct grid *g;
-    int jobs, running;
-    struct slot slots[POOL_MAX];
-    struct predictor predictor;
-    struct gpu_slots gpus;
-    char worker[PATH_MAX];  /* peakfit-worker */
-};
 
 /* Slot k gets the k-th share of the cores this runner may use. */
 static void assign_cores(struct pool *pl)
@@ -69,59 +41,6 @@ static void assign_cores(struct pool *pl)
             snprintf(sl->gpu_env, sizeof sl->gpu_env, "CUDA_VISIBLE_DEVICES=%s", id);
         }
     }
-}
-
-static double mib_of(const char *field)
-{
-    long kib = meminfo_kib(field);
-    return kib > 0 ? kib / 1024.0 : 0;
-}
-
-/* What the running workers may still add: each one's prediction less what
- * it holds now. */
-static double still_to_come_mib(const struct pool *pl)
-{
-    double sum = 0;
-    for (int k = 0; k < pl->jobs; k++) {
-        const struct slot *sl = &pl->slots[k];
-        if (!sl->busy)
-            continue;
-        double more = sl->predicted_mib - sl->r.baseline_rss_mib - spawn_rss_above_baseline_mib(&sl->sp);
-        sum += more > 0 ? more : 0;
-    }
-    return sum;
-}
-
-/* Do the GPUs let point i start in slot k beside the running points? */
-static int gpus_allow(const struct pool *pl, int k, int i)
-{
-    enum gpu_use running[POOL_MAX];
-    int n = 0;
-    for (int j = 0; j < pl->jobs; j++)
-        if (pl->slots[j].busy)
-            running[n++] = pl->slots[j].gpu;
-    return gpu_may_start(&pl->gpus, k, gpu_use_of(&pl->gpus, pl->jobs, pl->g->points[i].device), running, n);
-}
-
-/* May point i start now in slot k? Always when nothing runs; never beside
- * a point running alone; alone itself when predicted above the machine's
- * memory; a GPU point only where gpus_allow. */
-static int may_start(struct pool *pl, int k, int i, double *predicted, int *alone)
-{
-    if (!gpus_allow(pl, k, i))
-        return 0;
-    *predicted = predictor_peak_mib(&pl->predictor, &pl->g->points[i]);
-    double total = mib_of("MemTotal");
-    *alone = pl->jobs > 1 && total > 0 && *predicted > total;
-    if (pl->running == 0)
-        return 1;
-    for (int j = 0; j < pl->jobs; j++)
-        if (pl->slots[j].busy && pl->slots[j].alone)
-            return 0;
-    if (*alone)
-        return 0;
-    double available = mib_of("MemAvailable");
-    return available <= 0 || *predicted + still_to_come_mib(pl) <= available;
 }
 
 /* Points run for minutes (a large model's build, a long step) with no
@@ -256,31 +175,12 @@ static int next_point(const struct grid *g, const unsigned char *done, int from)
     return from;
 }
 
-/* -j 1: a CPU point predicted to need more than the machine's free memory
- * now is not started (it would push the machine into swap or the kernel's
- * OOM killer, taking other processes with it); its row says so, and a
- * later run measures it again (runner/results_resume.c). 1 when refused. */
-static int refused_for_memory(struct pool *pl, int i, struct point_result *r)
-{
-    const struct grid_point *p = &pl->g->points[i];
-    if (pl->jobs != 1 || device_is_gpu(p->device))
-        return 0;
-    double predicted = predictor_peak_mib(&pl->predictor, p), available = mib_of("MemAvailable");
-    if (available <= 0 || predicted <= available)
-        return 0;
-    point_result_init(r);
-    snprintf(r->status, sizeof r->status, "%s", POINT_REFUSED);
-    snprintf(r->error, sizeof r->error, "not started: its predicted peak, %.0f MiB with the baseline, is more than "
-             "the free memory now (MemAvailable %.0f MiB); run again when memory is free", predicted, available);
-    return 1;
-}
-
 static int fill_slots(struct pool *pl, const unsigned char *done, int *next, pool_record_fn record, void *ctx)
 {
     double predicted;
     int alone;
     for (int k = 0; k < pl->jobs && *next < pl->g->n; k++) {
-        if (!pl->slots[k].busy && refused_for_memory(pl, *next, &pl->slots[k].r)) {
+        if (!pl->slots[k].busy && pool_refused_for_memory(pl, *next, &pl->slots[k].r)) {
             int rc = record(ctx, *next, &pl->slots[k].r);
             *next = next_point(pl->g, done, *next + 1);
             if (rc != EXIT_DONE)
@@ -288,7 +188,7 @@ static int fill_slots(struct pool *pl, const unsigned char *done, int *next, poo
             k--; /* the slot is still free */
             continue;
         }
-        if (pl->slots[k].busy || !may_start(pl, k, *next, &predicted, &alone))
+        if (pl->slots[k].busy || !pool_may_start(pl, k, *next, &predicted, &alone))
             continue;
         if (start(pl, &pl->slots[k], *next, predicted, alone) != 0)
             return -1;

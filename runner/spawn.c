@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util/clock.h"
-#include "runner/proc_stats.h"
 #include "runner/proc_tree.h"
 #include "runner/spawn.h"
+#include "runner/watchdog.h"
 
 volatile sig_atomic_t spawn_stop_requested = 0;
 
@@ -78,37 +78,6 @@ static void take_bytes(struct spawned *s, const char *data, size_t n)
 
 enum report_end { REPORT_EOF, REPORT_TIMEOUT, REPORT_STOP, REPORT_OVER_LIMIT };
 
-enum { POLL_MS = 20 };
-/* A gap this much longer than one poll between two looks means the runner
- * itself did not run: it was stopped (SIGSTOP, Ctrl-Z) or starved. */
-#define STALL_S 0.5
-
-/* Has the worker had its time? The deadline is on the runner's watching
- * clock: time in which the runner did not run (a gap between looks far
- * longer than a poll) is added to it. The worker runs on meanwhile (it has
- * its own process group, so Ctrl-Z does not stop it), and a point that
- * finished while its runner was stopped must not be judged by a clock
- * nobody was watching. The worker's CPU time would not do: a hung worker
- * uses none. */
-static int past_deadline(struct spawned *s)
-{
-    double now = monotonic_seconds(), gap = now - s->last_look;
-    if (gap > STALL_S)
-        s->deadline += gap - POLL_MS / 1000.0;
-    s->last_look = now;
-    return now >= s->deadline;
-}
-
-/* A command's whole tree, sampled at every look; its limit is above the
- * baseline it reported, or above nothing while it has reported none. */
-static int command_over_limit(struct spawned *s)
-{
-    command_watch_sample(s->watch, s->pid);
-    double tree_mib = s->watch->tree_peak_kib / 1024.0, base = s->r->baseline_rss_mib;
-    s->seen_rss_mib = tree_mib;
-    return s->mem_limit > 0 && (tree_mib - (base > 0 ? base : 0)) * 1048576.0 > (double)s->mem_limit;
-}
-
 /* A command whose own process ended is done, though a process it left
  * behind may still hold the report open: waitid without reaping. */
 static int command_ended(struct spawned *s)
@@ -116,29 +85,6 @@ static int command_ended(struct spawned *s)
     siginfo_t info = {0};
     command_watch_read_output(s->watch);
     return waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == s->pid;
-}
-
-/* The watchdog's sample: the worker's RSS over its baseline, past the limit?
- * Sampled every 20 ms, so a fast-growing worker can overshoot by the
- * memory it touches in that time. */
-static int over_limit(struct spawned *s)
-{
-    if (s->watch)
-        return command_over_limit(s);
-    if (s->mem_limit <= 0 || s->r->baseline_rss_mib < 0)
-        return 0;
-    long kib = proc_status_kib_of(s->pid, "VmRSS");
-    if (kib > 0 && kib / 1024.0 > s->seen_rss_mib)
-        s->seen_rss_mib = kib / 1024.0;
-    return kib > 0 && (kib / 1024.0 - s->r->baseline_rss_mib) * 1048576.0 > (double)s->mem_limit;
-}
-
-double spawn_rss_above_baseline_mib(const struct spawned *s)
-{
-    long kib = proc_status_kib_of(s->pid, "VmRSS");
-    if (kib <= 0 || s->r->baseline_rss_mib < 0)
-        return 0;
-    return kib / 1024.0 - s->r->baseline_rss_mib;
 }
 
 /* Reads what is in the pipe now, without waiting: 1 at end of report
@@ -175,7 +121,7 @@ static int look_at_report(struct spawned *s)
 {
     if (spawn_stop_requested)
         return REPORT_STOP;
-    if (over_limit(s))
+    if (watchdog_over_limit(s))
         return REPORT_OVER_LIMIT;
     if (drain(s))
         return REPORT_EOF;
@@ -183,7 +129,7 @@ static int look_at_report(struct spawned *s)
         drain(s);
         return REPORT_EOF;
     }
-    if (past_deadline(s))
+    if (watchdog_past_deadline(s))
         return REPORT_TIMEOUT;
     return -1;
 }
@@ -323,7 +269,7 @@ int spawn_check(struct spawned *s)
     }
     /* The report ended: the worker is left its time to exit by itself
      * (a command, watched as before: it may have closed its report early). */
-    if (s->watch && command_over_limit(s)) {
+    if (s->watch && watchdog_command_over_limit(s)) {
         s->end = REPORT_OVER_LIMIT;
         return kill_and_reap(s);
     }
@@ -334,7 +280,7 @@ int spawn_check(struct spawned *s)
     pid_t got = wait4(s->pid, &wstatus, WNOHANG, &ru);
     if (got == s->pid || (got < 0 && errno != EINTR))
         return finish(s, wstatus, &ru, got < 0 ? errno : 0);
-    if (past_deadline(s) || spawn_stop_requested) {
+    if (watchdog_past_deadline(s) || spawn_stop_requested) {
         s->end = REPORT_TIMEOUT;
         return kill_and_reap(s);
     }
@@ -344,7 +290,7 @@ int spawn_check(struct spawned *s)
 void spawn_wait_any(struct spawned *const *s, int n)
 {
     struct pollfd p[64];
-    int np = 0, ms = POLL_MS;
+    int np = 0, ms = SPAWN_POLL_MS;
     double now = monotonic_seconds();
     for (int i = 0; i < n && np < 64; i++) {
         if (s[i]->fd < 0) {
