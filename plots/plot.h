@@ -4,13 +4,7 @@
 #ifndef PEAKFIT_PLOT_H
 #define PEAKFIT_PLOT_H
 #include "fit/fit_set.h"
-
-/* The charts, in order, by file name without extension. */
-extern const int plot_chart_count;
-const char *plot_chart_name(int chart);
-/* NULL when the chart has something to draw for this fit set; else why
- * not ("no successful points", ...). plot leaves such a chart out. */
-const char *plot_chart_empty(const struct fit_set *set, int chart);
+#include "plots/plot_charts.h" /* the charts: plot_chart_count, _name, _empty */
 
 /* Writes the data and script (even when gnuplot is missing) and draws the
  * charts that have something to draw. Returns an exit status

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "plots/gnuplot_text.h"
-#include "plots/plot.h"
 #include "plots/plot_charts.h"
 #include "plots/plot_data.h"
 /* Distinct colours (Okabe-Ito's eight, then eight far from them): a group's

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util/clock.h"
+#include "runner/proc_stats.h"
 #include "runner/proc_tree.h"
 #include "runner/spawn.h"
 #include "runner/watchdog.h"
@@ -85,6 +86,14 @@ static int command_ended(struct spawned *s)
     siginfo_t info = {0};
     command_watch_read_output(s->watch);
     return waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == s->pid;
+}
+
+double spawn_rss_above_baseline_mib(const struct spawned *s)
+{
+    long kib = proc_status_kib_of(s->pid, "VmRSS");
+    if (kib <= 0 || s->r->baseline_rss_mib < 0)
+        return 0;
+    return kib / 1024.0 - s->r->baseline_rss_mib;
 }
 
 /* Reads what is in the pipe now, without waiting: 1 at end of report

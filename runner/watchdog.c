@@ -49,11 +49,3 @@ int watchdog_over_limit(struct spawned *s)
         s->seen_rss_mib = kib / 1024.0;
     return kib > 0 && (kib / 1024.0 - s->r->baseline_rss_mib) * 1048576.0 > (double)s->mem_limit;
 }
-
-double spawn_rss_above_baseline_mib(const struct spawned *s)
-{
-    long kib = proc_status_kib_of(s->pid, "VmRSS");
-    if (kib <= 0 || s->r->baseline_rss_mib < 0)
-        return 0;
-    return kib / 1024.0 - s->r->baseline_rss_mib;
-}

@@ -1,7 +1,7 @@
 /* watchdog.h: spawn.c's judgement of a worker it watches (watchdog.c). */
 #ifndef PEAKFIT_WATCHDOG_H
 #define PEAKFIT_WATCHDOG_H
-#include "runner/spawn.h"
+#include "runner/spawned.h"
 
 /* How often spawn looks at a running worker. */
 enum { SPAWN_POLL_MS = 20 };
