@@ -6,7 +6,7 @@
 #include <string.h>
 #include "runner/command_job.h"
 #include "runner/pool.h"
-#include "runner/pool_slots.h"
+#include "runner/pool_admit.h"
 #include "sweeps/device.h"
 #include "runner/worker_command.h"
 #include "util/clock.h"
@@ -219,7 +219,9 @@ static int run_all(struct pool *pl, const unsigned char *done, pool_record_fn re
                 fprintf(stderr, "peakfit: cannot start a worker: %s\n", strerror(err));
             return filled < 0 ? EXIT_IO : filled;
         }
-        if (pl->running == 0 && !spawn_stop_requested)
+        if (pl->running == 0 && spawn_stop_requested)
+            return EXIT_INTERRUPTED; /* stopped before a point started: none to wait for */
+        if (pl->running == 0)
             continue; /* the points so far were refused: none to wait for */
         wait_for_any(pl);
         say_still_running(pl);
