@@ -32,3 +32,20 @@ while [ $(( $(date +%s) - stopped_at )) -le 6 ]; do sleep 0.5; done
 kill -CONT $runner
 wait $runner || fail "run after SIGCONT: exit status $?: $(cat "$TMP/log")"
 expect_eq "point finished while the runner was stopped" "$("$CSVQ" "$TMP/stopped/peaks.csv" status error)" "ok	"
+
+# A stop that comes before the first worker starts (here: while the runner
+# asks the worker whether the sweep's device is there; this stand-in says
+# cuda is, so that the sweep passes the check) ends the run at once,
+# interrupted (130), with no row: it used to wait forever for a worker it
+# would never start.
+cat >"$TMP/stop-early-worker" <<'SH'
+#!/bin/sh
+kill -INT $PPID
+printf 'libtorch 0\ncuda_compiled 1\navailable cuda 1\n'
+SH
+chmod +x "$TMP/stop-early-worker"
+load_sweep "$TMP/early.sweep" "device = cuda"
+PEAKFIT_WORKER=$TMP/stop-early-worker timeout -s KILL 30 "$PEAKFIT" run "$TMP/early.sweep" -o "$TMP/early" 2>"$TMP/log"
+rc=$?
+expect_eq "stopped before the first point: exit status ($(cat "$TMP/log"))" "$rc" 130
+expect_eq "stopped before the first point: rows" "$("$CSVQ" "$TMP/early/peaks.csv" point_id | wc -l)" 0
