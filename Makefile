@@ -174,7 +174,7 @@ test-asan:
 	    SANITIZE="$(ASAN_FLAGS)" all
 	@ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
-	    PEAKFIT_BUILD=build-asan tests/run-tests.sh
+	    PEAKFIT_BUILD=build-asan PEAKFIT_SANITIZED=1 tests/run-tests.sh
 
 # The whole suite again against PyTorch 2's libtorch (the CPU wheel in
 # $(VENV)), built beside the default build in build-torch2.
