@@ -71,7 +71,7 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
-ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -Ishim $(TORCH_INC) $(CXXFLAGS)
+ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -I. -Ishim $(TORCH_INC) $(CXXFLAGS)
 # peakfit itself links no libtorch (its start stays milliseconds);
 # peakfit-worker, the test programs and the shim's users link it.
 FRONT_LDLIBS := $(LDFLAGS) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
@@ -79,7 +79,7 @@ LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -
 SHIM_LIB := $(SHIM_B)/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
-C_SRC    := $(wildcard util/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c autosweep/*.c)
+C_SRC    := $(wildcard util/*.c core/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c autosweep/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "autosweep/auto_sweep.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/output_file.h"
 
 static void write_global(FILE *f, const char *model, const struct auto_request *r)

@@ -8,7 +8,7 @@
 #define PEAKFIT_AUTO_SWEEP_H
 #include <stddef.h>
 #include "fit/group_fit.h"
-#include "peakfit_torch.h"
+#include "core/technique.h"
 #include "sweeps/sweep.h"
 
 enum { AUTO_MAX_TECHNIQUES = 8 };

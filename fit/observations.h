@@ -3,7 +3,7 @@
  * failures (out of memory, timeout, ...) for the report. */
 #ifndef PEAKFIT_OBSERVATIONS_H
 #define PEAKFIT_OBSERVATIONS_H
-#include "peakfit_torch.h"
+#include "core/phase.h"
 
 struct observation {
     int line;              /* in peaks.csv */

@@ -9,7 +9,7 @@
 #ifndef PEAKFIT_CONFIG_JSON_H
 #define PEAKFIT_CONFIG_JSON_H
 #include <stddef.h>
-#include "peakfit_torch.h"
+#include "core/model_config.h"
 
 struct model_family;
 

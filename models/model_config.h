@@ -9,7 +9,7 @@
 #ifndef PEAKFIT_MODEL_CONFIG_H
 #define PEAKFIT_MODEL_CONFIG_H
 #include <stddef.h>
-#include "peakfit_torch.h"
+#include "core/model_config.h"
 
 #define CONFIG_HIDDEN_MAX (1L << 20)
 #define CONFIG_LAYERS_MAX 10000L

@@ -1,6 +1,6 @@
 /* model_family.h: the decoder families peakfit builds, one row each,
  * written once: the config reader takes a family's defaults and the keys
- * it honours from its row, and puts its switches (shim/peakfit_torch.h:
+ * it honours from its row, and puts its switches (core/model_config.h:
  * PF_ARCH_*, PF_NORM_*, PF_ACT_*) into pf_model_config, which the
  * arithmetic (models/param_count.c) and the shim's builder both walk. Also
  * the activations peakfit can run, and the config.json fields that would
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "peakfit_torch.h"
+#include "core/model_config.h"
 
 /* Which config.json keys a family's transformers class reads
  * (struct config_field.reads, struct model_family.reads). */

@@ -5,7 +5,7 @@
 #define PEAKFIT_MODEL_SPEC_H
 #include <stddef.h>
 #include <stdint.h>
-#include "peakfit_torch.h"
+#include "core/model_config.h"
 
 /* A model as a sweep names it, resolved. */
 struct model_spec {

@@ -4,7 +4,7 @@
 #include "models/param_count.h"
 
 /* One layer: its projections and norms, as pf_layer_projections and
- * pf_layer_norms (shim/peakfit_torch.h) lay them out for the builder too. */
+ * pf_layer_norms (core/model_config.h) lay them out for the builder too. */
 static int64_t layer_param_count(const pf_model_config *c)
 {
     pf_projection p[PF_LAYER_PROJECTIONS_MAX];

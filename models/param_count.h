@@ -7,7 +7,7 @@
 #define PEAKFIT_PARAM_COUNT_H
 #include <stddef.h>
 #include <stdint.h>
-#include "peakfit_torch.h"
+#include "core/model_config.h"
 
 /* Embeddings, the position table (GPT-2), per layer the projections and
  * norms of pf_layer_projections / pf_layer_norms, the final norm, and the

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "reports/calc.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 
 /* The choices a request may have to make, in order: which model, which
  * device, which attention. Each must be named when there are several, and

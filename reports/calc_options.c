@@ -8,7 +8,7 @@
 #include <string.h>
 #include "reports/calc.h"
 #include "sweeps/limits.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/near_name.h"
 #include "util/parse.h"
 #include "util/size_arg.h"

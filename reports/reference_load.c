@@ -11,7 +11,7 @@
 #include <strings.h>
 #include "reports/reference.h"
 #include "sweeps/limits.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/id_index.h"
 #include "util/parse.h"
 

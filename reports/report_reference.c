@@ -5,7 +5,7 @@
 #include <string.h>
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
-#include "sweeps/attention.h"
+#include "core/attention.h"
 
 static const double MB_PER_MIB = 1.048576;
 

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "runner/command_job.h"
-#include "sweeps/attention.h"
-#include "sweeps/technique.h"
+#include "core/attention.h"
+#include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/shell_quote.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner/gpu_slots.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 
 static void from_list(const char *visible, struct gpu_slots *g)
 {

@@ -7,8 +7,8 @@
 #include "runner/point_fields.h"
 #include "runner/torch_facts.h"
 #include "sweeps/limits.h"
-#include "sweeps/attention.h"
-#include "sweeps/technique.h"
+#include "core/attention.h"
+#include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/hash.h"
 

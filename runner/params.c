@@ -6,7 +6,7 @@
 #include "models/model_spec.h"
 #include "models/param_count.h"
 #include "sweeps/limits.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/parse.h"
 #include "runner/params.h"

@@ -5,10 +5,10 @@
 #include <string.h>
 #include "runner/command_job.h"
 #include "runner/point_fields.h"
-#include "sweeps/attention.h"
-#include "sweeps/device.h"
+#include "core/attention.h"
+#include "core/device.h"
 #include "sweeps/sweep_keys.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 
 static const char *whole(point_text buf, long long v)
 {

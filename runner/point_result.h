@@ -4,7 +4,7 @@
 #ifndef PEAKFIT_POINT_RESULT_H
 #define PEAKFIT_POINT_RESULT_H
 #include <stdint.h>
-#include "peakfit_torch.h"
+#include "core/phase.h"
 
 enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
 /* The same statuses in words, for the worker's --help (both binaries'). */

@@ -7,7 +7,7 @@
 #include "runner/command_job.h"
 #include "runner/pool.h"
 #include "runner/pool_admit.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "runner/worker_command.h"
 #include "util/clock.h"
 #include "util/exit_status.h"

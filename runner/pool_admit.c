@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "runner/pool_admit.h"
 #include "runner/proc_stats.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 
 static double mib_of(const char *field)
 {

@@ -4,8 +4,8 @@
 #include "models/param_count.h"
 #include "runner/point_fields.h"
 #include "runner/predict.h"
-#include "sweeps/device.h"
-#include "sweeps/technique.h"
+#include "core/device.h"
+#include "core/technique.h"
 
 /* What a worker holds before its model is built (libtorch, thread pools),
  * until one has said. */

@@ -16,7 +16,7 @@
 #include "runner/worker_command.h"
 #include "runner/pool.h"
 #include "runner/spawn.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/exit_status.h"
 
 struct progress {

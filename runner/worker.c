@@ -9,15 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "shim/peakfit_torch.h"
 #include "util/clock.h"
 #include "runner/point_result.h"
 #include "runner/proc_stats.h"
 #include "runner/worker_report.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/parse.h"
 
 /* The point to measure: a one-job sweep whose keys the options set, with

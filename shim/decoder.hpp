@@ -1,5 +1,5 @@
 // decoder.hpp: the decoder of every family in models/model_family.c, built
-// from pf_model_config's switches and the layout in peakfit_torch.h
+// from pf_model_config's switches and the layout in core/model_config.h
 // (pf_layer_projections, pf_layer_norms, pf_model_names_of). Modules are
 // registered under Hugging Face's names ("model.layers.0.self_attn.q_proj",
 // "transformer.h.0.attn.c_attn"), so named_parameters() are the names in a

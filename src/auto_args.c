@@ -5,10 +5,10 @@
 #include "autosweep/auto_choose.h"
 #include "autosweep/auto_sweep.h"
 #include "src/auto_args.h"
-#include "sweeps/attention.h"
-#include "sweeps/device.h"
+#include "core/attention.h"
+#include "core/device.h"
 #include "sweeps/limits.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/parse.h"
 

@@ -18,7 +18,7 @@
 #include "runner/run_sweep.h"
 #include "src/auto_args.h"
 #include "src/auto_cmd.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/clock.h"
 #include "util/exit_status.h"
 

@@ -13,7 +13,7 @@
 #include "runner/predict.h"
 #include "runner/results_csv.h"
 #include "src/grid_main.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/exit_status.h"
 
 /* The point's expected peak (MiB, baseline included) from the fit of its

@@ -15,7 +15,7 @@
 #include "runner/point_fields.h"
 #include "runner/run_sweep.h"
 #include "sweeps/limits.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "src/verify_cmd.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"

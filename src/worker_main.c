@@ -7,7 +7,7 @@
 #include "runner/point_result.h"
 #include "runner/torch_facts.h"
 #include "runner/worker.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"
 #include "util/version.h"

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "models/model_spec.h"
-#include "peakfit_torch.h"
+#include "core/attention.h"
+#include "core/technique.h"
 
 /* Every bound is an error message when crossed, never a silent cut. */
 enum { SWEEP_MAX_LIST = 32, SWEEP_MAX_MODELS = 8, SWEEP_MAX_JOBS = 64 };

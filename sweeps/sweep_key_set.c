@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
-#include "sweeps/attention.h"
-#include "sweeps/technique.h"
+#include "core/attention.h"
+#include "core/technique.h"
 #include "util/input_file.h"
 #include "util/parse.h"
 

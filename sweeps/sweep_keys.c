@@ -3,12 +3,12 @@
  * documents made from it: docs/sweeps.md's table, the worker's options. */
 #include <string.h>
 #include "sweeps/command_template.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
-#include "sweeps/attention.h"
-#include "sweeps/technique.h"
+#include "core/attention.h"
+#include "core/technique.h"
 #include "util/parse.h"
 
 #define FIELD(f) .off = offsetof(struct sweep_job, f), .size = sizeof(((struct sweep_job *)0)->f)

@@ -10,9 +10,9 @@
 
 enum sweep_key_type {
     KEY_MODELS,       /* list of presets or config.json paths */
-    KEY_DEVICES,      /* list of device names (sweeps/device.h) */
+    KEY_DEVICES,      /* list of device names (core/device.h) */
     KEY_TECHNIQUES,   /* list of technique names (PF_TECHNIQUES) */
-    KEY_ATTENTIONS,   /* list of attention implementations (sweeps/attention.h) */
+    KEY_ATTENTIONS,   /* list of attention implementations (core/attention.h) */
     KEY_COUNTS,       /* list of distinct whole numbers in min .. max */
     KEY_INT,          /* one whole number in min .. max (an int or a long field) */
     KEY_DURATION,     /* 90, 90s, 15m, 2h: seconds, positive, at most max */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sweeps/sweep_parser.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/input_file.h"
 #include "util/near_name.h"
 #include "util/parse.h"

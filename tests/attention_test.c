@@ -5,6 +5,7 @@
  * is below eager's by most of their size. amp-bf16 trains close to fp32,
  * with a peak between pure bf16's and fp32's. */
 #include <math.h>
+#include "shim/peakfit_torch.h"
 #include "models/model_spec.h"
 #include "tests/check.h"
 

@@ -2,6 +2,7 @@
  * tokens, full+ckpt gives full's loss and gradient norm, lora+ckpt gives
  * lora's; and LoRA's trainable parameters are exactly the adapters. */
 #include <math.h>
+#include "shim/peakfit_torch.h"
 #include "models/model_spec.h"
 #include "tests/check.h"
 

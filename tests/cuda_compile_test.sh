@@ -24,7 +24,7 @@ mkdir -p "$TMP/gen/c10/cuda/impl"
 [ -f /usr/include/c10/cuda/impl/cuda_cmake_macros.h ] ||
     printf '#pragma once\n#define C10_CUDA_BUILD_SHARED_LIBS\n' >"$TMP/gen/c10/cuda/impl/cuda_cmake_macros.h"
 
-"$CXX" -std=c++17 -Wall -Wextra -Werror -fsyntax-only -DPF_WITH_CUDA -I"$ROOT/shim" \
+"$CXX" -std=c++17 -Wall -Wextra -Werror -fsyntax-only -DPF_WITH_CUDA -I"$ROOT" -I"$ROOT/shim" \
     -isystem /usr/include/torch/csrc/api/include -isystem "$TMP/gen" -isystem "$cuda_inc" \
     "$ROOT/shim/device_memory.cpp" 2>"$TMP/err" || fail "shim/device_memory.cpp does not compile with PF_WITH_CUDA: $(head -c 3000 "$TMP/err")"
 grep -q "PF_WITH_CUDA" "$ROOT/shim/device_memory.cpp" || fail "device_memory.cpp has no PF_WITH_CUDA part"

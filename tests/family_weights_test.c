@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "shim/peakfit_torch.h"
 #include "models/config_json.h"
 #include "tests/check.h"
 

@@ -7,10 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "shim/peakfit_torch.h"
 #include "runner/grid.h"
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "sweeps/limits.h"
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "tests/check.h"
 #include "util/exit_status.h"
 

@@ -7,6 +7,7 @@
  * finite. Also the published counts and the memory refusal. */
 #include <math.h>
 #include <string.h>
+#include "shim/peakfit_torch.h"
 #include "models/config_json.h"
 #include "models/model_family.h"
 #include "models/param_count.h"

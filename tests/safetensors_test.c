@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
+#include "shim/peakfit_torch.h"
 #include "models/model_spec.h"
 #include "tests/check.h"
 

@@ -5,6 +5,7 @@
  * Also: one plain step under-reports (the state is the difference), warm
  * state does not change the first step's loss, and warming twice is a no-op. */
 #include <math.h>
+#include "shim/peakfit_torch.h"
 #include "models/model_spec.h"
 #include "tests/check.h"
 

@@ -33,7 +33,7 @@ for target in sweep csv config safetensors; do
         # not), so that the fuzzer sees its branches; ASan only: UBSan's C++
         # checks need a C++ link.
         for part in safetensors errors; do
-            clang++ -std=c++17 -g -O1 -Ishim -isystem /usr/include/torch/csrc/api/include \
+            clang++ -std=c++17 -g -O1 -I. -Ishim -isystem /usr/include/torch/csrc/api/include \
                 -fsanitize=fuzzer-no-link,address \
                 -c -o "$out/$part.o" "shim/$part.cpp"
         done

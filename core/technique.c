@@ -1,7 +1,7 @@
 /* technique.c: names and properties read off PF_TECHNIQUES; LoRA target names. */
 #include <stdio.h>
 #include <string.h>
-#include "sweeps/technique.h"
+#include "core/technique.h"
 #include "util/parse.h"
 
 static const char *const lora_names[] = {"q", "k", "v", "o", "gate", "up", "down"};

@@ -2,7 +2,13 @@
  * (transformers' attn_implementation), read both ways. */
 #ifndef PEAKFIT_ATTENTION_H
 #define PEAKFIT_ATTENTION_H
-#include "peakfit_torch.h"
+
+/* How attention keeps what backward needs (transformers' attn_implementation). */
+typedef enum {
+    PF_ATTN_SDPA = 0,    /* output and logsumexp only, as PyTorch 2's fused kernels (the default) */
+    PF_ATTN_EAGER,       /* the [b, heads, s, s] probabilities are kept */
+    PF_ATTN_COUNT
+} pf_attention;
 
 /* Returns -1 for an unknown name. */
 int attention_from_name(const char *name);

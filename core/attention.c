@@ -1,6 +1,6 @@
 /* attention.c: one table of names, in pf_attention's order. */
 #include <string.h>
-#include "sweeps/attention.h"
+#include "core/attention.h"
 
 static const char *const names[PF_ATTN_COUNT] = {[PF_ATTN_SDPA] = "sdpa", [PF_ATTN_EAGER] = "eager"};
 

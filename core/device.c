@@ -1,7 +1,7 @@
 /* device.c: one table of device names; "cuda:N" picks one GPU. */
 #include <stdio.h>
 #include <string.h>
-#include "sweeps/device.h"
+#include "core/device.h"
 #include "util/parse.h"
 
 static const struct device_kind {
