@@ -1,5 +1,6 @@
 // model.cpp: building a model for a technique, and running its steps.
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 #include "autocast.hpp"
@@ -111,16 +112,22 @@ static torch::Tensor forward_loss(pf_model &m, const torch::Tensor &ids)
     return causal_lm_loss(m.net->forward(ids), ids);
 }
 
-// Forward and backward; the logits die here, before the optimizer runs.
-static double forward_backward(pf_model &m, int64_t b, int64_t s)
+// Forward and backward, each a phase; the logits die here, before the
+// optimizer runs. optimizer (a step's): its phase starts where backward's
+// ends, the loss still alive, as the allocator's counter runs on.
+static double forward_backward(pf_model &m, int64_t b, int64_t s, std::optional<PhaseGuard> *optimizer = nullptr)
 {
-    phase_begin();
-    torch::Tensor loss = forward_loss(m, random_tokens(m, b, s));
-    pf_device_memory_sample(m.device);
-    phase_end(m, PF_PHASE_FORWARD);
-    loss.backward();
-    pf_device_memory_sample(m.device);
-    phase_end(m, PF_PHASE_BACKWARD);
+    torch::Tensor loss;
+    {
+        PhaseGuard forward(m.phases, PF_PHASE_FORWARD, m.device);
+        loss = forward_loss(m, random_tokens(m, b, s));
+    }
+    {
+        PhaseGuard backward(m.phases, PF_PHASE_BACKWARD, m.device);
+        loss.backward();
+    }
+    if (optimizer)
+        optimizer->emplace(m.phases, PF_PHASE_OPTIMIZER, m.device);
     m.last_grad_bytes = 0;
     for (auto &p : m.trainable)
         if (p.grad().defined())
@@ -150,15 +157,13 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         // load: the model is built, nothing runs
     } else if (!is_training(t)) {
         torch::NoGradGuard no_grad;
-        phase_begin();
+        PhaseGuard forward(m->phases, PF_PHASE_FORWARD, m->device);
         (void)m->net->forward(random_tokens(*m, batch, seq_len));
-        pf_device_memory_sample(m->device);
-        phase_end(*m, PF_PHASE_FORWARD);
     } else {
-        *loss_out = forward_backward(*m, batch, seq_len);
+        std::optional<PhaseGuard> optimizer;
+        *loss_out = forward_backward(*m, batch, seq_len, &optimizer);
         m->optimizer->step();
-        pf_device_memory_sample(m->device);
-        phase_end(*m, PF_PHASE_OPTIMIZER);
+        optimizer->end();
         free_grads(*m);
     }
     PF_GUARD_END
@@ -246,3 +251,10 @@ extern "C" pf_status pf_model_stats_get(const pf_model *m, pf_model_stats *out)
 }
 
 extern "C" void pf_model_free(pf_model *m) { delete m; }
+
+extern "C" pf_status pf_model_phase_peaks_get(const pf_model *m, pf_model_phase_peaks *out)
+{
+    PF_GUARD_BEGIN
+    *out = m->phases;
+    PF_GUARD_END
+}

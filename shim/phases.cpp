@@ -2,7 +2,7 @@
 // from its whole-run peak, so marking phases never changes tensor_peak.
 #include <fstream>
 #include <unistd.h>
-#include "guard.hpp"
+#include "device_memory.hpp"
 #include "phases.hpp"
 
 // Resident bytes now, from /proc/self/statm (-1 where it cannot be read).
@@ -15,18 +15,27 @@ static int64_t rss_bytes_now()
     return (int64_t)resident * (int64_t)sysconf(_SC_PAGESIZE);
 }
 
-void phase_end(pf_model &m, pf_phase phase)
+PhaseGuard::PhaseGuard(pf_model_phase_peaks &record, pf_phase phase, const torch::Device &device)
+    : record_(record), phase_(phase), device_(device), uncaught_(std::uncaught_exceptions())
 {
-    int64_t peak = pf_phase_peak_bytes();
-    if (peak > m.phases.peak_bytes[phase])
-        m.phases.peak_bytes[phase] = peak;
-    m.phases.end_rss_bytes[phase] = rss_bytes_now();
     pf_phase_peak_reset();
 }
 
-extern "C" pf_status pf_model_phase_peaks_get(const pf_model *m, pf_model_phase_peaks *out)
+PhaseGuard::~PhaseGuard()
 {
-    PF_GUARD_BEGIN
-    *out = m->phases;
-    PF_GUARD_END
+    if (std::uncaught_exceptions() == uncaught_)
+        end();
+}
+
+void PhaseGuard::end()
+{
+    if (ended_)
+        return;
+    ended_ = true;
+    pf_device_memory_sample(device_);
+    int64_t peak = pf_phase_peak_bytes();
+    if (peak > record_.peak_bytes[phase_])
+        record_.peak_bytes[phase_] = peak;
+    record_.end_rss_bytes[phase_] = rss_bytes_now();
+    pf_phase_peak_reset();
 }
