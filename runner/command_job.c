@@ -92,26 +92,6 @@ int command_job_argv(const struct grid_point *p, int threads, struct command_arg
     return -1;
 }
 
-int command_job_check(const struct grid *g)
-{
-    const struct sweep_job *checked = NULL;
-    for (int i = 0; i < g->n; i++) {
-        const struct grid_point *p = &g->points[i];
-        if (p->job == checked || !command_job_is(p))
-            continue;
-        checked = p->job;
-        struct command_argv argv;
-        char path[PATH_MAX], err[512];
-        if (command_job_argv(p, p->job->threads, &argv, path, err, sizeof err) != 0) {
-            fprintf(stderr, "peakfit: %s:%d: job [%s]: %s\n", g->sweep_path, p->job->command_line, p->job->name,
-                    err);
-            return EXIT_BAD_INPUT;
-        }
-        command_argv_free(&argv);
-    }
-    return EXIT_DONE;
-}
-
 const char *command_job_text(const struct grid_point *p)
 {
     static char text[8192];

@@ -1,13 +1,13 @@
 /* command_job.h: a command job's point as a process to run: its argv
  * (sweeps/command_template.h, filled in with the point's settings), the
  * program it execs (found on PATH as a shell would, but run with execv:
- * no shell), and the check, before anything is created, that every job's
- * program is there and executable. */
+ * no shell). runner/grid_cmd.c checks with it, before anything is
+ * created, that every job's program is there and executable. */
 #ifndef PEAKFIT_COMMAND_JOB_H
 #define PEAKFIT_COMMAND_JOB_H
 #include <limits.h>
 #include <stddef.h>
-#include "runner/grid.h"
+#include "runner/point.h"
 #include "sweeps/command_template.h"
 
 /* Is the point a command job's? */
@@ -17,11 +17,6 @@ int command_job_is(const struct grid_point *p);
  * the program to exec. 0, or -1 with the reason in err. */
 int command_job_argv(const struct grid_point *p, int threads, struct command_argv *argv, char path[PATH_MAX],
                      char *err, size_t errlen);
-
-/* Each command job's program, found and executable? Checked on the job's
- * first point. EXIT_DONE, or EXIT_BAD_INPUT after "peakfit: SWEEP:LINE: job
- * [NAME]: command \"x\": not found on PATH" (or why it cannot run) on stderr. */
-int command_job_check(const struct grid *g);
 
 /* The point's command as peaks.csv records it: each word shell-quoted,
  * with the sweep's threads; "" for the built-in worker. Points into a

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "runner/grid.h"
 #include "runner/point_fields.h"
-#include "runner/torch_facts.h"
 #include "sweeps/limits.h"
 #include "core/attention.h"
 #include "core/technique.h"
@@ -13,39 +12,6 @@
 #include "util/hash.h"
 
 enum { SETTINGS_MAX = 2 * SWEEP_LONG_PATH_MAX + 512 };
-
-/* Why a device cannot be used: a build without CUDA, a machine without a
- * GPU, or a libtorch without the device. */
-static void device_refusal(const char *device, const char *kind, const char *path, int line, char *err,
-                           size_t errlen)
-{
-    if (!strcmp(kind, "cuda") && !torch_facts_cuda_compiled())
-        snprintf(err, errlen, "%s:%d: device %s: this peakfit was built without CUDA (rebuild against a "
-                 "PyTorch with CUDA: make clean && make LIBTORCH=auto)", path, line, device);
-    else if (!strcmp(kind, "cuda"))
-        snprintf(err, errlen, "%s:%d: device %s: no CUDA GPU is visible on this machine "
-                 "(libtorch's cuda::is_available() is false)", path, line, device);
-    else
-        snprintf(err, errlen, "%s:%d: device %s is not available in this build of libtorch "
-                 "(rebuild with make LIBTORCH=/path/to/a/libtorch that has it)", path, line, device);
-}
-
-int grid_check_devices(const struct sweep *sweep, char *err, size_t errlen)
-{
-    for (int i = 0; i < sweep->n_jobs; i++) {
-        const struct sweep_job *j = &sweep->jobs[i];
-        for (int d = 0; d < j->n_devices && !j->command[0]; d++) { /* a command job's device is its own business */
-            char kind[SWEEP_DEVICE_MAX];
-            snprintf(kind, sizeof kind, "%s", j->devices[d]);
-            kind[strcspn(kind, ":")] = '\0'; /* cuda:1 is there when cuda is */
-            if (torch_facts_device_available(kind))
-                continue;
-            device_refusal(j->devices[d], kind, sweep->path, j->device_line ? j->device_line : j->line, err, errlen);
-            return -1;
-        }
-    }
-    return 0;
-}
 
 static long long job_count(const struct sweep_job *j)
 {
@@ -242,8 +208,6 @@ int grid_expand(const struct sweep *sweep, struct grid *out)
 int grid_build(const struct sweep *sweep, struct grid *out, char *err, size_t errlen)
 {
     *out = (struct grid){.sweep_path = sweep->path};
-    if (grid_check_devices(sweep, err, errlen) != 0)
-        return EXIT_BAD_INPUT;
     long long count = grid_count(sweep);
     if (count > LIMIT_GRID_POINTS_MAX) {
         snprintf(err, errlen, "%s: %lld points; at most %ld", sweep->path, count, LIMIT_GRID_POINTS_MAX);

@@ -1,11 +1,36 @@
 /* grid_cmd.c: a sweep checked and expanded as `grid` (src/grid_main.c) and
  * `run` both need it. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "runner/command_job.h"
+#include "runner/device_check.h"
 #include "runner/grid.h"
 #include "runner/grid_cmd.h"
 #include "util/exit_status.h"
+
+/* Each command job's program, found and executable? Checked on the job's
+ * first point. EXIT_DONE, or EXIT_BAD_INPUT after "peakfit: SWEEP:LINE: job
+ * [NAME]: command \"x\": not found on PATH" (or why it cannot run) on stderr. */
+static int command_jobs_check(const struct grid *g)
+{
+    const struct sweep_job *checked = NULL;
+    for (int i = 0; i < g->n; i++) {
+        const struct grid_point *p = &g->points[i];
+        if (p->job == checked || !command_job_is(p))
+            continue;
+        checked = p->job;
+        struct command_argv argv;
+        char path[PATH_MAX], err[512];
+        if (command_job_argv(p, p->job->threads, &argv, path, err, sizeof err) != 0) {
+            fprintf(stderr, "peakfit: %s:%d: job [%s]: %s\n", g->sweep_path, p->job->command_line, p->job->name,
+                    err);
+            return EXIT_BAD_INPUT;
+        }
+        command_argv_free(&argv);
+    }
+    return EXIT_DONE;
+}
 
 struct sweep *grid_cmd_load(const char *sweep_path, struct grid *g, int *status)
 {
@@ -18,13 +43,13 @@ struct sweep *grid_cmd_load(const char *sweep_path, struct grid *g, int *status)
     }
     /* Devices this libtorch lacks, too many points, or no memory for them:
      * said here, for grid and run alike, before anything is listed or created. */
-    *status = grid_build(s, g, err, sizeof err);
+    *status = device_check_sweep(s, err, sizeof err) == 0 ? grid_build(s, g, err, sizeof err) : EXIT_BAD_INPUT;
     if (*status != EXIT_DONE) {
         fprintf(stderr, "peakfit: %s\n", err);
         sweep_free(s);
         return NULL;
     }
-    *status = command_job_check(g); /* each command job's program is there and runs */
+    *status = command_jobs_check(g); /* each command job's program is there and runs */
     if (*status != EXIT_DONE) {
         grid_free(g);
         sweep_free(s);

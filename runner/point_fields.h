@@ -15,7 +15,7 @@
 #ifndef PEAKFIT_POINT_FIELDS_H
 #define PEAKFIT_POINT_FIELDS_H
 #include <stddef.h>
-#include "runner/grid.h"
+#include "runner/point.h"
 #include "util/peaks_columns.h"
 
 /* What each row takes part in (bits of .uses). */

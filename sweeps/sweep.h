@@ -76,8 +76,8 @@ struct sweep {
 
 /* Parses and validates a sweep file. Returns a sweep for sweep_free(), or
  * NULL with "FILE:LINE: what is wrong" in err. Device names are checked
- * here; whether this libtorch has them is runner/grid.h's
- * grid_check_devices(). */
+ * here; whether this libtorch has them is runner/device_check.h's
+ * device_check_sweep(). */
 struct sweep *sweep_load(const char *path, char *err, size_t errlen);
 
 /* A sweep of one job, "point", holding the defaults, whose keys are then set

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "shim/peakfit_torch.h"
+#include "runner/device_check.h"
 #include "runner/grid.h"
 #include "core/device.h"
 #include "sweeps/limits.h"
@@ -294,7 +295,7 @@ static void check_devices(void)
         else
             snprintf(want, sizeof want, "%s/gpu.sweep:2: device cuda:1: no CUDA GPU is visible on this machine "
                      "(libtorch's cuda::is_available() is false)", dir);
-        CHECK(grid_check_devices(s, err, sizeof err) == -1 && strcmp(err, want) == 0, "no cuda: %s", err);
+        CHECK(device_check_sweep(s, err, sizeof err) == -1 && strcmp(err, want) == 0, "no cuda: %s", err);
     }
     CHECK(device_is_gpu("cuda") && device_is_gpu("cuda:1") && device_is_gpu("mps") && !device_is_gpu("cpu") &&
               !device_is_gpu("cudax"), "device_is_gpu");
