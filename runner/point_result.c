@@ -29,17 +29,37 @@ static void take_step(struct point_result *r, double seconds)
         r->later_steps_s += seconds;
 }
 
-/* The value into the row's field (phase: its element), by the row's unit. */
-static void take(struct point_result *r, const struct worker_report_row *row, int phase, const char *v)
+/* Each report row's field in struct point_result: WORKER_REPORT's third
+ * column, bound here so that the table itself needs no point_result. */
+static const struct {
+    size_t off, size;
+} fields[REPORT_N_KEYS] = {
+#define POINT_RESULT_FIELD(name_, unit_, field, column_) \
+    [REPORT_##name_] = {offsetof(struct point_result, field), sizeof(((struct point_result *)0)->field)},
+    WORKER_REPORT(POINT_RESULT_FIELD)
+#undef POINT_RESULT_FIELD
+};
+
+void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size)
 {
-    char *field = (char *)r + row->off;
+    if (size)
+        *size = fields[k].size;
+    return (char *)r + fields[k].off;
+}
+
+/* The value into the row's field (phase: its element), by the row's unit. */
+static void take(struct point_result *r, enum worker_report_key k, int phase, const char *v)
+{
+    const struct worker_report_row *row = &worker_report_rows[k];
+    size_t size;
+    char *field = point_result_field(r, k, &size);
     switch (row->unit) {
     case REPORT_KIB: *(double *)field = atof(v) / 1024; break;
     case REPORT_BYTES: *(double *)field = atof(v) / 1048576; break;
     case REPORT_COUNT: *(long long *)field = atoll(v); break;
     case REPORT_INT: *(int *)field = atoi(v); break;
     case REPORT_REAL: *(double *)field = atof(v); break;
-    case REPORT_TEXT: snprintf(field, row->size, "%s", v); break;
+    case REPORT_TEXT: snprintf(field, size, "%s", v); break;
     case REPORT_STEP: take_step(r, atof(v)); break;
     case REPORT_PHASE_BYTES: ((double *)field)[phase] = atof(v) / 1048576; break;
     case REPORT_PHASE_KIB: ((double *)field)[phase] = atof(v) / 1024; break;
@@ -59,7 +79,7 @@ int point_result_take_line(struct point_result *r, char *line)
         for (int i = 0; row->unit != REPORT_RUNNER && i < phases; i++) {
             char key[64];
             if (strcmp(worker_report_key((enum worker_report_key)k, i, key, sizeof key), line) == 0)
-                return take(r, row, i, eq + 1), 1;
+                return take(r, (enum worker_report_key)k, i, eq + 1), 1;
         }
     }
     return 0;

@@ -4,6 +4,7 @@
 #ifndef PEAKFIT_POINT_RESULT_H
 #define PEAKFIT_POINT_RESULT_H
 #include <stdint.h>
+#include "runner/worker_report.h"
 #include "core/phase.h"
 
 enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
@@ -58,4 +59,6 @@ void point_result_init(struct point_result *r);
  * '='). 1 when the key is one it knows, 0 when not (a newer worker's: the
  * built-in worker's runner ignores it), -1 when the line has no '='. */
 int point_result_take_line(struct point_result *r, char *line);
+/* Report key k's field in r (a phase row's: its array), and its size. */
+void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size);
 #endif

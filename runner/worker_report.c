@@ -1,13 +1,13 @@
-/* worker_report.c: the report table, each row bound to its field. */
+/* worker_report.c: the report table's rows: key, unit, column. The field
+ * each is read into is point_result.c's (point_result_field). */
 #include <stdio.h>
 #include <string.h>
-#include "runner/point_result.h"
+#include "core/phase.h"
 #include "runner/worker_report.h"
 
 const struct worker_report_row worker_report_rows[REPORT_N_KEYS] = {
 #define WORKER_REPORT_ROW(name_, unit_, field, column_)                                                     \
-    [REPORT_##name_] = {.name = #name_, .unit = REPORT_##unit_, .off = offsetof(struct point_result, field), \
-                        .size = sizeof(((struct point_result *)0)->field), .column = PEAKS_COL_##column_},
+    [REPORT_##name_] = {.name = #name_, .unit = REPORT_##unit_, .column = PEAKS_COL_##column_},
     WORKER_REPORT(WORKER_REPORT_ROW)
 #undef WORKER_REPORT_ROW
 };

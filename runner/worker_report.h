@@ -76,7 +76,6 @@ enum worker_report_unit {
 struct worker_report_row {
     const char *name;
     enum worker_report_unit unit;
-    size_t off, size;          /* the field in struct point_result */
     enum peaks_column column;
 };
 extern const struct worker_report_row worker_report_rows[REPORT_N_KEYS];

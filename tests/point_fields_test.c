@@ -92,7 +92,7 @@ static void check_report(void)
             point_result_init(&r);
             snprintf(line, sizeof line, "%s=2048", worker_report_key((enum worker_report_key)k, i, key, sizeof key));
             CHECK(point_result_take_line(&r, line) == 1, "key %s is not read", key);
-            const char *field = (const char *)&r + row->off;
+            const char *field = point_result_field(&r, (enum worker_report_key)k, NULL);
             double v = row->unit == REPORT_KIB || row->unit == REPORT_PHASE_KIB ? 2
                        : row->unit == REPORT_BYTES || row->unit == REPORT_PHASE_BYTES ? 2048 / 1048576.0 : 2048;
             int ok = row->unit == REPORT_TEXT ? !strcmp(field, "2048")
