@@ -1,25 +1,14 @@
 /* auto_fit.c: the automated sweep's view of one technique's points. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "autosweep/auto_fit.h"
-
-/* Per-phase peaks can differ by an allocator rounding: a tie is a tie. */
-#define FLOOR_TIE_MIB 0.5
 
 static int selected(const struct observation *ob, const struct auto_select *sel)
 {
     return !ob->holdout && ob->seq_len == sel->seq_len && !strcmp(ob->model, sel->model) &&
            !strcmp(ob->device, sel->device) && !strcmp(ob->technique, sel->technique) &&
            !strcmp(ob->attention[0] ? ob->attention : "eager", sel->attention);
-}
-
-/* On the floor: forward and backward reached no higher than the step. */
-static int on_floor(const struct observation *ob)
-{
-    const double *ph = ob->phase_mib;
-    if (ph[PF_PHASE_FORWARD] < 0 || ph[PF_PHASE_BACKWARD] < 0 || ph[PF_PHASE_OPTIMIZER] < 0)
-        return 0;
-    return fmax(ph[PF_PHASE_FORWARD], ph[PF_PHASE_BACKWARD]) <= ph[PF_PHASE_OPTIMIZER] + FLOOR_TIE_MIB;
 }
 
 /* Keeps pts in ascending batch; a later row of the same batch replaces. */
@@ -48,7 +37,7 @@ static void collect(const struct observations *o, const struct auto_select *sel,
         double metric = sel->metric == METRIC_TENSOR ? ob->tensor_mib : ob->rss_mib;
         add_point(f, &(struct auto_point){.batch = ob->batch, .tokens = ob->tokens, .metric_mib = metric,
                                           .rss_mib = ob->rss_mib, .tensor_mib = ob->tensor_mib, .baseline_mib = ob->baseline_mib,
-                                          .wall_s = ob->wall_s, .ok = 1, .on_floor = on_floor(ob)});
+                                          .wall_s = ob->wall_s, .ok = 1});
         f->baseline_mib = ob->baseline_mib > 0 ? ob->baseline_mib : f->baseline_mib;
     }
     for (int i = 0; i < o->n_failed; i++)
@@ -57,8 +46,69 @@ static void collect(const struct observations *o, const struct auto_select *sel,
                                               .wall_s = o->failed[i].wall_s});
 }
 
-/* The knee: the largest token count on the floor; every ok point beyond
- * it is above the knee, the line's. */
+/* The selected ok points alone (one per batch, as in pts), so that
+ * group_fit sees this technique at this seq_len and nothing else. */
+static int selection(const struct observations *o, const struct auto_select *sel, struct observations *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ok = malloc(((size_t)o->n_ok + 1) * sizeof *out->ok);
+    if (!out->ok)
+        return -1;
+    for (int i = 0; i < o->n_ok; i++) {
+        if (!selected(&o->ok[i], sel))
+            continue;
+        int j = 0;
+        while (j < out->n_ok && out->ok[j].batch != o->ok[i].batch)
+            j++;
+        out->ok[j] = o->ok[i]; /* a later row of the same batch replaces */
+        out->n_ok += j == out->n_ok;
+    }
+    return 0;
+}
+
+/* The fit's summary (coefficients, floor, spread) without its per-point
+ * arrays, which point into the selection: group_predict needs no more. */
+static void keep_summary(struct group_fit *dst, struct group_fit *src)
+{
+    *dst = *src;
+    dst->points = NULL, dst->y = NULL, dst->seq_lens = NULL, dst->predicted = NULL, dst->loo_error = NULL;
+    dst->on_floor = NULL, dst->held = NULL, dst->held_y = NULL, dst->held_predicted = NULL, dst->held_ci95 = NULL;
+    dst->n = dst->n_held = dst->n_seq = 0;
+    group_fit_free(src);
+}
+
+/* The floor and the lines by fit/group_fit.c, as `peakfit fit` would fit
+ * these points: the allocator-level fit first, whose floor points RSS's
+ * fit takes (where they fit it better than the line alone). */
+static void fit_groups(const struct observations *sub, const struct auto_select *sel, struct auto_fit *f)
+{
+    struct group_key key;
+    struct group_fit tensor, rss;
+    memset(&tensor, 0, sizeof tensor), memset(&rss, 0, sizeof rss);
+    group_key_of(&sub->ok[0], &key);
+    if (group_fit_run(sub, &key, METRIC_TENSOR, &tensor) != 0 ||
+        group_fit_run_hinted(sub, &key, METRIC_RSS, &tensor, &rss) != 0) {
+        group_fit_free(&tensor), group_fit_free(&rss);
+        return;
+    }
+    const struct group_fit *m = sel->metric == METRIC_TENSOR ? &tensor : &rss;
+    for (int i = 0; i < m->n; i++)
+        for (int j = 0; j < f->n; j++)
+            if (f->pts[j].ok && f->pts[j].batch == m->points[i]->batch)
+                f->pts[j].on_floor = m->on_floor[i];
+    f->n_above = m->n_above;
+    f->has_fit = group_chosen(m) && group_chosen(&rss);
+    if (sel->metric == METRIC_TENSOR) {
+        keep_summary(&f->metric_fit, &tensor);
+        keep_summary(&f->rss_fit, &rss);
+    } else {
+        keep_summary(&f->rss_fit, &rss);
+        f->metric_fit = f->rss_fit;
+        group_fit_free(&tensor);
+    }
+}
+
+/* The knee: the largest token count on the floor. */
 static void split_at_knee(struct auto_fit *f)
 {
     for (int i = 0; i < f->n; i++) {
@@ -78,55 +128,42 @@ static void split_at_knee(struct auto_fit *f)
     }
 }
 
-static void fit_lines(struct auto_fit *f)
+/* A and its interval from the chosen line (the line alone with fewer
+ * than two points above the knee: nothing to say). */
+static void slope(struct auto_fit *f)
 {
-    double x[AUTO_MAX_POINTS], y[AUTO_MAX_POINTS], rss[AUTO_MAX_POINTS];
-    int n = 0;
-    for (int i = 0; i < f->n; i++) {
-        const struct auto_point *p = &f->pts[i];
-        if (p->ok && p->tokens > f->knee_tokens) {
-            x[n] = p->tokens;
-            y[n] = p->metric_mib;
-            rss[n++] = p->rss_mib;
-        }
-    }
-    f->n_above = n;
     f->a = NAN;
     f->a_rel = INFINITY;
-    if (n < 2)
+    if (!f->has_fit || f->n_above < 2)
         return;
-    ols_fit(x, NULL, y, n, &f->line);
-    ols_fit(x, NULL, rss, n, &f->rss);
+    f->line = *group_chosen(&f->metric_fit);
+    f->rss = *group_chosen(&f->rss_fit);
     f->a = f->line.c[1];
     double half = ols_ci95(&f->line, 1);
-    if (n > 2 && isfinite(half) && f->a > 0)
+    if (f->n_above > 2 && isfinite(half) && f->a > 0)
         f->a_rel = half / f->a;
 }
 
 void auto_fit_read(const struct observations *o, const struct auto_select *sel, struct auto_fit *out)
 {
+    struct observations sub;
     memset(out, 0, sizeof *out);
     collect(o, sel, out);
+    if (selection(o, sel, &sub) == 0 && sub.n_ok > 0)
+        fit_groups(&sub, sel, out);
+    free(sub.ok);
     split_at_knee(out);
-    fit_lines(out);
-}
-
-double auto_prediction_half_width(const struct ols *l, double x)
-{
-    if (l->n <= l->p || !isfinite(l->t975))
-        return NAN;
-    double sigma2 = l->rss / (l->n - l->p), se = ols_predict_se(l, x, 0);
-    return l->t975 * sqrt(sigma2 + se * se);
+    slope(out);
 }
 
 double auto_fit_rss(const struct auto_fit *f, int b, int seq_len, double *upper)
 {
-    double t = (double)b * seq_len;
+    double half;
     if (f->n_above < 2) {
         *upper = NAN;
         return NAN;
     }
-    double est = ols_predict(&f->rss, t, 0), half = auto_prediction_half_width(&f->rss, t);
+    double est = group_predict(&f->rss_fit, b, seq_len, &half);
     *upper = isfinite(half) ? est + half : est * 1.10;
     *upper = fmax(*upper, f->floor_rss_mib);
     return fmax(est, f->floor_rss_mib);

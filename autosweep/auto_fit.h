@@ -4,10 +4,9 @@
  * expected peak of a new point with the upper end of its prediction
  * interval (for a new measurement, not for the mean line).
  *
- * A point lies on the floor when no phase before the optimizer step
- * reached above what the step held (the gradients and AdamW state, or the
- * late-backward temporaries that tie with them): its peak is a constant,
- * and it must not pull A (issue #18). */
+ * The floor and the lines are fit/group_fit.c's, as `peakfit fit` fits
+ * the same points: floor points (found from the per-phase peaks, the
+ * data, or for RSS the allocator-level fit's) do not pull A (issue #18). */
 #ifndef PEAKFIT_AUTO_FIT_H
 #define PEAKFIT_AUTO_FIT_H
 #include "fit/group_fit.h"
@@ -38,6 +37,8 @@ struct auto_fit {
     double baseline_mib;    /* the last point's */
     double wall_s;          /* every point's worker time, summed */
     double rss_per_tensor;  /* RSS over the allocator's peak at the smallest ok batch; 0: unknown */
+    int has_fit;            /* the fits below exist (a line could be fitted) */
+    struct group_fit metric_fit, rss_fit; /* their summaries: no per-point arrays */
     struct ols line;        /* metric = F + A*T through the points above the knee */
     struct ols rss;         /* RSS above baseline, the same points */
     double a, a_rel;        /* A, and its 95% half-width over A (INFINITY when not estimable) */
@@ -45,10 +46,9 @@ struct auto_fit {
 
 /* Reads the selected points of o (held-out points excluded) and fits them. */
 void auto_fit_read(const struct observations *o, const struct auto_select *sel, struct auto_fit *out);
-/* Expected RSS above baseline at batch b, and the upper end of its 95%
- * prediction interval in *upper (the estimate + 10% where the line has no
- * residual degrees of freedom). The floor holds it up: never below it. */
+/* Expected RSS above baseline at batch b (group_predict: the floor, rising
+ * with T where it does, or the line), and the upper end of its 95%
+ * prediction interval in *upper (the estimate + 10% where the fit has no
+ * residual degrees of freedom). Never below the largest floor point's. */
 double auto_fit_rss(const struct auto_fit *f, int b, int seq_len, double *upper);
-/* A new measurement's 95% prediction half-width from a line at x. */
-double auto_prediction_half_width(const struct ols *l, double x);
 #endif

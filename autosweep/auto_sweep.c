@@ -15,6 +15,8 @@ static void write_global(FILE *f, const char *model, const struct auto_request *
         fprintf(f, "threads = %ld\n", r->threads);
     if (r->mem_limit_mib > 0)
         fprintf(f, "mem_limit = %.0fMiB\n", r->mem_limit_mib);
+    if (r->point_timeout_s > 0)
+        fprintf(f, "timeout = %.0fs\n", r->point_timeout_s);
 }
 
 static void write_job(FILE *f, const struct auto_job *j)

@@ -23,6 +23,7 @@ struct auto_request {
     double budget_mib;       /* > 0: find the largest micro-batch within it */
     double mem_limit_mib;    /* > 0: each point's mem_limit */
     double time_s;           /* > 0: no round starts after this long */
+    double point_timeout_s;  /* > 0: each point's timeout (else the sweep's default) */
     enum metric metric;      /* what A is fitted to */
 };
 

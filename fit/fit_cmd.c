@@ -222,6 +222,9 @@ static void print_floor(FILE *out, const char *key, const struct group_fit *g)
     fprintf(out, "  %s: floor: peak = max(P %.1f MiB, the line); %d point%s on the floor, %d above the knee "
             "(at T = %.0f tokens, s=%d)\n", key, g->floor.p_mib, g->floor.k, g->floor.k == 1 ? "" : "s",
             g->n_above, knee_at_largest_s(g), g->seq_lens[g->n_seq - 1]);
+    if (g->floor.slope != 0)
+        fprintf(out, "  %s: the floor rises %.4g MiB/token (P at T = %.0f tokens, the mean of its points'): the "
+                "heap keeps what backward freed\n", key, g->floor.slope, g->floor.t_mean);
 }
 
 void fit_print_table(const struct fit_set *set, FILE *out)

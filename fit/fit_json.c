@@ -86,6 +86,9 @@ static json_t *floor_json(const struct group_fit *g)
     json_t *o = json_object(), *pts = json_array();
     json_object_set_new(o, "found", json_boolean(g->floor.found));
     json_object_set_new(o, "p_mib", number(g->floor.p_mib));
+    json_object_set_new(o, "slope_mib_per_token", number(g->floor.slope));
+    json_object_set_new(o, "mean_tokens", number(g->floor.t_mean));
+    json_object_set_new(o, "sxx_tokens2", number(g->floor.t_sxx));
     json_object_set_new(o, "n_floor", json_integer(g->floor.k));
     json_object_set_new(o, "n_above_knee", json_integer(g->n_above));
     json_object_set_new(o, "knee_tokens", number(g->n_seq ? group_knee_tokens(g, g->seq_lens[g->n_seq - 1]) : NAN));
@@ -110,6 +113,16 @@ static json_t *prediction_json(const struct group_fit *g)
     json_object_set_new(o, "sigma_mib", number(g->sigma));
     json_object_set_new(o, "dof", json_integer(g->dof));
     json_object_set_new(o, "t975", number(g->t975));
+    if (g->has_lower) {
+        json_t *low = json_object(), *c = json_array();
+        for (int i = 0; i < g->lower.p; i++)
+            json_array_append_new(c, number(g->lower.c[i]));
+        json_object_set_new(low, "coefficients", c);
+        json_object_set_new(low, "floor_mib", g->lower_floor.found ? number(floor_at(&g->lower_floor, 0)) : json_null());
+        json_object_set_new(low, "floor_slope_mib_per_token", number(g->lower_floor.slope));
+        json_object_set_new(low, "ratio_above_knee", number(g->lower_ratio));
+        json_object_set_new(o, "lower_bound", low);
+    }
     return o;
 }
 

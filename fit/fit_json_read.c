@@ -38,6 +38,13 @@ static int get_number(struct reader *r, json_t *o, const char *field, double *ou
     return 0;
 }
 
+/* A field fit.json v2 gained later (the floor's slope): absent is 0. */
+static int get_number_or_zero(struct reader *r, json_t *o, const char *field, double *out)
+{
+    *out = 0;
+    return json_object_get(o, field) ? get_number(r, o, field, out) : 0;
+}
+
 static int get_int(struct reader *r, json_t *o, const char *field, long min, long max, int *out)
 {
     json_t *v = json_object_get(o, field);
@@ -130,17 +137,43 @@ static int read_measured(struct reader *r, json_t *o, struct group_fit *g)
     return 0;
 }
 
+/* prediction.lower_bound (optional): the allocator-level line and floor
+ * under an RSS or reserved fit; the floor as P(0) + slope * T. */
+static int read_lower(struct reader *r, json_t *p, struct group_fit *g)
+{
+    json_t *low = json_object_get(p, "lower_bound"), *c = json_object_get(low, "coefficients");
+    double floor0;
+    if (!low)
+        return 0;
+    if (!json_is_array(c) || json_array_size(c) < 2 || json_array_size(c) > OLS_MAX_P)
+        return missing(r, "lower_bound", "an object with 2 or 3 coefficients");
+    g->lower.p = (int)json_array_size(c);
+    for (int i = 0; i < g->lower.p; i++)
+        g->lower.c[i] = json_number_value(json_array_get(c, (size_t)i));
+    if (get_number(r, low, "floor_mib", &floor0) ||
+        get_number_or_zero(r, low, "floor_slope_mib_per_token", &g->lower_floor.slope) ||
+        get_number_or_zero(r, low, "ratio_above_knee", &g->lower_ratio))
+        return -1;
+    g->lower_ratio = fmax(g->lower_ratio, 1);
+    g->lower_floor.found = isfinite(floor0);
+    g->lower_floor.p_mib = floor0; /* at t_mean = 0 */
+    g->has_lower = 1;
+    return 0;
+}
+
 static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
 {
     json_t *f = json_object_get(o, "floor"), *p = json_object_get(o, "prediction");
     if (!json_is_object(f) || !json_is_object(p))
         return missing(r, "floor\" and \"prediction", "objects");
     g->floor.found = json_is_true(json_object_get(f, "found"));
-    return get_number(r, f, "p_mib", &g->floor.p_mib) || get_int(r, f, "n_floor", 0, 1L << 30, &g->floor.k) ||
+    return get_number(r, f, "p_mib", &g->floor.p_mib) || get_number_or_zero(r, f, "slope_mib_per_token", &g->floor.slope) ||
+           get_number_or_zero(r, f, "mean_tokens", &g->floor.t_mean) ||
+           get_number_or_zero(r, f, "sxx_tokens2", &g->floor.t_sxx) || get_int(r, f, "n_floor", 0, 1L << 30, &g->floor.k) ||
            get_int(r, f, "n_above_knee", 0, 1L << 30, &g->n_above) || get_number(r, f, "f_test_F", &g->floor.f_stat) ||
            get_number(r, f, "f_test_p", &g->floor.f_p) || get_number(r, p, "sigma_mib", &g->sigma) ||
            get_int(r, p, "dof", -3, 1L << 30, &g->dof) || get_number(r, p, "t975", &g->t975) ||
-           get_text(r, o, "flags", g->flags, sizeof g->flags);
+           get_text(r, o, "flags", g->flags, sizeof g->flags) || read_lower(r, p, g);
 }
 
 static int read_group(struct reader *r, json_t *o, struct group_fit *g)

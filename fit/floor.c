@@ -110,24 +110,48 @@ static int best_split(const double *x1, const double *x2, const struct ranked *r
     return best_k;
 }
 
-/* The exact fit of the split: the line on the points off the floor (x1,
- * x2, y compacted into the work arrays), P the mean of the rest. */
-static double split_rss(const double *x1, const double *x2, const double *y, int n, const unsigned char *on_floor,
-                        double *w1, double *w2, double *wy, double *p_mib)
+double floor_at(const struct floor_search *f, double tokens)
 {
-    int m = 0, k = 0;
-    double sum = 0, sq = 0;
+    return f->p_mib + (f->slope != 0 ? f->slope * (tokens - f->t_mean) : 0);
+}
+
+/* The floor through the points on it: their mean, and with sloped set a
+ * rise per token where they span two token counts or more and rise; the
+ * floor's residual sum of squares. */
+static double floor_line(const double *x1, const double *y, int n, const unsigned char *on_floor, int sloped,
+                         struct floor_search *f)
+{
+    double sum = 0, tsum = 0, sxy = 0, sq = 0;
+    f->k = 0;
+    f->slope = f->t_sxx = 0;
     for (int i = 0; i < n; i++)
         if (on_floor[i])
-            sum += y[i], k++;
-    *p_mib = k ? sum / k : NAN;
-    for (int i = 0; i < n; i++) {
+            sum += y[i], tsum += x1[i], f->k++;
+    f->p_mib = f->k ? sum / f->k : NAN;
+    f->t_mean = f->k ? tsum / f->k : 0;
+    for (int i = 0; i < n; i++)
         if (on_floor[i]) {
-            sq += (y[i] - *p_mib) * (y[i] - *p_mib);
-            continue;
+            f->t_sxx += (x1[i] - f->t_mean) * (x1[i] - f->t_mean);
+            sxy += (x1[i] - f->t_mean) * (y[i] - f->p_mib);
         }
-        w1[m] = x1[i], w2[m] = x2 ? x2[i] : 0, wy[m++] = y[i];
-    }
+    if (sloped && f->t_sxx > 0 && sxy > 0)
+        f->slope = sxy / f->t_sxx;
+    for (int i = 0; i < n; i++)
+        if (on_floor[i])
+            sq += (y[i] - floor_at(f, x1[i])) * (y[i] - floor_at(f, x1[i]));
+    return sq;
+}
+
+/* The exact fit of the split: the line on the points off the floor (x1,
+ * x2, y compacted into the work arrays), the floor through the rest. */
+static double split_rss(const double *x1, const double *x2, const double *y, int n, const unsigned char *on_floor,
+                        int sloped, double *w1, double *w2, double *wy, struct floor_search *f)
+{
+    int m = 0;
+    double sq = floor_line(x1, y, n, on_floor, sloped, f);
+    for (int i = 0; i < n; i++)
+        if (!on_floor[i])
+            w1[m] = x1[i], w2[m] = x2 ? x2[i] : 0, wy[m++] = y[i];
     struct ols line;
     ols_fit(w1, x2 ? w2 : NULL, wy, m, &line);
     return line.identifiable ? line.rss + sq : NAN;
@@ -159,19 +183,22 @@ int floor_given(const double *x1, const double *x2, const double *y, int n, cons
         free(w), free(off);
         return -1;
     }
-    double p_mib, unused;
-    double rss0 = split_rss(x1, x2, y, n, off, w, w + n, w + 2 * n, &unused);
-    double rss1 = split_rss(x1, x2, y, n, on_floor, w, w + n, w + 2 * n, &p_mib);
-    for (int i = 0; i < n; i++)
-        out->k += on_floor[i];
-    int dof = n - (x2 ? 3 : 2) - 1;
-    if (out->k > 0 && rss1 < rss0) {
+    struct floor_search none, floor;
+    double rss0 = split_rss(x1, x2, y, n, off, 0, w, w + n, w + 2 * n, &none);
+    double rss1 = split_rss(x1, x2, y, n, on_floor, 1, w, w + n, w + 2 * n, &floor);
+    int dof = n - (x2 ? 3 : 2) - 1 - (floor.slope != 0);
+    if (floor.k > 0 && isnan(rss1) && floor.k < n) {
+        /* Too few points left for the line: the evidence that marked the
+         * floor stands alone (no test), and no line is fitted through a
+         * point that lies on it. */
+        *out = floor;
         out->found = 1;
-        out->p_mib = p_mib;
+        out->f_stat = out->f_p = NAN;
+    } else if (floor.k > 0 && rss1 < rss0) {
+        *out = floor;
+        out->found = 1;
         out->f_stat = dof > 0 && rss1 > 0 ? (rss0 - rss1) / (rss1 / dof) : INFINITY;
         out->f_p = dof > 0 && isfinite(out->f_stat) ? gsl_cdf_fdist_Q(out->f_stat, 1, dof) : 0;
-    } else {
-        out->k = 0;
     }
     free(w), free(off);
     return 0;
@@ -197,14 +224,14 @@ int floor_find(const double *x1, const double *x2, const double *y, int n, struc
     qsort(r, (size_t)n, sizeof *r, by_peak);
     int k = best_split(x1, x2, r, n, line_rss);
     if (k > 0) {
-        double p_mib, none;
-        double rss0 = split_rss(x1, x2, y, n, on_floor, w, w + n, w + 2 * n, &none);
+        struct floor_search none, floor;
+        double rss0 = split_rss(x1, x2, y, n, on_floor, 0, w, w + n, w + 2 * n, &none);
         for (int j = 0; j < k; j++)
             on_floor[r[j].i] = 1;
-        double rss1 = split_rss(x1, x2, y, n, on_floor, w, w + n, w + 2 * n, &p_mib);
+        double rss1 = split_rss(x1, x2, y, n, on_floor, 0, w, w + n, w + 2 * n, &floor);
         f_test(out, rss0, rss1, n, x2 ? 3 : 2, total_ss);
         if (out->found)
-            out->k = k, out->p_mib = p_mib;
+            out->k = k, out->p_mib = floor.p_mib, out->t_mean = floor.t_mean, out->t_sxx = floor.t_sxx;
         else
             memset(on_floor, 0, (size_t)n);
     }

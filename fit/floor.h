@@ -19,6 +19,13 @@ struct floor_search {
     int found;          /* the floor beat the line alone */
     int k;              /* points on the floor (0 without one) */
     double p_mib;       /* P, the mean of their peaks (NAN without one) */
+    /* A floor given its points (floor_given) may rise with tokens: RSS on
+     * the floor is the allocator's floor plus the heap that kept what
+     * backward freed, a share of the activations. P(T) = p_mib + slope *
+     * (T - t_mean); slope 0 (flat) with one distinct T on the floor or a
+     * slope that does not rise; t_sxx, the sum of (T - t_mean)^2 there,
+     * gives a new point's leverage 1/k + (T - t_mean)^2 / t_sxx. */
+    double slope, t_mean, t_sxx;
     double f_stat, f_p; /* the F-test; NAN when it could not be done */
 };
 
@@ -29,8 +36,13 @@ int floor_find(const double *x1, const double *x2, const double *y, int n, struc
                unsigned char *on_floor);
 /* The floor with its points given (on_floor, n entries), from the
  * allocator-level fit of the same points, whose counts are exact where
- * RSS is noisy: P is their mean here, and the floor is kept when it fits
- * better than the line alone. Returns 0, or -1 when memory ran out. */
+ * RSS is noisy: P is their mean here, rising with T where the points on
+ * it span two token counts or more and their peaks rise with T, and the
+ * floor is kept when it fits better than the line alone, or when too few
+ * points are left to fit the line (then untested: f_p is NAN). Returns 0,
+ * or -1 when memory ran out. */
 int floor_given(const double *x1, const double *x2, const double *y, int n, const unsigned char *on_floor,
                 struct floor_search *out);
+/* The floor's peak at T tokens (P where it is flat). */
+double floor_at(const struct floor_search *f, double tokens);
 #endif

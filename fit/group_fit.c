@@ -121,7 +121,7 @@ static double bs2(const struct observation *p) { return (double)p->batch * p->se
 static double point_predict(const struct group_fit *g, const struct ols *f, const struct observation *p)
 {
     double line = ols_predict(f, p->tokens, bs2(p));
-    return g->floor.found ? fmax(line, g->floor.p_mib) : line;
+    return g->floor.found ? fmax(line, floor_at(&g->floor, p->tokens)) : line;
 }
 
 /* seq_lens has room for n entries, the most there can be. */
@@ -237,11 +237,21 @@ static void choose(struct group_fit *g)
     }
 }
 
+/* A new point's leverage on the floor at T tokens: its mean's, and its
+ * slope's where it rises. */
+static double floor_leverage(const struct floor_search *f, double tokens)
+{
+    double d = tokens - f->t_mean;
+    return 1.0 / f->k + (f->slope != 0 && f->t_sxx > 0 ? d * d / f->t_sxx : 0);
+}
+
 /* The prediction at point i without it, in closed form: a point above
  * the knee by its leverage (e / (1 - h) is its residual against the line
- * fitted without it); a point on the floor by the floor's mean without it,
- * and the line alone where it was the floor's only point. The knee itself
- * is not searched again. NAN where the point alone pinned a coefficient. */
+ * fitted without it); a point on the floor by its leverage on the floor
+ * likewise (a flat floor: the mean without it), the flat mean of the
+ * others where it alone pinned the floor's slope, and the line alone where
+ * it was the floor's only point. The knee itself is not searched again.
+ * NAN where the point alone pinned a coefficient of the line. */
 static double loo_predict(const struct group_fit *g, int i)
 {
     const struct observation *p = g->points[i];
@@ -249,13 +259,16 @@ static double loo_predict(const struct group_fit *g, int i)
     double line = ols_predict(c, p->tokens, bs2(p));
     if (g->on_floor[i]) {
         int k = g->floor.k;
+        double f = floor_at(&g->floor, p->tokens), h = floor_leverage(&g->floor, p->tokens);
+        if (k > 1 && h < 1 - 1e-9)
+            return fmax(line, f - (g->y[i] - f) * h / (1 - h));
         return k > 1 ? fmax(line, (k * g->floor.p_mib - g->y[i]) / (k - 1)) : line;
     }
     double h = ols_leverage(c, p->tokens, bs2(p));
     if (h > 1 - 1e-9)
         return NAN;
     double without = line - (g->y[i] - line) * h / (1 - h);
-    return g->floor.found ? fmax(without, g->floor.p_mib) : without;
+    return g->floor.found ? fmax(without, floor_at(&g->floor, p->tokens)) : without;
 }
 
 static void leave_one_out(struct group_fit *g)
@@ -283,7 +296,7 @@ static void prediction_spread(struct group_fit *g)
     double res = 0;
     for (int i = 0; i < g->n; i++)
         res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
-    g->dof = g->n - group_chosen(g)->p - g->floor.found;
+    g->dof = g->n - group_chosen(g)->p - g->floor.found - (g->floor.slope != 0);
     g->sigma = g->dof > 0 ? sqrt(res / g->dof) : NAN;
     g->t975 = g->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, g->dof) : NAN;
 }
@@ -340,21 +353,47 @@ static int same_points(const struct group_fit *g, const struct group_fit *exact)
     return 1;
 }
 
+/* The floor with its points given (marks, n entries): kept in g when it
+ * fits better than the line alone. Returns 1 kept, 0 not, -1 out of memory. */
+static int floor_from(struct group_fit *g, const unsigned char *marks, int n, const double *x1, const double *x2,
+                      const double *y)
+{
+    memcpy(g->on_floor, marks, (size_t)n);
+    if (floor_given(x1, x2, y, n, g->on_floor, &g->floor) != 0)
+        return -1;
+    if (!g->floor.found)
+        memset(g->on_floor, 0, (size_t)n);
+    return g->floor.found;
+}
+
+/* The points the per-phase peaks put on the floor (fit/phases.h); 0 when
+ * some point has no phases or none or all are on it. */
+static int phase_marks(const struct group_fit *g, unsigned char *marks)
+{
+    int k = 0;
+    for (int i = 0; g->has_phases && i < g->n; i++)
+        k += marks[i] = (unsigned char)phases_on_floor(g->points[i]);
+    return k > 0 && k < g->n;
+}
+
 /* The floor: exact's points where given and better than the line alone;
- * else searched with the quadratic where seq_len varies (else the b*s^2
- * term is a multiple of T), then with the line if that found none. */
+ * then the points the per-phase peaks put on it (the evidence a small
+ * sweep has: the search below needs five points and more); else searched
+ * with the quadratic where seq_len varies (else the b*s^2 term is a
+ * multiple of T), then with the line if that found none. */
 static int find_floor(struct group_fit *g, const struct group_fit *exact, double *x1, double *x2, double *y)
 {
-    int n = design(g, 1, x1, x2, y);
-    if (same_points(g, exact) && exact->floor.found) {
-        memcpy(g->on_floor, exact->on_floor, (size_t)n);
-        if (floor_given(x1, g->n_seq >= 2 && exact->choice == CHOICE_QUADRATIC ? x2 : NULL, y, n, g->on_floor,
-                        &g->floor) != 0)
-            return -1;
-        if (g->floor.found)
-            return 0;
-        memset(g->on_floor, 0, (size_t)n);
-    }
+    int n = design(g, 1, x1, x2, y), rc = 0;
+    unsigned char *marks = malloc((size_t)n + 1);
+    if (!marks)
+        return -1;
+    if (same_points(g, exact) && exact->floor.found)
+        rc = floor_from(g, exact->on_floor, n, x1, g->n_seq >= 2 && exact->choice == CHOICE_QUADRATIC ? x2 : NULL, y);
+    if (rc == 0 && phase_marks(g, marks))
+        rc = floor_from(g, marks, n, x1, NULL, y);
+    free(marks);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     if (g->n_seq >= 2) {
         if (floor_find(x1, x2, y, n, &g->floor, g->on_floor) != 0)
             return -1;
@@ -362,6 +401,27 @@ static int find_floor(struct group_fit *g, const struct group_fit *exact, double
             return 0;
     }
     return floor_find(x1, NULL, y, n, &g->floor, g->on_floor);
+}
+
+/* The allocator-level fit under this one (RSS over tensor, reserved over
+ * allocated), and the smallest ratio of this metric to it among the points
+ * above the knee: RSS holds every live tensor byte and a heap overhead
+ * that, above the knee, has been no smaller a share of them. */
+static void lower_bound(struct group_fit *g, const struct group_fit *exact)
+{
+    g->has_lower = 1;
+    g->lower = *group_chosen(exact);
+    g->lower_floor = exact->floor;
+    g->lower_ratio = 1;
+    int first = 1;
+    for (int i = 0; i < g->n; i++) {
+        if (g->on_floor[i] || !(exact->y[i] > 0))
+            continue;
+        double r = g->y[i] / exact->y[i];
+        g->lower_ratio = first ? r : fmin(g->lower_ratio, r);
+        first = 0;
+    }
+    g->lower_ratio = fmax(g->lower_ratio, 1);
 }
 
 enum metric metric_exact_for(enum metric m)
@@ -391,6 +451,8 @@ int group_fit_run_hinted(const struct observations *o, const struct group_key *k
         free(x1), free(x2), free(y);
         return -2;
     }
+    if (same_points(g, exact) && group_chosen(exact))
+        lower_bound(g, exact);
     g->n_above = design(g, 0, x1, x2, y);
     ols_fit(x1, NULL, y, g->n_above, &g->linear);
     ols_fit(x1, x2, y, g->n_above, &g->quadratic);
@@ -429,16 +491,36 @@ static double line_at(const struct group_fit *g, double b, double s)
 
 int group_floor_binds(const struct group_fit *g, double b, double s)
 {
-    return g->floor.found && g->floor.p_mib >= line_at(g, b, s);
+    return g->floor.found && floor_at(&g->floor, b * s) >= line_at(g, b, s);
 }
+
+/* Allocator-level counts (tensor, allocated) are exact to the byte and
+ * repeat to the byte, so their residuals can be zero and the interval
+ * with them; but the model leaves out what depends on b or s alone
+ * (SmolLM2-135M: b1 s1024 and b4 s256, both 1024 tokens, differ by 0.38
+ * MiB, 0.011%; b6 s128 and b2 s384 by 0.004%) and the b*s^2 term it drops
+ * as immaterial. So their interval is never narrower than this share of
+ * the prediction, added in quadrature: five times the largest such
+ * difference measured. RSS is noisy: its residuals give its width. */
+#define EXACT_RESOLUTION 0.0005
+
+static int metric_is_exact(enum metric m) { return m == METRIC_TENSOR || m == METRIC_ALLOCATED; }
 
 double group_predict(const struct group_fit *g, double b, double s, double *pi95)
 {
     int on_floor = group_floor_binds(g, b, s);
-    double spread = on_floor ? 1.0 / g->floor.k : ols_leverage(group_chosen(g), b * s, b * s * s);
-    if (pi95)
-        *pi95 = g->t975 * g->sigma * sqrt(1 + spread);
-    return on_floor ? g->floor.p_mib : line_at(g, b, s);
+    double spread = on_floor ? floor_leverage(&g->floor, b * s) : ols_leverage(group_chosen(g), b * s, b * s * s);
+    double y = on_floor ? floor_at(&g->floor, b * s) : line_at(g, b, s);
+    if (g->has_lower) {
+        double low = ols_predict(&g->lower, b * s, b * s * s);
+        low = g->lower_floor.found ? fmax(low, floor_at(&g->lower_floor, b * s)) : low;
+        y = fmax(y, on_floor ? low : g->lower_ratio * low);
+    }
+    if (pi95) {
+        double stat = g->t975 * g->sigma * sqrt(1 + spread), res = metric_is_exact(g->metric) ? EXACT_RESOLUTION * y : 0;
+        *pi95 = sqrt(stat * stat + res * res);
+    }
+    return y;
 }
 
 double group_knee_tokens(const struct group_fit *g, double s)
@@ -446,8 +528,9 @@ double group_knee_tokens(const struct group_fit *g, double s)
     const struct ols *c = group_chosen(g);
     if (!g->floor.found || !c)
         return NAN;
-    double per_token = c->c[1] + (c->p == 3 ? c->c[2] * s : 0);
-    return per_token > 0 ? (g->floor.p_mib - c->c[0]) / per_token : NAN;
+    double per_token = c->c[1] + (c->p == 3 ? c->c[2] * s : 0) - g->floor.slope;
+    double at_zero = g->floor.p_mib - g->floor.slope * g->floor.t_mean;
+    return per_token > 0 ? (at_zero - c->c[0]) / per_token : NAN;
 }
 
 double group_per_sample(const struct group_fit *g, double s)

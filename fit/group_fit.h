@@ -51,6 +51,17 @@ struct group_fit {
     double sigma, t975;
     int dof;
     int has_phases;                       /* every point has per-phase peaks (evidence, shown) */
+    /* RSS holds every live tensor byte, and the device's reserved memory
+     * every allocated one: where this fit was hinted by the allocator-level
+     * fit of the same points, that fit's prediction bounds this one's from
+     * below, and above the knee lower_ratio times it: the smallest ratio
+     * of this metric to the allocator's among the points above the knee
+     * (RSS's line, fitted where the heap still reuses what the floor left,
+     * runs below it past the grid: Qwen2.5-0.5B, b 6-8 to b 16, -16%). */
+    int has_lower;
+    struct ols lower;                     /* the allocator-level fit's chosen line */
+    struct floor_search lower_floor;      /* and its floor (found = 0: none) */
+    double lower_ratio;                   /* >= 1 */
     char flags[512];                      /* poor-fit warnings, "; "-separated; empty when none */
     /* held-out points (the sweep's holdout key): measured, not fitted;
      * each one's measured peak, prediction and its 95% prediction half-width */
@@ -84,8 +95,9 @@ int group_fit_run_hinted(const struct observations *o, const struct group_key *k
 enum metric metric_exact_for(enum metric m);
 void group_fit_free(struct group_fit *g);
 /* Predicted peak (MiB) at batch b and seq_len s, the larger of P and the
- * line, with the 95% prediction half-width for a new measurement there
- * (NAN when there is none: no residual dof). */
+ * line (and never below the allocator-level prediction where has_lower),
+ * with the 95% prediction half-width for a new measurement there (NAN when
+ * there is none: no residual dof). */
 double group_predict(const struct group_fit *g, double b, double s, double *pi95);
 /* A held-out point's prediction error, in % of its measured peak. */
 double group_held_error_pct(const struct group_fit *g, int i);

@@ -9,6 +9,15 @@ int phases_known(const struct observation *o)
     return 1;
 }
 
+int phases_on_floor(const struct observation *o)
+{
+    const double *ph = o->phase_mib;
+    if (!phases_known(o))
+        return 0;
+    double before = ph[PF_PHASE_FORWARD] > ph[PF_PHASE_BACKWARD] ? ph[PF_PHASE_FORWARD] : ph[PF_PHASE_BACKWARD];
+    return before <= ph[PF_PHASE_OPTIMIZER] + PHASES_TIE_MIB;
+}
+
 int phase_of_peak(const struct observation *o)
 {
     if (!phases_known(o))

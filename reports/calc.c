@@ -186,7 +186,7 @@ static long largest_at_estimate(const struct calc_plan *p)
     double room = p->usable_mib - g->baseline_mib - p->fixed_per_replica_mib;
     if (per_sample <= 0)
         return 0; /* a fit whose peak does not grow with batch cannot bound it */
-    if (g->floor.found && g->baseline_mib + g->floor.p_mib - p->sharded_saving_mib > p->usable_mib)
+    if (g->floor.found && g->baseline_mib + floor_at(&g->floor, p->seq_len) - p->sharded_saving_mib > p->usable_mib)
         return 0; /* the floor alone is over */
     double b = floor(room / per_sample);
     return b >= 1 ? (long)fmin(b, 1e9) : 0;

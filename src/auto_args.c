@@ -17,7 +17,7 @@ enum { AUTO_DEFAULT_POINTS = 8, AUTO_BUDGET_POINTS = 5 };
 static int usage(const char *why)
 {
     fprintf(stderr, "peakfit auto: %s\nusage: peakfit auto MODEL --technique T[,T...] --seq-len S -o DIR "
-            "[--points N] [--time T] [--target 2%%] [--budget SIZE] [--mem-limit SIZE] [--threads N] "
+            "[--points N] [--time T] [--target 2%%] [--budget SIZE] [--mem-limit SIZE] [--point-timeout T] [--threads N] "
             "[--attention A] [--device D] [--metric tensor|rss]\n", why);
     return EXIT_BAD_INPUT;
 }
@@ -78,6 +78,10 @@ static int take_option(int opt, const char *v, struct auto_request *r)
     case 'g': return parse_target(v, &r->target) ? usage("--target must be a fraction or percentage: 0.02 or 2%") : 0;
     case 'b': return parse_size_mib(v, &r->budget_mib) ? usage("--budget must be a size with a unit: 8GiB") : 0;
     case 'm': return parse_size_mib(v, &r->mem_limit_mib) ? usage("--mem-limit must be a size with a unit: 8GiB") : 0;
+    case 'P':
+        return parse_seconds(v, &r->point_timeout_s) || r->point_timeout_s <= 0
+                   ? usage("--point-timeout must be a duration: 90s, 15m, 2h")
+                   : 0;
     case 'j': return parse_long(v, 0, LIMIT_THREADS_MAX, &r->threads) ? usage("--threads must be 0 or more") : 0;
     case 'a': r->attention = v; return attention_from_name(v) < 0 ? usage("--attention must be sdpa or eager") : 0;
     case 'd': r->device = v; return device_name_is_known(v) ? 0 : usage("--device: unknown device");
@@ -98,7 +102,7 @@ int auto_parse_args(int argc, char **argv, struct auto_request *r)
         {"budget", required_argument, NULL, 'b'},    {"mem-limit", required_argument, NULL, 'm'},
         {"threads", required_argument, NULL, 'j'},   {"attention", required_argument, NULL, 'a'},
         {"device", required_argument, NULL, 'd'},    {"metric", required_argument, NULL, 'M'},
-        {0, 0, 0, 0}};
+        {"point-timeout", required_argument, NULL, 'P'}, {0, 0, 0, 0}};
     int opt;
     optind = 1;
     opterr = 0;

@@ -56,7 +56,7 @@ static const struct command commands[] = {
      "run the predicted largest micro-batch under a memory limit of the budget, and the next size up", NULL, NULL},
     {"auto", auto_main,
      "MODEL --technique T[,T] --seq-len S -o DIR [--points N] [--time T] [--target 2%]\n"
-     "       [--budget SIZE] [--mem-limit SIZE] [--threads N] [--attention A] [--metric tensor|rss]",
+     "       [--budget SIZE] [--mem-limit SIZE] [--point-timeout T] [--threads N] [--attention A] [--metric tensor|rss]",
      "the automated sweep: peakfit chooses the points until A is known to the target (DIR/auto.sweep),\n"
      "  or with --budget finds the largest micro-batch within it", NULL, NULL},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
