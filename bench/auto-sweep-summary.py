@@ -14,7 +14,8 @@ import csv, json, os, re, shutil, subprocess, sys, tempfile
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "bench/results/auto-sweep")
 PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "bin/peakfit")
-MODELS = [("smollm2", "smollm2-135m", 256, "4.5GiB"), ("qwen", "qwen2.5-0.5b-shaped", 128, "12GiB")]
+MODELS = [("smollm2", "smollm2-135m", 256, "4.5GiB"), ("smollm2-128", "smollm2-135m", 128, "4.5GiB"),
+          ("qwen", "qwen2.5-0.5b-shaped", 128, "16GiB")]
 
 
 def rows(path):
@@ -73,6 +74,51 @@ def dense_a_by_fit(lines):
                          f"{g['model_choice']}): A = {a:.4f} MiB/token (tensor)")
             return a
     return None
+
+
+def fit_a(path):
+    """A (tensor) per technique from `peakfit fit` of path, and how many points above the knee."""
+    subprocess.run([PEAKFIT, "fit", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = {}
+    for g in json.load(open(os.path.join(path, "fit.json")))["groups"]:
+        if g["metric"] == "tensor" and g["model_choice"] != "none":
+            out[g["technique"]] = (g[g["model_choice"]]["coefficients"][1], g["floor"]["n_above_knee"], g["n"])
+    return out
+
+
+def dense_dir(d, a, lines):
+    """The dense grid of bench/auto-sweep.sh's dense stage: A per technique against auto's."""
+    path = os.path.join(OUT, d)
+    if not os.path.exists(os.path.join(path, "peaks.csv")):
+        lines.append(f"{d}: not measured")
+        return
+    for tech, (dense, above, n) in sorted(fit_a(path).items()):
+        if tech in a:
+            lines.append(f"{d}: {tech}: dense grid (auto's points, the held-out ones and the dense stage's: {n} points, "
+                         f"{above} above the knee) A = {dense:.4f} MiB/token (tensor); auto {a[tech]:.4f}, "
+                         f"{100 * (a[tech] / dense - 1):+.2f}%")
+
+
+def plan(d, lines):
+    """calc's plan from auto's fit (DIR/plan.txt) and the plan's micro-batch as measured among the held-out points."""
+    path = os.path.join(OUT, d)
+    if not os.path.exists(os.path.join(path, "plan.txt")):
+        return
+    text = open(os.path.join(path, "plan.txt")).read()
+    budget = re.search(r"budget (\d+) MiB", text)
+    b = re.search(r"within its 95% interval: b = (\d+)", text)
+    pred = re.search(r"predicted peak ([0-9.]+) MiB \(95% prediction interval \+- ([0-9.]+)\)", text)
+    if not (budget and b and pred):
+        return
+    lines.append(f"{d}: plan (calc from auto's fit, budget {budget.group(1)} MiB): b = {b.group(1)}, predicted "
+                 f"{pred.group(1)} +- {pred.group(2)} MiB (baseline included)")
+    measured = os.path.join(path, "measured", "peaks.csv")
+    for r in rows(measured) if os.path.exists(measured) else []:
+        if r["batch"] == b.group(1) and r["technique"] == "full":
+            peak = num(r["peak_rss_mib"])
+            verdict = ("under" if peak is not None and peak <= float(budget.group(1)) else "NOT under") if r["status"] == "ok" else r["status"]
+            lines.append(f"{d}: plan measured: b = {r['batch']} x s = {r['seq_len']}: {r['status']}, peak "
+                         f"{peak if peak is not None else float('nan'):.1f} MiB (baseline included): {verdict} the budget")
 
 
 def auto_lines(d, lines, name="auto.txt"):
@@ -137,6 +183,14 @@ def budget(d, budget_text, lines):
 
 def main():
     lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing)",
+             "# 2026-12-04 (helper qwen): qwen-auto, qwen-heldout, qwen-dense and qwen-budget measured on the same",
+             "# 2 shared cores (load average 5-14, normal priority, one big run at a time under the lock); the",
+             "# qwen auto stage ran in two slices of --time 15m (the lock held at most ~20 minutes). smollm2-heldout",
+             "# re-fits the SmolLM2 held-out measurements of bench/results/smollm2-135m-cpu-heldout against",
+             "# smollm2-auto's points (no new measurement). The plan point was first b = 22 for 19 GiB: the kernel",
+             "# killed it (signal 9) with 18.6 GiB predicted and the other sessions' processes holding the rest of",
+             "# the 23.5 GiB (qwen-heldout/measured/killed-b22-19GiB.csv); the plan was then made for 18 GiB.",
+             "# Earlier session's notes:",
              "# This session (2 shared cores, load average 15-22, nice -n 10, one big run at a time under",
              "# /work/team/bigmem.lock): smollm2-auto was measured in two invocations of the same command",
              "# (19:52-20:19 full b1, b2, b4; 20:21-20:39 full b8, lora b1, b2, b4: the first bench process was",
@@ -155,7 +209,10 @@ def main():
                 lines.append(f"auto full's A against `peakfit fit` of the dense grid: {100 * (a['full'] / ad - 1):+.2f}%")
         if "full" in a and "lora" in a:
             lines.append(f"A full / A lora (tensor): {a['full']:.4f} / {a['lora']:.4f} = {a['full'] / a['lora']:.3f}")
+        if key == "qwen":
+            dense_dir(f"{key}-dense", a, lines)
         heldout(f"{key}-heldout", lines)
+        plan(f"{key}-heldout", lines)
         budget(f"{key}-budget", budget_text, lines)
     text = "\n".join(lines) + "\n"
     open(os.path.join(OUT, "summary.txt"), "w").write(text)
