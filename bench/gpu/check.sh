@@ -91,8 +91,9 @@ build() {
     run make clean
     run make print-torch LIBTORCH=auto PYTHON="$PYTHON"
     grep -q '^PF_CUDA=1' "$LOG" || must "python3's PyTorch has no CUDA libraries (see make print-torch above)"
+    # CXXFLAGS too: shim/safetensors.cpp includes jansson.h from the unpacked .debs.
     run make -j"$(nproc)" LIBTORCH=auto PYTHON="$PYTHON" CFLAGS="-O2 -g -isystem $PREFIX/usr/include" \
-        LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit bin/peakfit-worker || die "build failed (the end of check.log says why)"
+        CXXFLAGS="-O2 -g -isystem $PREFIX/usr/include" LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit bin/peakfit-worker || die "build failed (the end of check.log says why)"
     run bin/peakfit --version
 }
 
