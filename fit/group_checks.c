@@ -1,0 +1,108 @@
+/* group_checks.c: what a group fit says of itself: leave-one-out
+ * prediction errors (closed form), the spread of a new measurement, the
+ * measured fixed costs and what of F they leave, and the poor-fit flags. */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "fit/group_fit.h"
+#include "fit/group_parts.h"
+
+/* The prediction at point i without it, in closed form: a point above
+ * the knee by its leverage (e / (1 - h) is its residual against the line
+ * fitted without it); a point on the floor by its leverage on the floor
+ * likewise (a flat floor: the mean without it), the flat mean of the
+ * others where it alone pinned the floor's slope, and the line alone where
+ * it was the floor's only point. The knee itself is not searched again.
+ * NAN where the point alone pinned a coefficient of the line. */
+static double loo_predict(const struct group_fit *g, int i)
+{
+    const struct observation *p = g->points[i];
+    const struct ols *c = group_chosen(g);
+    double line = ols_predict(c, p->tokens, group_bs2(p));
+    if (g->on_floor[i]) {
+        int k = g->floor.k;
+        double f = floor_at(&g->floor, p->tokens), h = group_floor_leverage(&g->floor, p->tokens);
+        if (k > 1 && h < 1 - 1e-9)
+            return fmax(line, f - (g->y[i] - f) * h / (1 - h));
+        return k > 1 ? fmax(line, (k * g->floor.p_mib - g->y[i]) / (k - 1)) : line;
+    }
+    double h = ols_leverage(c, p->tokens, group_bs2(p));
+    if (h > 1 - 1e-9)
+        return NAN;
+    double without = line - (g->y[i] - line) * h / (1 - h);
+    return g->floor.found ? fmax(without, floor_at(&g->floor, p->tokens)) : without;
+}
+
+void group_leave_one_out(struct group_fit *g)
+{
+    double sq = 0, res = 0;
+    g->loo_n = 0;
+    g->loo_max_abs = 0;
+    for (int i = 0; i < g->n; i++) {
+        g->predicted[i] = group_point_predict(g, group_chosen(g), g->points[i]);
+        res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
+        g->loo_error[i] = g->y[i] - loo_predict(g, i);
+        if (!isfinite(g->loo_error[i]))
+            continue;
+        sq += g->loo_error[i] * g->loo_error[i];
+        g->loo_max_abs = fmax(g->loo_max_abs, fabs(g->loo_error[i]));
+        g->loo_n++;
+    }
+    g->rmse = sqrt(res / g->n);
+    g->loo_rmse = g->loo_n ? sqrt(sq / g->loo_n) : NAN;
+}
+
+/* sigma from the residuals of the whole model (predicted[] is filled). */
+void group_prediction_spread(struct group_fit *g)
+{
+    double res = 0;
+    for (int i = 0; i < g->n; i++)
+        res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
+    g->dof = g->n - group_chosen(g)->p - g->floor.found - (g->floor.slope != 0);
+    g->sigma = g->dof > 0 ? sqrt(res / g->dof) : NAN;
+    g->t975 = g->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, g->dof) : NAN;
+}
+
+void group_fixed_costs(struct group_fit *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        const struct observation *p = g->points[i];
+        g->weight_mib = fmax(g->weight_mib, p->weight_mib);
+        g->grad_mib = fmax(g->grad_mib, p->grad_mib);
+        g->optimizer_mib = fmax(g->optimizer_mib, p->optimizer_mib);
+        g->baseline_mib += group_metric_baseline(p, g->metric) / g->n;
+    }
+    g->overhead_mib = group_chosen(g) ? group_chosen(g)->c[0] - g->weight_mib - g->grad_mib - g->optimizer_mib : NAN;
+}
+
+/* Appends one warning to g->flags. */
+static void flag(struct group_fit *g, const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t used = strlen(g->flags);
+    snprintf(g->flags + used, sizeof g->flags - used, "%s%s", used ? "; " : "", text);
+}
+
+void group_flag_poor_fit(struct group_fit *g)
+{
+    const struct ols *c = group_chosen(g);
+    if (!c)
+        return;
+    if (g->n_above < c->p + 2)
+        flag(g, "%d points above the knee, fewer than its %d coefficients + 2: too few to check the fit",
+             g->n_above, c->p);
+    if (g->n_above < GROUP_FIT_ABOVE_MIN)
+        flag(g, "only %d point%s above the knee (fewer than %d): A, and any plan built on it, rest on too little",
+             g->n_above, g->n_above == 1 ? "" : "s", GROUP_FIT_ABOVE_MIN);
+    if (c->r2 < GROUP_FIT_R2_MIN)
+        flag(g, "R^2 %.3f below %g: the fit explains the peaks poorly", c->r2, GROUP_FIT_R2_MIN);
+    if (c->c[1] < 0)
+        flag(g, "A = %.3g MiB/token is negative: memory cannot shrink with tokens", c->c[1]);
+}
+
