@@ -110,11 +110,20 @@ int out_dir_lock(const char *dir)
 int out_dir_lock_results(const char *dir, const char *csv_path)
 {
     struct stat st;
+    int fd = -1;
+    /* No peaks.csv yet: made empty and locked here, before results_open
+     * writes its header, so that a runner whose lock file was deleted
+     * finds it locked, never half-written (it read a header cut short and
+     * refused the directory as bad input). An empty file is one
+     * results_open starts afresh. */
+    if (stat(csv_path, &st) != 0 && errno == ENOENT)
+        fd = open(csv_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     /* stat before open: whatever is not a regular file is results_open's
      * to refuse, and opening a FIFO could block with the lock held. */
-    if (stat(csv_path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (fd < 0 && (stat(csv_path, &st) != 0 || !S_ISREG(st.st_mode)))
         return -1;
-    int fd = open(csv_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        fd = open(csv_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return -1; /* results_open says why */
     if (flock(fd, lock_how) == 0)

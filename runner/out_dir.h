@@ -26,10 +26,11 @@ int out_dir_lock(const char *dir);
 
 /* The lock file can be deleted under a running runner, so the results file
  * is locked too: an existing regular csv_path is opened (never blocking:
- * a FIFO is left for results_open to refuse) and locked. Returns its
- * descriptor, -1 when there is no such file yet (lock the descriptor
- * results_open returns instead: out_dir_lock_fd), or -2 after saying that
- * another runner holds it. */
+ * a FIFO is left for results_open to refuse) and locked; a missing one is
+ * created empty and locked before results_open writes its header. Returns
+ * its descriptor, -1 when it cannot be made or opened here (lock the
+ * descriptor results_open returns instead: out_dir_lock_fd), or -2 after
+ * saying that another runner holds it. */
 int out_dir_lock_results(const char *dir, const char *csv_path);
 /* Locks an open results descriptor; 0, or -1 after saying so. */
 int out_dir_lock_fd(int fd, const char *dir, const char *csv_path);
