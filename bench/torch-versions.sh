@@ -37,7 +37,7 @@ batch = 1, 2
 seq_len = 256
 SWEEP
 points=$(bin/peakfit grid "$out/sweep" 2>/dev/null | wc -l)
-for k in $(seq "$points"); do
+for k in $(seq 0 $((points - 1))); do # --point counts from 0
     bin/peakfit run "$out/sweep" -o "$tmp/1.13" --point "$k" >/dev/null 2>&1
     build-torch2/bin/peakfit run "$out/sweep" -o "$tmp/2.13" --point "$k" >/dev/null 2>&1
 done
