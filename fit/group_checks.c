@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "fit/group_fit.h"
-#include "fit/group_parts.h"
 
 /* The prediction at point i without it, in closed form: a point above
  * the knee by its leverage (e / (1 - h) is its residual against the line

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/group_fit.h"
-#include "fit/group_parts.h"
 #include "fit/phases.h"
 
 const struct ols *group_chosen(const struct group_fit *g)

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/group_fit.h"
-#include "fit/group_parts.h"
 #include "fit/phases.h"
 
 /* Are exact's points g's, in the same order? */

@@ -2,7 +2,6 @@
  * prediction interval, the knee, and the held-out points against them. */
 #include <math.h>
 #include "fit/group_fit.h"
-#include "fit/group_parts.h"
 
 /* A new point's leverage on the floor at T tokens: its mean's, and its
  * slope's where it rises. */
