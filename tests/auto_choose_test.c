@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "autosweep/auto_choose.h"
+#include "tests/observation_fixture.h"
 #include "tests/check.h"
 
 enum { S = 256 };
@@ -17,11 +18,7 @@ enum { S = 256 };
 /* A point of SmolLM2's shape: peak = max(floor, C + A*T), RSS 10% more. */
 static void add(struct observations *o, int b)
 {
-    struct observation *ob = &o->ok[o->n_ok++];
-    memset(ob, 0, sizeof *ob);
-    strcpy(ob->model, "m"), strcpy(ob->device, "cpu"), strcpy(ob->technique, "full"), strcpy(ob->attention, "sdpa");
-    strcpy(ob->status, "ok");
-    ob->batch = b, ob->seq_len = S, ob->tokens = (double)b * S;
+    struct observation *ob = observation_fixture_add(o, b, S);
     double line = C_MIB + A_MIB * ob->tokens;
     ob->tensor_mib = fmax(FLOOR_MIB, line);
     ob->rss_mib = 1.1 * ob->tensor_mib;

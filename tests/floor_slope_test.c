@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "fit/group_fit.h"
+#include "tests/observation_fixture.h"
 #include "tests/check.h"
 
 enum { S = 128 };
@@ -28,14 +29,9 @@ static double rss_line(double t) { return RSS_C_MIB + RSS_A_MIB * t; }
  * the line plus a constant above the knee. */
 static void add(struct observations *o, int b)
 {
-    struct observation *ob = &o->ok[o->n_ok++];
-    memset(ob, 0, sizeof *ob);
-    strcpy(ob->model, "m"), strcpy(ob->device, "cpu"), strcpy(ob->technique, "full"), strcpy(ob->attention, "sdpa");
-    strcpy(ob->status, "ok");
-    ob->batch = b, ob->seq_len = S, ob->tokens = (double)b * S;
+    struct observation *ob = observation_fixture_add(o, b, S);
     ob->tensor_mib = fmax(FLOOR_MIB, line(ob->tokens));
     ob->rss_mib = fmax(FLOOR_MIB + RSS_FLOOR_SLOPE * ob->tokens, rss_line(ob->tokens));
-    ob->gpu_allocated_mib = ob->gpu_reserved_mib = ob->gpu_context_mib = -1;
     ob->phase_mib[PF_PHASE_FORWARD] = 0.8 * ob->tensor_mib;
     ob->phase_mib[PF_PHASE_BACKWARD] = ob->tensor_mib;
     ob->phase_mib[PF_PHASE_OPTIMIZER] = FLOOR_MIB;
