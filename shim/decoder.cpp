@@ -95,8 +95,16 @@ torch::Tensor NormImpl::forward(const torch::Tensor &x)
 {
     if (kind == PF_NORM_LAYER)
         return torch::layer_norm(x, {x.size(-1)}, weight, bias, eps);
-    torch::Tensor normed = x * torch::rsqrt(mean_of_squares(x) + eps);
-    return kind == PF_NORM_RMS_OFFSET ? normed * (1 + weight) : normed * weight;
+    // transformers' RMSNorms compute in fp32 whatever the model's dtype, so
+    // for a bf16/fp16 model autograd keeps an fp32 copy of x (pow's and the
+    // multiply's input) where x itself would be half its size: one
+    // [b, s, hidden] fp32 tensor per norm, 137 MiB at SmolLM2-135M bf16 b8
+    // s256 (bench/results/transformers-2.13). For an fp32 x both casts are no-ops.
+    torch::Tensor h = x.to(torch::kFloat);
+    h = h * torch::rsqrt(mean_of_squares(h) + eps);
+    if (kind == PF_NORM_RMS_OFFSET) // Gemma: (x * (1 + w)).type_as(x)
+        return (h * (1 + weight.to(torch::kFloat))).to(x.scalar_type());
+    return weight * h.to(x.scalar_type()); // Llama, Qwen, ...: w * x.to(input_dtype)
 }
 
 // Registers module under a dotted name ("self_attn.q_proj"), making the
