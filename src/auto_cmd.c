@@ -124,7 +124,10 @@ static const char *budget_spent(struct auto_run *a, int i)
 {
     if (a->fits[i].n >= a->r->points)
         snprintf(a->why[i], sizeof a->why[i], "the point budget (%ld) is spent", a->r->points);
-    else if (a->r->time_s > 0 && monotonic_seconds() - a->started >= a->r->time_s)
+    /* The coarse start is always measured: the time spent before it (the
+     * device check, a loaded machine) must not leave a technique with no
+     * point at all. */
+    else if (a->fits[i].n > 0 && a->r->time_s > 0 && monotonic_seconds() - a->started >= a->r->time_s)
         snprintf(a->why[i], sizeof a->why[i], "the time budget (%.0f s) is spent", a->r->time_s);
     else
         a->why[i][0] = 0;
