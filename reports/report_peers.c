@@ -34,14 +34,14 @@ static double slope(const struct group_fit *g)
 
 static void peer_summary(FILE *f, const struct group_fit *w, const struct group_fit *c)
 {
-    char label[1200], a[32], b[32], r[32];
+    char label[1200], a[32], b[32], r[32], by[400];
     double aw = slope(w), ac = slope(c);
     snprintf(r, sizeof r, "—");
     if (aw > 0 && ac >= 0)
         snprintf(r, sizeof r, "%.4f", ac / aw);
-    fprintf(f, "**%s**, %s metric: A %s MiB/token by the worker, %s by `%s`: ratio %s.\n\n",
+    fprintf(f, "**%s**, %s metric: A %s MiB/token by the worker, %s by %s: ratio %s.\n\n",
             md_key_label(&w->key, label, sizeof label), metric_name(w->metric), md_number(aw, "%.5g", a, sizeof a),
-            md_number(ac, "%.5g", b, sizeof b), c->key.measured_by, r);
+            md_number(ac, "%.5g", b, sizeof b), md_cell(c->key.measured_by, by, sizeof by), r);
 }
 
 static void peer_points(FILE *f, const struct group_fit *w, const struct group_fit *c)
