@@ -93,4 +93,12 @@ expect_eq "hang" "$(one_point hang hang 'timeout = 2' | cut -f1-3)" "timeout	-1	
 expect_eq "endless output" "$(one_point spew spew 'timeout = 2' | cut -f1-3)" "timeout	-1	9"
 sleep 0.5
 expect_eq "processes left behind" "$(pgrep -c -f 'fake_train 16' || true)" "$before"
+
+# An oom, a watchdog kill and a timeout are rows like any other: a resume
+# keeps each and measures nothing again.
+for d in oom limited hang; do
+    "$PEAKFIT" run "$TMP/$d.sweep" -o "$TMP/$d" 2>"$TMP/$d.resume"
+    expect_eq "$d: rows after a resume" "$("$CSVQ" "$TMP/$d/peaks.csv" status | wc -l)" 1
+    grep -q 'starting point' "$TMP/$d.resume" && fail "$d: the resume measured again: $(cat "$TMP/$d.resume")"
+done
 exit 0
