@@ -2,6 +2,10 @@
 # sweep end to end; `make test` runs every test. `make LIBTORCH=/path` builds
 # against another libtorch (one with CUDA or MPS, say).
 
+# The first rule below is venv's: without this, a bare `make` would make
+# the virtual environment instead of the program.
+.DEFAULT_GOAL := all
+
 CC  ?= cc
 CXX ?= g++
 LIBTORCH ?=
