@@ -83,12 +83,13 @@ LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -
 SHIM_LIB := $(SHIM_B)/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
-C_SRC    := $(wildcard util/*.c core/*.c models/*.c sweeps/*.c runner/*.c fit/*.c plots/*.c reports/*.c autosweep/*.c)
+C_SRC    := $(wildcard util/*.c core/*.c models/*.c sweeps/*.c point/*.c fit/*.c \
+            proc/*.c results/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;
-# worker_main.c: peakfit-worker, with runner/worker.c, the shim's one caller.
-WORKER_OBJ := $(B)/src/worker_main.o $(B)/runner/worker.o
+# worker_main.c: peakfit-worker, with worker/worker.c, the shim's one caller.
+WORKER_OBJ := $(B)/src/worker_main.o $(B)/worker/worker.o
 SRC_OBJ  := $(filter-out $(WORKER_OBJ),$(patsubst %.c,$(B)/%.o,$(wildcard src/*.c)))
 FRONT_OBJ := $(filter-out $(WORKER_OBJ),$(C_OBJ))
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)

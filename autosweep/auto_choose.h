@@ -25,7 +25,7 @@ struct auto_goal {
     double room_mib;    /* what a point may use above its baseline (free memory, mem_limit) */
     int seq_len;
     /* budget mode, before a line exists: the state (weights, gradients,
-     * AdamW) and the activations per token by arithmetic (runner/predict.h) */
+     * AdamW) and the activations per token by arithmetic (point/predict.h) */
     double arith_fixed_mib, arith_per_token_mib;
 };
 

@@ -42,7 +42,7 @@ fi
 step cuda-compile "${MK[@]}" cuda-compile
 # The C side (peakfit and every C object the worker links), then the link alone.
 step c-objects    "${MK[@]}" LIBTORCH=auto PYTHON="$python" B="$b" BIN="$b/bin" \
-                  "$b/bin/peakfit" "$b/src/worker_main.o" "$b/runner/worker.o"
+                  "$b/bin/peakfit" "$b/src/worker_main.o" "$b/worker/worker.o"
 step link-worker  "${MK[@]}" LIBTORCH=auto PYTHON="$python" B="$b" BIN="$b/bin" "$b/bin/peakfit-worker"
 step check        tests/cuda_build_check.sh "$b/bin"
 {

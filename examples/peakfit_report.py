@@ -3,7 +3,7 @@
 peakfit runs a sweep's `command` in a fresh process per point and passes it a
 pipe in the environment variable PEAKFIT_REPORT_FD. This helper writes
 `key=value` lines on it with the same keys peakfit's built-in worker reports
-(runner/point_result.c), read from PyTorch's own counters. Without
+(point/point_result.c), read from PyTorch's own counters. Without
 PEAKFIT_REPORT_FD it writes nothing, so the script runs unchanged by hand.
 
     from peakfit_report import Report
@@ -54,7 +54,7 @@ import time
 
 import torch
 
-# The keys the built-in worker reports (runner/point_result.c); peakfit
+# The keys the built-in worker reports (point/point_result.c); peakfit
 # refuses any other, so this helper refuses them first.
 KEYS = frozenset((
     "baseline_rss_kib", "peak_rss_kib", "baseline_tensor_bytes", "tensor_peak_bytes",

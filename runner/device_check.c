@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "runner/device_check.h"
-#include "runner/torch_facts.h"
+#include "worker/torch_facts.h"
 
 /* Why a device cannot be used: a build without CUDA, a machine without a
  * GPU, or a libtorch without the device. */

@@ -3,9 +3,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "runner/command_job.h"
+#include "point/command_job.h"
 #include "runner/device_check.h"
-#include "runner/grid.h"
+#include "point/grid.h"
 #include "runner/grid_cmd.h"
 #include "util/exit_status.h"
 

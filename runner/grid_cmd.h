@@ -1,7 +1,7 @@
 /* grid_cmd.h: a sweep loaded for `peakfit grid` and `peakfit run`. */
 #ifndef PEAKFIT_GRID_CMD_H
 #define PEAKFIT_GRID_CMD_H
-#include "runner/grid.h"
+#include "point/grid.h"
 
 /* A sweep loaded and expanded as grid and run both need it, with what is
  * wrong said on stderr. Returns the sweep (free() it after grid_free(g)),

@@ -1,6 +1,6 @@
 /* run_sweep.c: validates everything first, then runs the points not yet
  * in DIR/peaks.csv, each in a fresh worker process, N at a time
- * (runner/pool.h); or, with --point, one Slurm task's share of them. */
+ * (proc/pool.h); or, with --point, one Slurm task's share of them. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "runner/grid.h"
+#include "point/grid.h"
 #include "runner/grid_cmd.h"
-#include "runner/out_dir.h"
-#include "runner/results_csv.h"
+#include "results/out_dir.h"
+#include "results/results_csv.h"
 #include "runner/run_sweep.h"
-#include "runner/worker_command.h"
-#include "runner/pool.h"
-#include "runner/spawn.h"
+#include "point/worker_command.h"
+#include "proc/pool.h"
+#include "proc/spawn.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
 
@@ -33,7 +33,7 @@ static void request_stop(int sig)
 /* SIGHUP (the terminal closed, nohup's absence) stops a run as Ctrl-C
  * does: the point in progress is dropped, the rows stay, resumable.
  * SIGPIPE is ignored: a progress stream that closed (`run ... | head -1`)
- * must not end the sweep. Workers inherit that (runner/spawn.c). */
+ * must not end the sweep. Workers inherit that (proc/spawn.c). */
 static void install_stop_handlers(void)
 {
     struct sigaction sa = {0};

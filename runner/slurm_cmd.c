@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "runner/grid_cmd.h"
-#include "runner/out_dir.h"
-#include "runner/results_csv.h"
-#include "runner/results_resume.h"
-#include "runner/worker_command.h"
+#include "results/out_dir.h"
+#include "results/results_csv.h"
+#include "results/results_resume.h"
+#include "point/worker_command.h"
 #include "runner/slurm_cmd.h"
 #include "sweeps/limits.h"
 #include "util/exit_status.h"

@@ -11,10 +11,10 @@
 #include "autosweep/auto_fit.h"
 #include "autosweep/auto_sweep.h"
 #include "models/model_spec.h"
-#include "runner/grid.h"
-#include "runner/out_dir.h"
-#include "runner/predict.h"
-#include "runner/proc_stats.h"
+#include "point/grid.h"
+#include "results/out_dir.h"
+#include "point/predict.h"
+#include "proc/proc_stats.h"
 #include "runner/run_sweep.h"
 #include "src/auto_args.h"
 #include "src/auto_cmd.h"
@@ -78,7 +78,7 @@ static void print_state(const struct auto_run *a, int i)
 }
 
 /* Technique i's state and activations per token by arithmetic
- * (runner/predict.h), from the sweep written so far (none before the
+ * (point/predict.h), from the sweep written so far (none before the
  * first round, which needs none). */
 static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
 {

@@ -2,7 +2,7 @@
  * as `run` checks it, its points listed, nothing run; with --peaks (or
  * -o DIR) what each point is expected to hold at its peak, so that a sweep too big for the machine is
  * seen before it runs: from the fit of DIR's measurements where DIR has
- * the point's group, else from arithmetic (runner/predict.h: weights,
+ * the point's group, else from arithmetic (point/predict.h: weights,
  * gradients and AdamW state by parameter count, activations per token by
  * the layer layout). */
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include "fit/fit_set.h"
 #include "reports/calc.h"
 #include "runner/grid_cmd.h"
-#include "runner/predict.h"
-#include "runner/results_csv.h"
+#include "point/predict.h"
+#include "results/results_csv.h"
 #include "src/grid_main.h"
 #include "core/technique.h"
 #include "util/exit_status.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "reports/calc.h"
-#include "runner/point_fields.h"
+#include "point/point_fields.h"
 #include "runner/run_sweep.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"

@@ -1,12 +1,12 @@
 /* worker_main.c: peakfit-worker, the one binary that loads libtorch:
- * measures one point for the runner (runner/worker.c), or says what its
- * libtorch offers (--facts, for peakfit's runner/torch_facts.c). */
+ * measures one point for the runner (worker/worker.c), or says what its
+ * libtorch offers (--facts, for peakfit's worker/torch_facts.c). */
 #include <stdio.h>
 #include <string.h>
 #include "peakfit_torch.h"
-#include "runner/point_result.h"
-#include "runner/torch_facts.h"
-#include "runner/worker.h"
+#include "point/point_result.h"
+#include "worker/torch_facts.h"
+#include "worker/worker.h"
 #include "core/device.h"
 #include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"

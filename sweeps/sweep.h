@@ -52,7 +52,7 @@ struct sweep_job {
     struct sweep_pair { int batch, seq_len; } holdouts[SWEEP_MAX_LIST];
     int n_holdouts;
     int warm;             /* 1: AdamW state made before the first step (pf_model_warm_optimizer) */
-    int jobs;             /* points measured at once (runner/pool.h); `run -j` overrides */
+    int jobs;             /* points measured at once (proc/pool.h); `run -j` overrides */
     /* A command job runs this instead of peakfit-worker ("" for the
      * worker): sweeps/command_template.h says how it is split and filled in. */
     char command[SWEEP_LINE_MAX];

@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "runner/results_csv.h"
+#include "results/results_csv.h"
 #include "tests/check.h"
 
 struct calc_fixture {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "runner/gpu_slots.h"
+#include "proc/gpu_slots.h"
 #include "tests/check.h"
 
 static void lists(void)

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "shim/peakfit_torch.h"
 #include "runner/device_check.h"
-#include "runner/grid.h"
+#include "point/grid.h"
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"

@@ -1,16 +1,16 @@
 /* The point record's tables agree: every sweep key that reaches the worker,
  * every peaks.csv column that is not a measurement and every field of the
- * fit's group key has its row in runner/point_fields.c, and what the runner
+ * fit's group key has its row in point/point_fields.c, and what the runner
  * passes the worker reads back as the same settings (the two sides of the
  * process boundary, through the worker's own parser, sweep_set). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "fit/group_key.h"
-#include "runner/point_fields.h"
-#include "runner/worker_command.h"
-#include "runner/point_result.h"
-#include "runner/worker_report.h"
+#include "point/point_fields.h"
+#include "point/worker_command.h"
+#include "point/point_result.h"
+#include "point/worker_report.h"
 #include "sweeps/sweep_keys.h"
 #include "tests/check.h"
 
@@ -28,7 +28,7 @@ static void check_sweep_keys(void)
     const struct sweep_key *k;
     for (int i = 0; (k = sweep_key_at(i)); i++)
         CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but has no row in "
-              "runner/point_fields.c", k->name, k->flag);
+              "point/point_fields.c", k->name, k->flag);
     const struct point_field *f;
     for (int i = 0; (f = point_field_at(i)); i++)
         CHECK(!f->key || sweep_key_find(f->key), "point field %s names sweep key %s, which does not exist",
@@ -43,7 +43,7 @@ static void check_columns(void)
         for (int i = 0; (f = point_field_at(i)); i++)
             rows += f->column == (enum peaks_column)c;
         int set = peaks_columns[c].role != PEAKS_RESULT;
-        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in runner/point_fields.c", peaks_columns[c].name,
+        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in point/point_fields.c", peaks_columns[c].name,
               set ? "set by the sweep: one row" : "measured: none", rows);
     }
 }
@@ -68,7 +68,7 @@ static void check_group_key(void)
         CHECK(found, "point field %s is marked POINT_GROUP but fit/group_key.h has no field %s", f->name,
               peaks_columns[f->column].name);
     }
-    CHECK(marked == n, "fit/group_key.h has %d fields, runner/point_fields.c marks %d POINT_GROUP", n, marked);
+    CHECK(marked == n, "fit/group_key.h has %d fields, point/point_fields.c marks %d POINT_GROUP", n, marked);
 }
 
 /* Every measured column is fed by a row of the worker's report table (the
@@ -105,7 +105,7 @@ static void check_report(void)
     }
     for (int c = 0; c < PEAKS_N_COLUMNS; c++)
         CHECK(fed[c] || peaks_columns[c].role != PEAKS_RESULT, "measured column %s has no row in "
-              "runner/worker_report.h", peaks_columns[c].name);
+              "point/worker_report.h", peaks_columns[c].name);
     struct point_result r;
     char unknown[] = "no_such_key=1";
     point_result_init(&r);

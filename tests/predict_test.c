@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "runner/grid.h"
-#include "runner/predict.h"
+#include "point/grid.h"
+#include "point/predict.h"
 #include "tests/check.h"
 
 static const char *text = "[global]\nmodel = smollm2-135m\ntechnique = full\nseq_len = 256\n"

@@ -3,7 +3,7 @@
  * take the worker's peak from its own VmHWM instead. This test holds the
  * GiB, runs a real worker, and checks which number was recorded. */
 #include <string.h>
-#include "runner/spawn.h"
+#include "proc/spawn.h"
 #include "tests/check.h"
 
 int main(int argc, char **argv)

@@ -13,7 +13,7 @@ passes in PEAKFIT_REPORT_FD (nothing without it). No download: the model is
 built from a config.json (or the folder holding one) with random fp32
 weights (--build below); HF_HUB_OFFLINE is set.
 
-The step protocol is peakfit's built-in worker's (runner/worker.c, shim/model.cpp):
+The step protocol is peakfit's built-in worker's (worker/worker.c, shim/model.cpp):
   - imports (the model's own module and peft too, which transformers would
     import on first use, after the baseline), then one small matmul (the
     thread pools; on a GPU one there too: its context and cuBLAS workspace),

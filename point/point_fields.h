@@ -1,0 +1,68 @@
+/* point_fields.h: what a point is and how it is measured, one row per
+ * setting, in the manner of the kernel's TRACE_EVENT: every side of the
+ * process boundary is generated from this one table, so none can drift.
+ * From it come the worker's argv (point/worker_command.c), the settings
+ * line that tells two points apart and the point id (point/grid.c), the
+ * point's peaks.csv columns (results/results_csv.c), hence the resume check
+ * (results/results_resume.c, by each column's role in util/peaks_columns.h),
+ * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c)
+ * and the predictor's "same kind" test (point/predict.c).
+ *
+ * A new setting that reaches the worker: its sweep key row
+ * (sweeps/sweep_keys.c, with the worker's flag), its peaks.csv column
+ * (util/peaks_columns.h), one row here, and its use in the worker;
+ * tests/point_fields_test.c fails while any of them is missing. */
+#ifndef PEAKFIT_POINT_FIELDS_H
+#define PEAKFIT_POINT_FIELDS_H
+#include <stddef.h>
+#include "point/point.h"
+#include "util/peaks_columns.h"
+
+/* What each row takes part in (bits of .uses). */
+enum {
+    POINT_SETTINGS = 1 << 0, /* the settings line: two points with the same line measure the same thing */
+    POINT_KIND = 1 << 1,     /* the predictor's kind: points that differ only by batch and seq_len */
+    POINT_PLANNED = 1 << 2,  /* verify's plan sets it (batch, seq_len, mem_limit), not the measured row */
+    POINT_GROUP = 1 << 3,    /* the fit's group key (fit/group_key.h) */
+    POINT_ID_ALWAYS = 1 << 4, /* in the id even where it does not apply (b0/s0 of load; its steps) */
+    POINT_RUNNER_PASSES = 1 << 5, /* the worker gets the runner's value instead (threads: a run's share) */
+};
+
+/* Numbers and the LoRA list are written into it; text the grid holds
+ * (paths, names) is returned as it is, never copied, so never cut. */
+typedef char point_text[64];
+
+struct point_field {
+    const char *name;          /* in the settings line */
+    const char *key;           /* its sweep key (the worker's flag is that key's); NULL: the grid makes it */
+    enum peaks_column column;  /* the peaks.csv column that records it */
+    unsigned uses;             /* POINT_* bits */
+    const char *id_prefix;     /* its segment of the point id ("/b" for /b4); NULL: not in the id */
+    /* Whether it matters to this point (LoRA settings to LoRA techniques,
+     * batch to techniques that run steps); NULL: to every point. One that
+     * does not is left out of the argv and the id, and its column says
+     * off_text (NULL: the value all the same). */
+    int (*applies)(const struct grid_point *p);
+    const char *off_text;
+    /* The value as the sweep and the worker read it. */
+    const char *(*value)(const struct grid_point *p, point_text buf);
+    /* The column's text where it differs from the value (units, empty for
+     * none); NULL: the value. */
+    const char *(*column_text)(const struct grid_point *p, point_text buf);
+    /* Whether the worker is given it, where it applies; NULL: always. */
+    int (*passed_if)(const struct grid_point *p);
+};
+
+/* The i-th row, or NULL past the last. */
+const struct point_field *point_field_at(int i);
+/* The row whose column is c, or NULL (a measured column). */
+const struct point_field *point_field_of_column(enum peaks_column c);
+/* Does the field matter to the point? */
+int point_field_applies(const struct point_field *f, const struct grid_point *p);
+/* The value, or off_text where it does not apply: the settings line's text. */
+const char *point_field_text(const struct point_field *f, const struct grid_point *p, point_text buf);
+/* Does the worker get it, as its sweep key's flag (a key that has one)? */
+int point_field_passed(const struct point_field *f, const struct grid_point *p);
+/* The field's peaks.csv text for the point. */
+const char *point_field_column_text(const struct point_field *f, const struct grid_point *p, point_text buf);
+#endif

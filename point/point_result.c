@@ -1,0 +1,86 @@
+/* point_result.c: reading a worker's report lines by the report table
+ * (point/worker_report.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "point/point_result.h"
+#include "point/worker_report.h"
+
+void point_result_init(struct point_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->baseline_rss_mib = r->peak_rss_mib = r->tensor_peak_mib = r->baseline_tensor_mib = -1;
+    r->params = r->trainable_params = -1;
+    r->weight_bytes = r->grad_bytes = r->optimizer_bytes = -1;
+    r->build_s = r->start_s = r->init_s = -1;
+    r->loss = -1;
+    r->threads = r->blas_threads = -1;
+    r->exit_code = -1;
+    for (int i = 0; i < PF_PHASE_COUNT; i++)
+        r->phase_peak_mib[i] = r->phase_end_rss_mib[i] = -1;
+    r->gpu_allocated_peak_mib = r->gpu_reserved_peak_mib = r->gpu_context_mib = r->gpu_total_mib = -1;
+}
+
+static void take_step(struct point_result *r, double seconds)
+{
+    if (r->n_steps++ == 0)
+        r->step1_s = seconds;
+    else
+        r->later_steps_s += seconds;
+}
+
+/* Each report row's field in struct point_result: WORKER_REPORT's third
+ * column, bound here so that the table itself needs no point_result. */
+static const struct {
+    size_t off, size;
+} fields[REPORT_N_KEYS] = {
+#define POINT_RESULT_FIELD(name_, unit_, field, column_) \
+    [REPORT_##name_] = {offsetof(struct point_result, field), sizeof(((struct point_result *)0)->field)},
+    WORKER_REPORT(POINT_RESULT_FIELD)
+#undef POINT_RESULT_FIELD
+};
+
+void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size)
+{
+    if (size)
+        *size = fields[k].size;
+    return (char *)r + fields[k].off;
+}
+
+/* The value into the row's field (phase: its element), by the row's unit. */
+static void take(struct point_result *r, enum worker_report_key k, int phase, const char *v)
+{
+    const struct worker_report_row *row = &worker_report_rows[k];
+    size_t size;
+    char *field = point_result_field(r, k, &size);
+    switch (row->unit) {
+    case REPORT_KIB: *(double *)field = atof(v) / 1024; break;
+    case REPORT_BYTES: *(double *)field = atof(v) / 1048576; break;
+    case REPORT_COUNT: *(long long *)field = atoll(v); break;
+    case REPORT_INT: *(int *)field = atoi(v); break;
+    case REPORT_REAL: *(double *)field = atof(v); break;
+    case REPORT_TEXT: snprintf(field, size, "%s", v); break;
+    case REPORT_STEP: take_step(r, atof(v)); break;
+    case REPORT_PHASE_BYTES: ((double *)field)[phase] = atof(v) / 1048576; break;
+    case REPORT_PHASE_KIB: ((double *)field)[phase] = atof(v) / 1024; break;
+    case REPORT_RUNNER: break;
+    }
+}
+
+int point_result_take_line(struct point_result *r, char *line)
+{
+    char *eq = strchr(line, '=');
+    if (!eq)
+        return -1;
+    *eq = '\0';
+    for (int k = 0; k < REPORT_N_KEYS; k++) {
+        const struct worker_report_row *row = &worker_report_rows[k];
+        int phases = row->unit == REPORT_PHASE_BYTES || row->unit == REPORT_PHASE_KIB ? PF_PHASE_COUNT : 1;
+        for (int i = 0; row->unit != REPORT_RUNNER && i < phases; i++) {
+            char key[64];
+            if (strcmp(worker_report_key((enum worker_report_key)k, i, key, sizeof key), line) == 0)
+                return take(r, (enum worker_report_key)k, i, eq + 1), 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* predict.h: a point's expected peak RSS, before it runs, so that a
+ * parallel run starts it only when the machine's free memory would hold it:
+ * from the points of its kind measured so far, or before any has finished,
+ * from its parameter count. */
+#ifndef PEAKFIT_PREDICT_H
+#define PEAKFIT_PREDICT_H
+#include "point/grid.h"
+#include "point/point_result.h"
+
+struct predict_seen {
+    const struct grid_point *p;
+    double peak_mib;      /* its peak RSS above baseline */
+};
+
+struct predictor {
+    const struct sweep *sweep;
+    struct predict_seen *seen;
+    int n, cap;
+    double baseline_mib;  /* the last baseline a worker reported; a guess before */
+};
+
+void predictor_init(struct predictor *pr, const struct sweep *sweep);
+/* Learns from a finished point (only an ok one with its peak counts). */
+void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct point_result *r);
+/* Its expected peak RSS, baseline included, in MiB. A point of the same
+ * model, device, technique and attention already measured with at least
+ * as many tokens: that peak; with fewer: its peak above baseline plus the
+ * added tokens' activations by arithmetic (+25%), or scaled by the tokens
+ * where there is no arithmetic; none: weights, gradients and AdamW state by arithmetic
+ * (models/param_count.h) and a rough activation term. Never above its
+ * mem_limit (the watchdog stops it there). */
+double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p);
+void predictor_free(struct predictor *pr);
+#endif

@@ -1,0 +1,191 @@
+/* command_watch.c: a command's report, output and process tree. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "proc/command_watch.h"
+#include "proc/proc_tree.h"
+
+/* What a process that ran out of memory prints: Python's MemoryError
+ * (and PyTorch's OutOfMemoryError, which ends in it), the CUDA and MPS
+ * allocators' messages, and C++'s. */
+static const char *const oom_words[] = {"MemoryError", "CUDA out of memory", "MPS backend out of memory",
+                                        "std::bad_alloc"};
+
+void command_watch_init(struct command_watch *w, int out_fd)
+{
+    memset(w, 0, sizeof *w);
+    w->out_fd = out_fd;
+}
+
+static void report_fails(struct command_watch *w, const char *fmt, const char *what)
+{
+    if (w->report_error[0])
+        return;
+    int n = snprintf(w->report_error, sizeof w->report_error, "report line %d: ", w->report_lines);
+    snprintf(w->report_error + n, sizeof w->report_error - (size_t)n, fmt, what);
+}
+
+void command_watch_report_line(struct command_watch *w, struct point_result *r, char *line, size_t len)
+{
+    w->report_lines++;
+    w->report_bytes += (long long)len + 1;
+    if (w->report_error[0])
+        return; /* the first fault is the one named; the rest is read and dropped */
+    if (w->report_bytes > COMMAND_REPORT_MAX_BYTES)
+        return report_fails(w, "the report is longer than %s bytes", "1048576");
+    if (len >= COMMAND_REPORT_LINE_MAX)
+        return report_fails(w, "longer than %s bytes", "4095");
+    if (!line[0])
+        return;
+    char start[48];
+    snprintf(start, sizeof start, "%.40s", line);
+    int known = point_result_take_line(r, line);
+    if (known < 0)
+        report_fails(w, "\"%s\" is not key=value", start);
+    else if (known == 0)
+        report_fails(w, "unknown key \"%s\"", line); /* cut at its '=' */
+}
+
+/* The last bytes of output: when full, the older half goes. */
+static void keep_tail(struct command_watch *w, const char *data, size_t n)
+{
+    if (n >= sizeof w->tail) {
+        data += n - sizeof w->tail / 2;
+        n = sizeof w->tail / 2;
+        w->tail_used = 0;
+    }
+    if (w->tail_used + n > sizeof w->tail) {
+        size_t drop = w->tail_used + n - sizeof w->tail / 2;
+        drop = drop > w->tail_used ? w->tail_used : drop;
+        memmove(w->tail, w->tail + drop, w->tail_used - drop);
+        w->tail_used -= drop;
+    }
+    memcpy(w->tail + w->tail_used, data, n);
+    w->tail_used += n;
+}
+
+static void end_output_line(struct command_watch *w)
+{
+    w->line[w->line_used] = '\0';
+    for (size_t i = 0; i < sizeof oom_words / sizeof oom_words[0]; i++)
+        w->oom_said |= strstr(w->line, oom_words[i]) != NULL;
+    w->line_used = 0;
+}
+
+/* Lines are read for the words by their first bytes only: a longer line
+ * is looked at as far as it goes. */
+static void scan_lines(struct command_watch *w, const char *data, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (data[i] == '\n')
+            end_output_line(w);
+        else if (w->line_used < sizeof w->line - 1)
+            w->line[w->line_used++] = data[i];
+    }
+}
+
+void command_watch_read_output(struct command_watch *w)
+{
+    char chunk[4096];
+    for (int reads = 0; w->out_fd >= 0 && reads < 16; reads++) {
+        struct pollfd p = {.fd = w->out_fd, .events = POLLIN};
+        if (poll(&p, 1, 0) == 0)
+            return;
+        ssize_t n = read(w->out_fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(w->out_fd);
+            w->out_fd = -1;
+            return;
+        }
+        keep_tail(w, chunk, (size_t)n);
+        scan_lines(w, chunk, (size_t)n);
+    }
+}
+
+void command_watch_sample(struct command_watch *w, pid_t pid)
+{
+    long kib = proc_tree_rss_kib(pid);
+    if (kib > w->tree_peak_kib)
+        w->tree_peak_kib = kib;
+}
+
+/* The last three lines of the output (at most its last 320 bytes),
+ * joined by " | ", into out. */
+static void last_lines(const struct command_watch *w, char *out, size_t size)
+{
+    const char *t = w->tail;
+    size_t end = w->tail_used, start, used = 0;
+    int lines = 0;
+    while (end > 0 && (t[end - 1] == '\n' || t[end - 1] == ' ' || t[end - 1] == '\r'))
+        end--;
+    for (start = end; start > 0 && !(t[start - 1] == '\n' && ++lines == 3);)
+        start--;
+    if (end - start > 320)
+        start = end - 320;
+    for (size_t i = start; i < end && used + 4 < size; i++) {
+        if (t[i] == '\n')
+            used += (size_t)snprintf(out + used, size - used, " | ");
+        else
+            out[used++] = t[i];
+    }
+    out[used] = '\0';
+}
+
+static void set_error(struct point_result *r, const char *what, const struct command_watch *w)
+{
+    char lines[400];
+    last_lines(w, lines, sizeof lines);
+    if (r->error[0]) /* what the command reported (error=...) says it best */
+        return;
+    snprintf(r->error, sizeof r->error, "%s%s%s", what, lines[0] ? ": " : "", lines);
+}
+
+static void judge(struct command_watch *w, struct point_result *r)
+{
+    char what[64];
+    if (strcmp(r->status, "timeout") == 0 || (strcmp(r->status, "oom") == 0 && r->signal == SIGKILL) ||
+        (r->exit_code < 0 && !r->signal))
+        return; /* the runner's own verdict: timeout, the watchdog, or an end it could not wait for */
+    if (r->signal) {
+        snprintf(what, sizeof what, "command killed by signal %d (%s)", r->signal, strsignal(r->signal));
+        r->error[0] = '\0';
+        set_error(r, what, w);
+        return;
+    }
+    if (r->exit_code == 0 && !w->report_error[0]) {
+        snprintf(r->status, sizeof r->status, "ok");
+        return;
+    }
+    snprintf(r->status, sizeof r->status, "%s", r->exit_code != 0 && w->oom_said ? "oom" : "error");
+    if (r->exit_code == 0) {
+        snprintf(r->error, sizeof r->error, "%s", w->report_error);
+        return;
+    }
+    snprintf(what, sizeof what, "exit status %d", r->exit_code);
+    set_error(r, what, w);
+}
+
+void command_watch_finish(struct command_watch *w, struct point_result *r, const struct rusage *ru)
+{
+    command_watch_read_output(w);
+    if (w->line_used)
+        end_output_line(w);
+    if (w->out_fd >= 0)
+        close(w->out_fd);
+    w->out_fd = -1;
+    /* ru_maxrss: the largest single process of the tree that was waited
+     * for, which a sample every 20 ms can miss. */
+    long peak = ru->ru_maxrss > w->tree_peak_kib ? ru->ru_maxrss : w->tree_peak_kib;
+    r->peak_rss_mib = peak > 0 ? peak / 1024.0 : -1;
+    if (r->baseline_rss_mib < 0)
+        r->baseline_rss_mib = 0; /* none reported: the whole tree is the peak */
+    if (r->baseline_tensor_mib < 0 && r->tensor_peak_mib >= 0)
+        r->baseline_tensor_mib = 0; /* as for RSS: its peaks are taken as they came */
+    snprintf(r->memory_method, sizeof r->memory_method, "tree-poll");
+    judge(w, r);
+}

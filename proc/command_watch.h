@@ -1,0 +1,48 @@
+/* command_watch.h: what the runner watches of a command job's process
+ * (sweeps/command_template.h) beyond what it watches of its own worker:
+ * the report read strictly (an unknown key, a line that is not key=value,
+ * a line or a report too long: the point is an error naming the line), the
+ * command's stdout and stderr (kept to their last bytes, read for the
+ * out-of-memory messages of Python and PyTorch), and the peak of its whole
+ * process tree, sampled at each look. */
+#ifndef PEAKFIT_COMMAND_WATCH_H
+#define PEAKFIT_COMMAND_WATCH_H
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include "point/point_result.h"
+
+enum {
+    COMMAND_REPORT_FD = 3,                  /* as the worker's; named in PEAKFIT_REPORT_FD */
+    COMMAND_REPORT_LINE_MAX = 4096,         /* bytes in one report line */
+    COMMAND_REPORT_MAX_BYTES = 1 << 20,     /* in the whole report; past it the rest is read and dropped */
+    COMMAND_TAIL_BYTES = 4096,              /* of stdout and stderr kept for the error column */
+};
+
+struct command_watch {
+    int out_fd;                 /* the read end of its stdout and stderr; -1 at their end */
+    char tail[COMMAND_TAIL_BYTES];
+    size_t tail_used;
+    char line[512];             /* the output line being read, its first bytes: enough for the words */
+    size_t line_used;
+    int oom_said;               /* an output line held one of the out-of-memory messages */
+    int report_lines;
+    long long report_bytes;
+    char report_error[256];     /* the first thing wrong with the report; "" while nothing is */
+    long tree_peak_kib;         /* the largest sample of the tree's resident memory */
+};
+
+void command_watch_init(struct command_watch *w, int out_fd);
+/* One line of the report (without its end of line; len bytes before a cut). */
+void command_watch_report_line(struct command_watch *w, struct point_result *r, char *line, size_t len);
+/* Reads what the command wrote to stdout and stderr, without waiting. */
+void command_watch_read_output(struct command_watch *w);
+/* One sample of the resident memory of pid and every process below it. */
+void command_watch_sample(struct command_watch *w, pid_t pid);
+/* The command has ended and r has its exit status and status word: the
+ * tree's peak (with wait4's ru_maxrss, the largest single process's),
+ * the method, and the status of a command: ok only with exit status 0 and
+ * a clean report; oom when its output said so; else error with the last
+ * lines of its output. */
+void command_watch_finish(struct command_watch *w, struct point_result *r, const struct rusage *ru);
+#endif
