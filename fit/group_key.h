@@ -1,37 +1,23 @@
-/* group_key.h: what makes a group of measurements one fit, written once.
- * fit, plot, report and calc all group and look up by this key, so adding a
- * field (attention, say) is one row of GROUP_KEY_FIELDS: the struct, the
- * comparison, the text form and fit.csv's leading columns follow. Each field
- * has the name of the peaks.csv column and of struct observation's member it
- * comes from. */
+/* group_key.h: what makes a group of measurements one fit. fit, plot,
+ * report and calc all group and look up by this key, so putting a setting
+ * in it is its row's group column in point/point_rows.h: the struct, the
+ * observation's field it is read into, the comparison, the text form and
+ * fit.csv's leading columns follow. Each field has the name of the
+ * peaks.csv column and of struct observation's member it comes from. */
 #ifndef PEAKFIT_GROUP_KEY_H
 #define PEAKFIT_GROUP_KEY_H
 #include <stddef.h>
 #include "fit/observations.h"
 
-/* X(field, size): the fields every table shows as columns. */
-#define GROUP_KEY_FIELDS(X) \
-    X(model, 256)           \
-    X(device, 16)           \
-    X(technique, 16)        \
-    X(attention, 8)
-
-/* X(field, size, usual): settings that change the memory of a point as
+/* GROUP_KEY_FIELDS(X): X(field, size), the fields every table shows as
+ * columns (model, device, technique, attention). GROUP_KEY_SETTINGS(X):
+ * X(field, size, usual), settings that change the memory of a point as
  * much and so split groups too (two LoRA ranks in one directory are two
  * fits), but hold their usual value (or are empty) on most rows: fit.csv
  * and fit.json carry them as columns and fields, and the text form names
- * them where they are set to something else. */
-#define GROUP_KEY_SETTINGS(X)  \
-    X(lora_rank, 12, "")       \
-    X(lora_targets, 256, "")   \
-    X(warm, 4, "1")            \
-    X(measured_by, 32, "worker")
-
-/* Both lists, for what walks every field (the struct, the comparison,
- * fit.csv's columns, fit.json): X is declared X(field, size, ...). */
-#define GROUP_KEY_ALL(X) \
-    GROUP_KEY_FIELDS(X)  \
-    GROUP_KEY_SETTINGS(X)
+ * them where they are set to something else. GROUP_KEY_ALL(X): both.
+ * All three are the rows of the point-settings table (point/point_rows.h)
+ * whose group column says SHOWN or SETTING. */
 
 struct group_key {
 #define GROUP_KEY_MEMBER(field, size, ...) char field[size];

@@ -36,9 +36,9 @@ static void text(char *dst, size_t size, const char *src)
 
 static void read_fields(const char *const *f, struct observation *o)
 {
-    text(o->model, sizeof o->model, f[PEAKS_COL_model]);
-    text(o->device, sizeof o->device, f[PEAKS_COL_device]);
-    text(o->technique, sizeof o->technique, f[PEAKS_COL_technique]);
+#define READ_KEY_FIELD(field, size, ...) text(o->field, sizeof o->field, f[PEAKS_COL_##field]);
+    GROUP_KEY_ALL(READ_KEY_FIELD)
+#undef READ_KEY_FIELD
     text(o->status, sizeof o->status, f[PEAKS_COL_status]);
     o->batch = small(f[PEAKS_COL_batch]);
     o->seq_len = small(f[PEAKS_COL_seq_len]);
@@ -66,14 +66,12 @@ static void read_fields(const char *const *f, struct observation *o)
     o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);
     /* Before the column, attention always kept its probabilities. */
-    text(o->attention, sizeof o->attention, f[PEAKS_COL_attention][0] ? f[PEAKS_COL_attention] : "eager");
+    if (!o->attention[0])
+        text(o->attention, sizeof o->attention, "eager");
     o->holdout = peaks_number(f[PEAKS_COL_holdout]) == 1;
-    text(o->lora_rank, sizeof o->lora_rank, f[PEAKS_COL_lora_rank]);
-    text(o->lora_targets, sizeof o->lora_targets, f[PEAKS_COL_lora_targets]);
-    text(o->warm, sizeof o->warm, f[PEAKS_COL_warm]);
     /* Before the column: the worker's row, or a command's (its hash unknown). */
-    text(o->measured_by, sizeof o->measured_by,
-         f[PEAKS_COL_measured_by][0] ? f[PEAKS_COL_measured_by] : f[PEAKS_COL_command][0] ? "command" : "worker");
+    if (!o->measured_by[0])
+        text(o->measured_by, sizeof o->measured_by, f[PEAKS_COL_command][0] ? "command" : "worker");
     for (int i = 0; i < PF_PHASE_COUNT; i++) {
         o->phase_mib[i] = peaks_number(f[PEAKS_COL_forward_peak_mib + i]);
         o->phase_end_rss_mib[i] = peaks_number(f[PEAKS_COL_forward_end_rss_mib + i]);

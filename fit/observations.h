@@ -4,10 +4,19 @@
 #ifndef PEAKFIT_OBSERVATIONS_H
 #define PEAKFIT_OBSERVATIONS_H
 #include "core/phase.h"
+#include "point/point_rows.h"
 
 struct observation {
     int line;              /* in peaks.csv */
-    char model[256], device[16], technique[16], status[16];
+    /* the group key's fields (fit/group_key.h), as peaks.csv writes them:
+     * model, device, technique, attention (empty in files from before its
+     * column: eager then), lora_rank, lora_targets, warm, measured_by
+     * ("worker" or "command HASH"); the others empty in files from before
+     * their columns */
+#define OBSERVATION_KEY_MEMBER(field, size, ...) char field[size];
+    GROUP_KEY_ALL(OBSERVATION_KEY_MEMBER)
+#undef OBSERVATION_KEY_MEMBER
+    char status[16];
     int batch, seq_len;
     double tokens;
     double rss_mib;        /* peak RSS above baseline */
@@ -24,16 +33,11 @@ struct observation {
     char torch_version[32], blas[256], cpu_model[128];
     int threads, blas_threads;
     char error[512];       /* why a failed point failed, as its row says */
-    char attention[8];     /* sdpa or eager; empty in files from before the column (eager then) */
     /* per phase of a step (PF_PHASES: forward, backward, optimizer): the
      * allocator-level peak above the baseline and the RSS at its end
      * above the baseline; -1 when unknown (inference, older files) */
     double phase_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
     int holdout;           /* 1: measured to check the fit, kept out of it */
-    /* settings in the group key (fit/group_key.h), as peaks.csv writes
-     * them (empty in files from before their columns) */
-    char lora_rank[12], lora_targets[256], warm[4];
-    char measured_by[32]; /* "worker" or "command HASH" */
 };
 
 struct observations {

@@ -1,6 +1,5 @@
-/* point_fields.c: the table. Rows that are part of the point id come in
- * the id's order: job/model/device/technique[/loraR-targets][/attention]
- * /bN/sN/stK/rR. */
+/* point_fields.c: the table's rows (point/point_rows.h) as struct
+ * point_field, and the code each row names. */
 #include <stdio.h>
 #include <string.h>
 #include "point/command_job.h"
@@ -113,48 +112,12 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
     return b;
 }
 
-#define COL(c) .column = PEAKS_COL_##c
-static const struct point_field fields[] = {
-    {"job", NULL, COL(job), 0, "", NULL, NULL, job_of, NULL, NULL},
-    {"model", NULL, COL(model), POINT_GROUP, "/", NULL, NULL, model_of, NULL, NULL},
-    {"device", "device", COL(device), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", NULL, NULL, device_of, NULL,
-     NULL},
-    {"technique", "technique", COL(technique), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", NULL, NULL,
-     technique_of, NULL, NULL},
-    {"lora_rank", "lora_rank", COL(lora_rank), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/lora", is_lora, "",
-     lora_rank_of, NULL, NULL},
-    {"lora_targets", "lora_targets", COL(lora_targets), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "-", is_lora, "",
-     lora_targets_of, NULL, NULL},
-    /* Attention matters only to techniques that run steps; the column has it all the same. */
-    {"attention", "attention", COL(attention), POINT_SETTINGS | POINT_KIND | POINT_GROUP, "/", runs_steps, NULL,
-     attention_of, NULL, NULL},
-    {"batch", "batch", COL(batch), POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS, "/b", runs_steps, "0",
-     batch_of, NULL, NULL},
-    {"seq_len", "seq_len", COL(seq_len), POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS, "/s", runs_steps, "0",
-     seq_len_of, NULL, NULL},
-    {"steps", "steps", COL(steps), POINT_SETTINGS | POINT_ID_ALWAYS, "/st", runs_steps, "0", steps_of, NULL, NULL},
-    {"repeat", NULL, COL(repeat), 0, "/r", NULL, NULL, repeat_of, NULL, NULL},
-    {"tokens", NULL, COL(tokens), 0, NULL, NULL, NULL, tokens_of, NULL, NULL},
-    {"point_id", NULL, COL(point_id), 0, NULL, NULL, NULL, id_of, NULL, NULL},
-    {"model_source", "model", COL(model_source), POINT_SETTINGS | POINT_KIND, NULL, NULL, NULL, source_of, NULL,
-     NULL},
-    {"config_hash", NULL, COL(config_hash), POINT_SETTINGS, NULL, NULL, NULL, hash_of, NULL, NULL},
-    {"seed", "seed", COL(seed), POINT_SETTINGS, NULL, NULL, NULL, seed_of, NULL, NULL},
-    /* The worker gets the runner's share of the cores instead (worker_command.c). */
-    {"threads", "threads", COL(threads_requested), POINT_SETTINGS | POINT_RUNNER_PASSES, NULL, NULL, NULL,
-     threads_of, NULL, NULL},
-    {"timeout_s", "timeout", COL(timeout_s), POINT_SETTINGS, NULL, NULL, NULL, timeout_of, timeout_column, NULL},
-    {"mem_limit", "mem_limit", COL(mem_limit_mib), POINT_SETTINGS | POINT_PLANNED, NULL, NULL, NULL, mem_limit_of,
-     mem_limit_column, worker_enforces_limit},
-    {"weights", "weights", COL(weights), POINT_SETTINGS, NULL, NULL, NULL, weights_of, NULL, has_weights},
-    {"holdout", NULL, COL(holdout), POINT_SETTINGS, NULL, NULL, NULL, holdout_of, NULL, NULL},
-    /* Only training makes AdamW's state. */
-    {"warm", "warm", COL(warm), POINT_SETTINGS | POINT_GROUP, NULL, is_training, "0", warm_of, NULL, NULL},
-    /* No key: verify measures again with the built-in worker, not a command. */
-    {"command", NULL, COL(command), POINT_SETTINGS, NULL, NULL, NULL, command_of, command_column, NULL},
-    /* The settings line has the command's hash already (the row above). */
-    {"measured_by", NULL, COL(measured_by), POINT_GROUP, NULL, NULL, NULL, measured_by_of, NULL, NULL},
-};
+/* POINT_GROUP from the row's group column: NO, SHOWN or SETTING. */
+enum { GROUP_BIT_NO = 0, GROUP_BIT_SHOWN = POINT_GROUP, GROUP_BIT_SETTING = POINT_GROUP };
+#define FIELD_ROW(A, name, key, column, uses, id, applies, off, value, text, passed, group, size, usual) \
+    {#name, key, PEAKS_COL_##column, (uses) | GROUP_BIT_##group, id, applies, off, value, text, passed},
+static const struct point_field fields[] = {POINT_FIELD_ROWS(FIELD_ROW, _)};
+#undef FIELD_ROW
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
 const struct point_field *point_field_at(int i) { return i >= 0 && i < FIELD_COUNT ? &fields[i] : NULL; }

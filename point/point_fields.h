@@ -5,17 +5,22 @@
  * line that tells two points apart and the point id (point/grid.c), the
  * point's peaks.csv columns (results/results_csv.c), hence the resume check
  * (results/results_resume.c, by each column's role in util/peaks_columns.h),
- * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c)
- * and the predictor's "same kind" test (point/predict.c).
+ * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c),
+ * the predictor's "same kind" test (point/predict.c) and the fit's group
+ * key with the observation fields it is read from (fit/group_key.h,
+ * fit/observations.h). The rows are in point/point_rows.h, an X-macro that
+ * those layers expand too.
  *
  * A new setting that reaches the worker: its sweep key row
  * (sweeps/sweep_keys.c, with the worker's flag), its peaks.csv column
- * (util/peaks_columns.h), one row here, and its use in the worker;
- * tests/point_fields_test.c fails while any of them is missing. */
+ * (util/peaks_columns.h), one row in point/point_rows.h, and its use in
+ * the worker; tests/point_fields_test.c fails while any of them is
+ * missing. */
 #ifndef PEAKFIT_POINT_FIELDS_H
 #define PEAKFIT_POINT_FIELDS_H
 #include <stddef.h>
 #include "point/point.h"
+#include "point/point_rows.h"
 #include "util/peaks_columns.h"
 
 /* What each row takes part in (bits of .uses). */
@@ -23,7 +28,7 @@ enum {
     POINT_SETTINGS = 1 << 0, /* the settings line: two points with the same line measure the same thing */
     POINT_KIND = 1 << 1,     /* the predictor's kind: points that differ only by batch and seq_len */
     POINT_PLANNED = 1 << 2,  /* verify's plan sets it (batch, seq_len, mem_limit), not the measured row */
-    POINT_GROUP = 1 << 3,    /* the fit's group key (fit/group_key.h) */
+    POINT_GROUP = 1 << 3,    /* the fit's group key (fit/group_key.h): the row's group column is not NO */
     POINT_ID_ALWAYS = 1 << 4, /* in the id even where it does not apply (b0/s0 of load; its steps) */
     POINT_RUNNER_PASSES = 1 << 5, /* the worker gets the runner's value instead (threads: a run's share) */
 };

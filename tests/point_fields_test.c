@@ -1,16 +1,21 @@
-/* The point record's tables agree: every sweep key that reaches the worker,
- * every peaks.csv column that is not a measurement and every field of the
- * fit's group key has its row in point/point_fields.c, and what the runner
- * passes the worker reads back as the same settings (the two sides of the
- * process boundary, through the worker's own parser, sweep_set). */
+/* The point record's tables agree: every sweep key that reaches the worker
+ * and every peaks.csv column that is not a measurement has its row in
+ * point/point_rows.h, every measured column its row in the worker's report
+ * table and its text in peaks.csv, what the runner passes the worker reads
+ * back as the same settings (the two sides of the process boundary, through
+ * the worker's own parser, sweep_set), and every field of the fit's group
+ * key goes from a point through peaks.csv and the fit's reader back into
+ * the key unchanged. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "fit/group_key.h"
+#include "fit/observations.h"
 #include "point/point_fields.h"
 #include "point/worker_command.h"
 #include "point/point_result.h"
 #include "point/worker_report.h"
+#include "results/results_csv.h"
 #include "sweeps/sweep_keys.h"
 #include "tests/check.h"
 
@@ -48,7 +53,8 @@ static void check_columns(void)
     }
 }
 
-/* GROUP_KEY_ALL and the rows marked POINT_GROUP name the same columns. */
+/* The group key's fields are the rows marked POINT_GROUP, each a column
+ * the sweep sets (a measurement in the key would split every point). */
 static void check_group_key(void)
 {
     static const char *const group[] = {
@@ -65,10 +71,19 @@ static void check_group_key(void)
         int found = 0;
         for (int g = 0; g < n; g++)
             found |= !strcmp(group[g], peaks_columns[f->column].name);
-        CHECK(found, "point field %s is marked POINT_GROUP but fit/group_key.h has no field %s", f->name,
+        CHECK(found, "point field %s is marked POINT_GROUP but the group key has no field %s", f->name,
               peaks_columns[f->column].name);
+        CHECK(peaks_columns[f->column].role != PEAKS_RESULT, "group key field %s is a measured column", f->name);
     }
-    CHECK(marked == n, "fit/group_key.h has %d fields, point/point_fields.c marks %d POINT_GROUP", n, marked);
+    CHECK(marked == n, "the group key has %d fields, point/point_rows.h marks %d POINT_GROUP", n, marked);
+    /* fit.csv's leading columns, a file format: the settings that change a
+     * point's memory as much as its technique stay in the key. */
+    static const char *const kept[] = {"model", "device", "technique", "attention", "lora_rank", "lora_targets",
+                                       "warm", "measured_by"};
+    int n_kept = (int)(sizeof kept / sizeof kept[0]);
+    CHECK(n == n_kept, "the group key has %d fields, fit.csv %d leading columns", n, n_kept);
+    for (int i = 0; i < n && i < n_kept; i++)
+        CHECK(!strcmp(group[i], kept[i]), "group key field %d is %s, fit.csv's column %s", i + 1, group[i], kept[i]);
 }
 
 /* Every measured column is fed by a row of the worker's report table (the
@@ -159,6 +174,72 @@ static void check_round_trip(const struct grid_point *p)
     sweep_free(s);
 }
 
+/* A result with every report key the worker can write (=2048) and the
+ * runner's own fields set. */
+static void full_result(struct point_result *r)
+{
+    point_result_init(r);
+    for (int k = 0; k < REPORT_N_KEYS; k++) {
+        const struct worker_report_row *row = &worker_report_rows[k];
+        int phases = row->unit == REPORT_PHASE_BYTES || row->unit == REPORT_PHASE_KIB ? PF_PHASE_COUNT : 1;
+        for (int i = 0; row->unit != REPORT_RUNNER && i < phases; i++) {
+            char line[128], key[64];
+            snprintf(line, sizeof line, "%s=2048", worker_report_key((enum worker_report_key)k, i, key, sizeof key));
+            point_result_take_line(r, line);
+        }
+    }
+    snprintf(r->status, sizeof r->status, "ok");
+    snprintf(r->memory_method, sizeof r->memory_method, "vmhwm");
+    r->exit_code = r->signal = 0;
+    r->wall_s = r->rusage_maxrss_mib = 1;
+}
+
+/* Every measured column has its text in results/results_csv.c. */
+static void check_measured_text(const struct grid_point *p)
+{
+    struct point_result r;
+    full_result(&r);
+    for (int c = 0; c < PEAKS_N_COLUMNS; c++) {
+        results_number num;
+        CHECK(peaks_columns[c].role != PEAKS_RESULT || results_column_text((enum peaks_column)c, p, &r, num)[0],
+              "measured column %s has no text in results/results_csv.c", peaks_columns[c].name);
+    }
+}
+
+/* Each point's group key, written to peaks.csv and read back by the fit,
+ * holds each field as the point's column says it. */
+static void check_key_round_trip(const struct grid *g)
+{
+    char path[128], err[1024];
+    unsigned char done[8];
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    int fd = results_open(path, g, done, err, sizeof err);
+    CHECK(fd >= 0, "results_open: %s", err);
+    struct point_result r;
+    full_result(&r);
+    for (int i = 0; fd >= 0 && i < g->n; i++)
+        CHECK(results_append(fd, &g->points[i], &r) == 0, "results_append");
+    if (fd >= 0)
+        close(fd);
+    struct observations o;
+    CHECK(observations_load(path, &o, err, sizeof err) == 0, "observations_load: %s", err);
+    CHECK(o.n_ok == g->n, "%d of %d rows read back", o.n_ok, g->n);
+    for (int i = 0; i < o.n_ok && i < g->n; i++) {
+        struct group_key key;
+        results_number num;
+        group_key_of(&o.ok[i], &key);
+#define KEY_FIELD_BACK(field, size, ...)                                                                        \
+    {                                                                                                            \
+        const char *want = results_column_text(PEAKS_COL_##field, &g->points[i], NULL, num);                    \
+        CHECK(!strcmp(key.field, want), "%s: group key field %s reads back \"%s\", its column says \"%s\"",    \
+              g->points[i].id, #field, key.field, want);                                                        \
+    }
+        GROUP_KEY_ALL(KEY_FIELD_BACK)
+#undef KEY_FIELD_BACK
+    }
+    observations_free(&o);
+}
+
 static void check_points(void)
 {
     struct sweep *s = load("[j]\nmodel = tiny\ntechnique = lora, full, load\nbatch = 3\nseq_len = 24\nsteps = 2\n"
@@ -170,8 +251,11 @@ static void check_points(void)
         return;
     }
     CHECK(g.n == 3, "%d points", g.n);
-    for (int i = 0; i < g.n; i++)
+    for (int i = 0; i < g.n; i++) {
         check_round_trip(&g.points[i]);
+        check_measured_text(&g.points[i]);
+    }
+    check_key_round_trip(&g);
     /* The id from the rows with an id_prefix, as it always was. */
     CHECK(!strcmp(g.points[0].id, "j/tiny/cpu/lora/lora4-q+down/eager/b3/s24/st2/r0"), "%s", g.points[0].id);
     CHECK(!strcmp(g.points[2].id, "j/tiny/cpu/load/b0/s0/st2/r0"), "%s", g.points[2].id);
