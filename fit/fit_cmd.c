@@ -139,7 +139,7 @@ static double knee_at_largest_s(const struct group_fit *g)
     X(residual_mib, NUMBER, g->y[i] - g->predicted[i])                  \
     X(loo_error_mib, NUMBER, g->loo_error[i])                           \
     X(bound, TEXT, g->on_floor[i] ? "floor" : "line")                   \
-    X(peak_phase, TEXT, phase_name(phase_of_peak(g->points[i])))
+    X(peak_phase, TEXT, phase_name(group_peak_phase(g, i)))
 
 #define COLUMN_NAME(name, kind, value) #name ","
 #define WRITE_TEXT(value) text_field(f, &first, value)

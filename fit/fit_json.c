@@ -99,7 +99,7 @@ static json_t *floor_json(const struct group_fit *g)
         json_object_set_new(p, "batch", json_integer(g->points[i]->batch));
         json_object_set_new(p, "seq_len", json_integer(g->points[i]->seq_len));
         json_object_set_new(p, "bound", json_string(g->on_floor[i] ? "floor" : "line"));
-        json_object_set_new(p, "peak_phase", json_string(phase_name(phase_of_peak(g->points[i]))));
+        json_object_set_new(p, "peak_phase", json_string(phase_name(group_peak_phase(g, i))));
         json_array_append_new(pts, p);
     }
     json_object_set_new(o, "points", pts);

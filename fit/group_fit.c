@@ -15,10 +15,29 @@ const struct ols *group_chosen(const struct group_fit *g)
     return g->choice == CHOICE_LINEAR ? &g->linear : g->choice == CHOICE_QUADRATIC ? &g->quadratic : NULL;
 }
 
-const char *metric_name(enum metric m)
+/* Each metric: its name, its value at a point, and whether peaks.csv's
+ * per-phase peaks measure it. Those are the counting allocator's (the CPU
+ * counter): the live tensor bytes of the host, which the tensor metric
+ * counts and RSS holds, on a GPU row as on a CPU one. No per-phase peak of
+ * the CUDA allocator is recorded, so no floor is inferred from phases for
+ * allocated or reserved: the host's incidental allocations are not theirs. */
+static const struct {
+    const char *name;
+    int phases;
+} metrics[METRIC_COUNT] = {
+    [METRIC_RSS] = {"rss", 1},
+    [METRIC_TENSOR] = {"tensor", 1},
+    [METRIC_ALLOCATED] = {"allocated", 0},
+    [METRIC_RESERVED] = {"reserved", 0},
+};
+
+const char *metric_name(enum metric m) { return m >= 0 && m < METRIC_COUNT ? metrics[m].name : "?"; }
+
+int metric_has_phases(enum metric m) { return m >= 0 && m < METRIC_COUNT && metrics[m].phases; }
+
+int group_peak_phase(const struct group_fit *g, int i)
 {
-    static const char *const names[METRIC_COUNT] = {"rss", "tensor", "allocated", "reserved"};
-    return m >= 0 && m < METRIC_COUNT ? names[m] : "?";
+    return metric_has_phases(g->metric) ? phase_of_peak(g->points[i]) : -1;
 }
 
 static double metric_value(const struct observation *o, enum metric m)
@@ -93,7 +112,7 @@ static int collect(const struct observations *o, struct group_fit *g)
     g->on_floor = calloc((size_t)n, 1);
     if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error || !g->on_floor)
         return -2;
-    g->has_phases = 1;
+    g->has_phases = metric_has_phases(g->metric);
     for (int i = 0; i < o->n_ok; i++) {
         if (!in_group(g, &o->ok[i]))
             continue;

@@ -50,7 +50,7 @@ struct group_fit {
      * (dof = n - coefficients - 1 with a floor); NAN with no dof left */
     double sigma, t975;
     int dof;
-    int has_phases;                       /* every point has per-phase peaks (evidence, shown) */
+    int has_phases;                       /* every point has per-phase peaks of this metric (evidence, shown) */
     /* RSS holds every live tensor byte, and the device's reserved memory
      * every allocated one: where this fit was hinted by the allocator-level
      * fit of the same points, that fit's prediction bounds this one's from
@@ -78,6 +78,13 @@ struct group_fit {
 #define GROUP_FIT_ABOVE_MIN 3
 
 const char *metric_name(enum metric m);
+/* Do peaks.csv's per-phase peaks measure m? tensor and rss: yes (the
+ * counting allocator's); allocated and reserved: no (none of the CUDA
+ * allocator's are recorded), so their fits infer no floor from phases. */
+int metric_has_phases(enum metric m);
+/* The phase of point i's peak (fit/phases.h) where its phases measure g's
+ * metric, else -1. */
+int group_peak_phase(const struct group_fit *g, int i);
 /* The chosen model's fit: &g->linear, &g->quadratic, or NULL if neither fits. */
 const struct ols *group_chosen(const struct group_fit *g);
 /* Fits one group: the observations in o->ok with this key. Returns 0, -1
