@@ -15,4 +15,6 @@ int attention_from_name(const char *name);
 const char *attention_name(pf_attention a);
 /* "sdpa, eager", for messages and the README. */
 const char *attention_names(void);
+/* The names for an option row (util/options.h). */
+extern const struct opt_names attention_option_names;
 #endif

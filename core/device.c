@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/device.h"
+#include "util/options.h"
 #include "util/parse.h"
 
 static const struct device_kind {
@@ -53,4 +54,15 @@ const char *device_names(void)
             used += (size_t)snprintf(text + used, sizeof text - used, ", %s:N", kinds[i].name);
     }
     return text;
+}
+
+int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+                      size_t size)
+{
+    if (!device_name_is_known(value)) {
+        snprintf(why, size, "%s must be one of %s, not \"%s\"", display, device_names(), value);
+        return -1;
+    }
+    *(const char **)((char *)target + row->off) = value;
+    return 0;
 }

@@ -2,6 +2,7 @@
  * (whether this build of libtorch has one is the runner's question). */
 #ifndef PEAKFIT_DEVICE_H
 #define PEAKFIT_DEVICE_H
+#include <stddef.h>
 
 /* cpu, cuda, cuda:N (N = 0 .. 999), mps. */
 int device_name_is_known(const char *name);
@@ -10,4 +11,10 @@ int device_name_is_known(const char *name);
 int device_is_gpu(const char *name);
 /* "cpu, cuda, cuda:N, mps", for messages. */
 const char *device_names(void);
+
+struct opt_row;
+/* An OPT_CUSTOM setter (util/options.h): a known device name into the
+ * row's const char * field. */
+int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+                      size_t size);
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/technique.h"
+#include "util/options.h"
 #include "util/parse.h"
 
 static const char *const lora_names[] = {"q", "k", "v", "o", "gate", "up", "down"};
@@ -33,6 +34,10 @@ static const char *joined(char *buf, size_t size, const char *(*name_of)(int), i
 }
 
 static const char *technique_name_at(int i) { return technique_name((pf_technique)i); }
+static int runs_steps_at(int i) { return technique_runs_steps((pf_technique)i); }
+
+const struct opt_names technique_option_names = {technique_name_at, PF_TECH_COUNT, NULL, NULL};
+const struct opt_names stepping_technique_option_names = {technique_name_at, PF_TECH_COUNT, runs_steps_at, NULL};
 static const char *lora_name_at(int i) { return lora_names[i]; }
 
 const char *technique_names(void)

@@ -63,6 +63,9 @@ enum {
 
 /* Returns -1 for an unknown name. */
 int technique_from_name(const char *name);
+/* The names for an option row (util/options.h): every technique, or those
+ * that run steps. */
+extern const struct opt_names technique_option_names, stepping_technique_option_names;
 const char *technique_name(pf_technique t);
 /* "load, inference, full, ..." for error messages, built from the table. */
 const char *technique_names(void);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "fit/fit_set.h"
 #include "util/exit_status.h"
+#include "util/options.h"
 
 /* How a plan is judged: X(enum, words, exit status of calc). A plan fits
  * only when the upper end of the 95% prediction interval of its peak is
@@ -85,12 +86,11 @@ long calc_choose_micro_batch(long max_b, long target, long replicas);
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *plan);
 int calc_main(int argc, char **argv);
 
-/* calc's options, one line each with its default, for `calc --help`. */
-void calc_print_options(FILE *out);
-/* Fills the request from calc's command line (calc_options.c); returns the
- * index of DIR (argc for a plan without measurements), or -1 after saying
- * what is wrong. */
-int calc_parse_args(int argc, char **argv, struct calc_request *r);
+/* calc's option table (calc_options.c): its parser, --help and synopsis. */
+extern const struct opt_table calc_options;
+/* Fills the request from calc's command line; 0 with *dir (NULL for a
+ * plan without measurements), or -1 with what is wrong in why. */
+int calc_parse_args(int argc, char **argv, struct calc_request *r, const char **dir, char *why, size_t size);
 /* A plan without measurements (--per-sample or --per-token, no DIR)? */
 int calc_request_standalone(const struct calc_request *r);
 #endif

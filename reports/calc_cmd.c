@@ -182,8 +182,11 @@ static int calc_standalone_run(const struct calc_request *req)
 int calc_main(int argc, char **argv)
 {
     struct calc_request req = {.technique = "full", .replicas = 1, .unit_name = "MiB", .unit_mib = 1};
-    int dir = calc_parse_args(argc, argv, &req);
-    if (dir < 0)
+    const char *dir;
+    char why[1024];
+    if (calc_parse_args(argc, argv, &req, &dir, why, sizeof why) != 0) {
+        fprintf(stderr, "peakfit calc: %s\n", why);
         return calc_usage();
-    return calc_request_standalone(&req) ? calc_standalone_run(&req) : calc_run(argv[dir], &req);
+    }
+    return dir ? calc_run(dir, &req) : calc_standalone_run(&req);
 }

@@ -1,124 +1,65 @@
-/* calc_options.c: `peakfit calc`'s options: one table, from which the
- * names, ranges, defaults, help and the messages all come, and the checks
- * between options once all are read. */
-#include <ctype.h>
-#include <getopt.h>
+/* calc_options.c: `peakfit calc`'s options: one table for the option
+ * engine (util/options.h), from which the names, ranges, defaults, help,
+ * synopsis and messages all come, and the checks between options once all
+ * are read. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "reports/calc.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"
-#include "util/near_name.h"
+#include "util/options.h"
 #include "util/parse.h"
-#include "util/size_arg.h"
 
-/* OPT_SHOWN_SIZE: a size whose unit is also the unit standalone plans are shown in. */
-enum option_kind { OPT_SIZE, OPT_WHOLE, OPT_FRACTION, OPT_TEXT, OPT_FLAG, OPT_SHOWN_SIZE };
+#define CALC_FIELD(f) offsetof(struct calc_request, f)
 
-static const struct calc_option {
-    const char *name, *arg;
-    enum option_kind kind;
-    size_t offset; /* of the field in struct calc_request */
-    double min, max;
-    const char *def, *help;
-} calc_options[] = {
-    {"budget", "SIZE", OPT_SIZE, offsetof(struct calc_request, budget_mib), 0, 0, NULL,
-     "memory for the whole process, baseline included (24GiB, 512MiB)"},
-    {"target-batch", "E", OPT_WHOLE, offsetof(struct calc_request, target_batch), 1, LIMIT_TARGET_BATCH_MAX,
-     "one micro-batch per replica", "effective batch to reach by accumulation (training only)"},
-    {"replicas", "G", OPT_WHOLE, offsetof(struct calc_request, replicas), 1, LIMIT_REPLICAS_MAX, "1",
-     "data-parallel replicas, each with its own memory"},
-    {"seq-len", "S", OPT_WHOLE, offsetof(struct calc_request, seq_len), 1, LIMIT_SEQ_LEN_MAX,
-     "the largest measured", "sequence length"},
-    {"technique", "T", OPT_TEXT, offsetof(struct calc_request, technique), 0, 0, "full", "technique"},
-    {"model", "M", OPT_TEXT, offsetof(struct calc_request, model), 0, 0, "the only model measured",
-     "model, as in peaks.csv's model column"},
-    {"device", "D", OPT_TEXT, offsetof(struct calc_request, device), 0, 0, "the only device measured",
-     "device"},
-    {"attention", "A", OPT_TEXT, offsetof(struct calc_request, attention), 0, 0, "the only attention measured",
-     "attention implementation (sdpa, eager)"},
-    {"margin", "F", OPT_FRACTION, offsetof(struct calc_request, margin), 0, 0.99, "0",
-     "fraction of the budget kept free"},
-    {"micro-batch", "B", OPT_WHOLE, offsetof(struct calc_request, micro_batch), 1, LIMIT_BATCH_MAX, NULL,
-     "check this micro-batch instead of choosing one"},
-    {"accum", "A", OPT_WHOLE, offsetof(struct calc_request, accum), 1, LIMIT_TARGET_BATCH_MAX, "1",
-     "with --micro-batch: accumulation steps of the plan to check"},
-    {"json", NULL, OPT_FLAG, offsetof(struct calc_request, json), 0, 0, NULL, "print one JSON object"},
-    {"per-sample", "SIZE", OPT_SHOWN_SIZE, offsetof(struct calc_request, per_sample_mib), 0, 0, NULL,
-     "without DIR: activation memory per sample (0.5GB); prints E = b*a*g and M = b*A_sample"},
-    {"per-token", "SIZE", OPT_SHOWN_SIZE, offsetof(struct calc_request, per_token_mib), 0, 0, NULL,
-     "without DIR: activation memory per token, with --seq-len"},
-    {"fixed", "SIZE", OPT_SIZE, offsetof(struct calc_request, fixed_mib), 0, 0, NULL,
-     "without DIR, with --budget: memory that does not grow with the batch (weights, grads, optimizer)"},
-    {"zero", "Z", OPT_WHOLE, offsetof(struct calc_request, zero), 1, 3, "none",
-     "with --replicas: ZeRO stage sharding 1 optimizer state, 2 + grads, 3 + weights (FSDP FULL_SHARD = 3)"},
+/* --per-sample and --per-token: the unit they were given in is the unit
+ * a plan without measurements is shown in. */
+static void remember_unit(const struct opt_row *row, const char *value, void *target)
+{
+    struct calc_request *r = target;
+    double factor;
+    (void)row;
+    r->unit_name = bytes_unit(value, &factor);
+    r->unit_mib = factor / 1048576.0;
+}
+
+static const struct opt_row calc_rows[] = {
+    {"budget", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(budget_mib), .flags = OPT_MAIN_FORM,
+     .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
+    {"target-batch", 0, "E", OPT_LONG, CALC_FIELD(target_batch), 1, LIMIT_TARGET_BATCH_MAX,
+     .def = "one micro-batch per replica", .help = "effective batch to reach by accumulation (training only)"},
+    {"replicas", 0, "G", OPT_LONG, CALC_FIELD(replicas), 1, LIMIT_REPLICAS_MAX, .def = "1",
+     .help = "data-parallel replicas, each with its own memory"},
+    {"seq-len", 0, "S", OPT_LONG, CALC_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .def = "the largest measured",
+     .help = "sequence length"},
+    {"technique", 0, "T", OPT_TEXT, CALC_FIELD(technique), .def = "full", .help = "technique"},
+    {"model", 0, "M", OPT_TEXT, CALC_FIELD(model), .def = "the only model measured",
+     .help = "model, as in peaks.csv's model column"},
+    {"device", 0, "D", OPT_TEXT, CALC_FIELD(device), .def = "the only device measured", .help = "device"},
+    {"attention", 0, "A", OPT_TEXT, CALC_FIELD(attention), .def = "the only attention measured",
+     .help = "attention implementation (sdpa, eager)"},
+    {"margin", 0, "F", OPT_DOUBLE, CALC_FIELD(margin), 0, 0.99, .def = "0", .help = "fraction of the budget kept free",
+     .noun = "fraction"},
+    {"micro-batch", 0, "B", OPT_LONG, CALC_FIELD(micro_batch), 1, LIMIT_BATCH_MAX,
+     .help = "check this micro-batch instead of choosing one"},
+    {"accum", 0, "A", OPT_LONG, CALC_FIELD(accum), 1, LIMIT_TARGET_BATCH_MAX, .def = "1",
+     .help = "with --micro-batch: accumulation steps of the plan to check"},
+    {"json", 0, NULL, OPT_FLAG, CALC_FIELD(json), .help = "print one JSON object"},
+    {"per-sample", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(per_sample_mib), .then = remember_unit,
+     .help = "without DIR: activation memory per sample (0.5GB); prints E = b*a*g and M = b*A_sample"},
+    {"per-token", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(per_token_mib), .then = remember_unit,
+     .help = "without DIR: activation memory per token, with --seq-len"},
+    {"fixed", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(fixed_mib),
+     .help = "without DIR, with --budget: memory that does not grow with the batch (weights, grads, optimizer)"},
+    {"zero", 0, "Z", OPT_LONG, CALC_FIELD(zero), 1, 3, .def = "none",
+     .help = "with --replicas: ZeRO stage sharding 1 optimizer state, 2 + grads, 3 + weights (FSDP FULL_SHARD = 3)"},
 };
-enum { N_OPTIONS = sizeof calc_options / sizeof calc_options[0] };
 
-void calc_print_options(FILE *out)
-{
-    for (int i = 0; i < N_OPTIONS; i++) {
-        const struct calc_option *o = &calc_options[i];
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(out, "  %-20s %s%s%s%s\n", left, o->help, o->def ? " (default: " : "", o->def ? o->def : "",
-                o->def ? ")" : "");
-    }
-}
-
-static int bad_value(const struct calc_option *o, const char *v)
-{
-    if (o->kind == OPT_WHOLE)
-        fprintf(stderr, "peakfit calc: --%s must be a whole number from %.0f to %.0f, not \"%s\"\n", o->name,
-                o->min, o->max, v);
-    else if (o->kind == OPT_FRACTION)
-        fprintf(stderr, "peakfit calc: --%s must be a fraction from %g to %g, not \"%s\"\n", o->name, o->min,
-                o->max, v);
-    else if (v[0] && (isdigit((unsigned char)v[strlen(v) - 1]) || v[strlen(v) - 1] == '.'))
-        fprintf(stderr, "peakfit calc: --%s needs a unit (e.g. 24GiB, 512MiB), not \"%s\"\n", o->name, v);
-    else
-        fprintf(stderr, "peakfit calc: --%s must be a size above 0 such as 24GiB or 512MiB, not \"%s\"\n",
-                o->name, v);
-    return -1;
-}
-
-/* Reads option o's value v into the request; -1 after saying why not. */
-static int set_option(struct calc_request *r, const struct calc_option *o, const char *v)
-{
-    char *field = (char *)r + o->offset;
-    int64_t bytes;
-    long n;
-    switch (o->kind) {
-    case OPT_SHOWN_SIZE:
-    case OPT_SIZE:
-        if (o->kind == OPT_SHOWN_SIZE) {
-            double factor;
-            r->unit_name = bytes_unit(v, &factor);
-            r->unit_mib = factor / 1048576.0;
-        }
-        /* A bare number would be bytes: far more likely a forgotten unit. */
-        if (!v[0] || isdigit((unsigned char)v[strlen(v) - 1]) || v[strlen(v) - 1] == '.' ||
-            parse_bytes(v, &bytes) != 0 || bytes <= 0)
-            return bad_value(o, v);
-        *(double *)field = bytes / 1048576.0;
-        return 0;
-    case OPT_WHOLE:
-        if (parse_long(v, (long)o->min, (long)o->max, &n) != 0)
-            return bad_value(o, v);
-        *(long *)field = n;
-        return 0;
-    case OPT_FRACTION:
-        return parse_double(v, o->min, o->max, (double *)field) != 0 ? bad_value(o, v) : 0;
-    case OPT_TEXT:
-        *(const char **)field = v;
-        return 0;
-    case OPT_FLAG:
-        *(int *)field = 1;
-        return 0;
-    }
-    return -1;
-}
+const struct opt_table calc_options =
+    OPT_TABLE("calc", "DIR", calc_rows,
+              "calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
+              "       [--fixed SIZE --budget SIZE] [--json]");
 
 int calc_request_standalone(const struct calc_request *r) { return r->per_sample_mib > 0 || r->per_token_mib > 0; }
 
@@ -161,11 +102,10 @@ static const char *technique_problem(const struct calc_request *r, char *buf, si
     return buf;
 }
 
-/* The checks between options, once all are read. */
-static int check_request(const struct calc_request *r)
+/* The checks between options, once all are read: NULL, or what is wrong. */
+static const char *request_problem(const struct calc_request *r, char *buf, size_t size)
 {
     const char *why = NULL;
-    char buf[512];
     if (calc_request_standalone(r))
         why = check_standalone(r);
     else if (r->fixed_mib > 0)
@@ -177,63 +117,27 @@ static int check_request(const struct calc_request *r)
     else if (r->accum > 0 && r->micro_batch <= 0)
         why = "--accum needs --micro-batch: --micro-batch B --accum A checks a given plan";
     if (!why)
-        why = technique_problem(r, buf, sizeof buf);
+        why = technique_problem(r, buf, size);
     if (!why)
         why = effective_batch_too_large(r);
-    if (why)
-        fprintf(stderr, "peakfit calc: %s\n", why);
-    return why ? -1 : 0;
+    return why;
 }
 
-/* "unknown option", with the option it most likely meant. */
-static int unknown_option(const char *arg)
+int calc_parse_args(int argc, char **argv, struct calc_request *r, const char **dir, char *why, size_t size)
 {
-    struct near_name near;
-    const char *name = arg + strspn(arg, "-");
-    near_name_start(&near, strndupa(name, strcspn(name, "=")));
-    for (int i = 0; i < N_OPTIONS; i++)
-        near_name_offer(&near, calc_options[i].name);
-    if (near_name_best(&near))
-        fprintf(stderr, "peakfit calc: unknown option \"%s\"; did you mean --%s?\n", arg, near_name_best(&near));
-    else
-        fprintf(stderr, "peakfit calc: unknown option \"%s\"\n", arg);
+    const char *operands[2];
+    int n;
+    *dir = NULL;
+    if (opt_parse_args(&calc_options, argc, argv, r, operands, 2, &n, why, size) != 0)
+        return -1;
+    const char *problem = NULL;
+    if (calc_request_standalone(r) && n > 0)
+        snprintf(why, size, "--per-sample and --per-token plan without measurements: no DIR (\"%s\")", operands[0]);
+    else if (!calc_request_standalone(r) && n != 1)
+        snprintf(why, size, "%s", n == 0 ? "needs DIR" : "takes one DIR");
+    else if ((problem = request_problem(r, why, size)) == NULL)
+        return (*dir = n ? operands[0] : NULL, 0);
+    else if (problem != why)
+        snprintf(why, size, "%s", problem);
     return -1;
-}
-
-int calc_parse_args(int argc, char **argv, struct calc_request *r)
-{
-    struct option longopts[N_OPTIONS + 1];
-    for (int i = 0; i < N_OPTIONS; i++)
-        longopts[i] = (struct option){calc_options[i].name, calc_options[i].arg ? required_argument : no_argument,
-                                      NULL, i};
-    longopts[N_OPTIONS] = (struct option){0, 0, 0, 0};
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-        if (opt == ':') {
-            fprintf(stderr, "peakfit calc: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        }
-        if (opt == '?')
-            return unknown_option(argv[optind - 1]);
-        const struct calc_option *o = &calc_options[opt];
-        if ((o->kind == OPT_SIZE || o->kind == OPT_SHOWN_SIZE) && size_unit_detached(optarg, argv[optind])) {
-            fprintf(stderr, "peakfit calc: --%s %s %s: the unit must be attached to the number: --%s %s%s\n",
-                    o->name, optarg, argv[optind], o->name, optarg, argv[optind]);
-            return -1;
-        }
-        if (set_option(r, o, optarg) != 0)
-            return -1;
-    }
-    if (calc_request_standalone(r) && optind != argc) {
-        fprintf(stderr, "peakfit calc: --per-sample and --per-token plan without measurements: no DIR (\"%s\")\n",
-                argv[optind]);
-        return -1;
-    }
-    if (!calc_request_standalone(r) && optind != argc - 1) {
-        fprintf(stderr, "peakfit calc: %s\n", optind == argc ? "needs DIR" : "takes one DIR");
-        return -1;
-    }
-    return check_request(r) == 0 ? optind : -1;
 }

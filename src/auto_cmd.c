@@ -16,7 +16,7 @@
 #include "point/predict.h"
 #include "proc/proc_stats.h"
 #include "runner/run_sweep.h"
-#include "src/auto_args.h"
+#include "autosweep/auto_args.h"
 #include "src/auto_cmd.h"
 #include "core/technique.h"
 #include "util/clock.h"
@@ -244,8 +244,11 @@ int auto_main(int argc, char **argv)
 {
     struct auto_request r = {.device = "cpu", .attention = "sdpa", .target = 0.02, .metric = METRIC_TENSOR};
     char err[4400];
-    if (auto_parse_args(argc, argv, &r) != 0)
+    if (auto_parse_args(argc, argv, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit auto: %s\n", err);
+        opt_print_synopsis(&auto_options, stderr);
         return EXIT_BAD_INPUT;
+    }
     struct auto_run *a = calloc(1, sizeof *a);
     if (!a)
         return EXIT_IO;

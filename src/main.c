@@ -9,6 +9,7 @@
 #include "plots/plot.h"
 #include "reports/calc.h"
 #include "reports/report.h"
+#include "reports/verify_options.h"
 #include "runner/grid_cmd.h"
 #include "runner/params.h"
 #include "point/point_result.h"
@@ -19,56 +20,54 @@
 #include "sweeps/sweep_keys.h"
 #include "src/all_cmd.h"
 #include "src/columns_cmd.h"
+#include "autosweep/auto_args.h"
 #include "src/auto_cmd.h"
 #include "src/grid_main.h"
 #include "src/verify_cmd.h"
 #include "util/exit_status.h"
+#include "util/options.h"
 #include "util/version.h"
 
 struct command {
     const char *name;
     int (*main)(int argc, char **argv);
-    const char *synopsis; /* what follows "peakfit NAME"; continuation lines indented */
+    const char *synopsis; /* what follows "peakfit NAME"; continuation lines indented; NULL: from opts */
     const char *summary;
-    void (*options)(FILE *out); /* the command's own option list, from its table; NULL: the synopsis says all */
-    const char *statuses;       /* its exit statuses where they are not peakfit's (exit_statuses) */
+    const struct opt_table *opts; /* its option table: the synopsis and the option list; or NULL */
+    void (*options)(FILE *out);   /* else its own option list; NULL: the synopsis says all */
+    const char *statuses;         /* its exit statuses where they are not peakfit's (exit_statuses) */
 };
 
 static const struct command commands[] = {
     {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
-     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL, NULL},
+     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL, NULL, NULL},
     {"grid", grid_main, "SWEEP [--peaks] [-o DIR]",
      "check a sweep file and list its points without running them; --peaks: each one's expected peak\n"
-     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL, NULL},
-    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL, NULL},
-    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL, NULL},
-    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL, NULL},
+     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL, NULL, NULL},
+    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL, NULL, NULL},
+    {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL, NULL, NULL},
+    {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL, NULL, NULL},
     {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator",
-     NULL, NULL},
-    {"calc", calc_main,
-     "DIR --budget SIZE [--target-batch E] [--replicas G] [--seq-len S] [--technique T]\n"
-     "       [--model M] [--margin F] [--micro-batch B --accum A] [--json]\n"
-     "  calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
-     "       [--fixed SIZE --budget SIZE] [--json]",
+     NULL, NULL, NULL},
+    {"calc", calc_main, NULL,
      "the largest micro-batch that fits, and the accumulation steps (without DIR: from your own numbers)",
-     calc_print_options, NULL},
-    {"verify", verify_main, "DIR --budget SIZE [--technique T] [--seq-len S] [--model M] [--device D]",
-     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up", NULL, NULL},
-    {"auto", auto_main,
-     "MODEL --technique T[,T] --seq-len S -o DIR [--points N] [--time T] [--target 2%]\n"
-     "       [--budget SIZE] [--mem-limit SIZE] [--point-timeout T] [--threads N] [--attention A] [--metric tensor|rss]",
+     &calc_options, NULL, NULL},
+    {"verify", verify_main, NULL,
+     "run the predicted largest micro-batch under a memory limit of the budget, and the next size up",
+     &verify_options, NULL, NULL},
+    {"auto", auto_main, NULL,
      "the automated sweep: peakfit chooses the points until A is known to the target (DIR/auto.sweep),\n"
-     "  or with --budget finds the largest micro-batch within it", NULL, NULL},
+     "  or with --budget finds the largest micro-batch within it", &auto_options, NULL, NULL},
     {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
-     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL, NULL},
-    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL},
+     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL, NULL, NULL},
+    {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL, NULL},
     {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
-     "measure one point (started by run; reports on stdout by hand)", sweep_keys_worker_options,
+     "measure one point (started by run; reports on stdout by hand)", NULL, sweep_keys_worker_options,
      WORKER_EXIT_STATUS_TEXT},
     {"slurm", slurm_main,
      "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
      "       [--cpus-per-task N] [--chunk C] [--submit]",
-     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)", NULL, NULL},
+     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)", NULL, NULL, NULL},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -77,20 +76,35 @@ static const char exit_statuses[] =
     "  calc's plan: 0 fits, 3 fits at the estimate only (not within its 95% interval), 4 does not fit;\n"
     "  verify: 0 the boundary held, 5 it did not\n";
 
+/* What follows "peakfit NAME": written, or made from its option table. */
+static const char *synopsis_of(const struct command *c, char *buf, size_t size)
+{
+    if (!c->opts)
+        return c->synopsis;
+    opt_synopsis(c->opts, buf, size);
+    return buf;
+}
+
 static void print_usage(FILE *out)
 {
+    char synopsis[2048];
     fprintf(out, "usage: peakfit COMMAND ...    (peakfit COMMAND --help, peakfit --version or -V)\n");
     for (int i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
+        fprintf(out, "  %s %s\n      %s\n", commands[i].name, synopsis_of(&commands[i], synopsis, sizeof synopsis),
+                commands[i].summary);
     fputs(exit_statuses, out);
 }
 
 static void print_command_usage(const struct command *c, FILE *out)
 {
-    fprintf(out, "usage: peakfit %s %s\n%s\n", c->name, c->synopsis, c->summary);
-    if (c->options) {
+    char synopsis[2048];
+    fprintf(out, "usage: peakfit %s %s\n%s\n", c->name, synopsis_of(c, synopsis, sizeof synopsis), c->summary);
+    if (c->opts || c->options) {
         fputs("options:\n", out);
-        c->options(out);
+        if (c->opts)
+            opt_print_help(c->opts, out);
+        else
+            c->options(out);
     }
     fputs(c->statuses ? c->statuses : exit_statuses, out);
 }

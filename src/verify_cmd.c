@@ -5,7 +5,6 @@
  * DIR/verify-TECHNIQUE-sS-BUDGETMiB/ (a second verify of the same plan
  * resumes there). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,70 +13,28 @@
 #include "reports/calc.h"
 #include "point/point_fields.h"
 #include "runner/run_sweep.h"
-#include "sweeps/limits.h"
 #include "core/technique.h"
+#include "reports/verify_options.h"
+#include "sweeps/limits.h"
 #include "src/verify_cmd.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"
+#include "util/options.h"
 #include "util/output_file.h"
-#include "util/near_name.h"
 #include "util/parse.h"
-#include "util/size_arg.h"
 #include "util/peaks_columns.h"
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "peakfit verify: %s\nusage: peakfit verify DIR --budget SIZE [--technique T] [--seq-len S] "
-            "[--model M] [--device D]\n", why);
+    fprintf(stderr, "peakfit verify: %s\n", why);
+    opt_print_synopsis(&verify_options, stderr);
     return EXIT_BAD_INPUT;
-}
-
-/* "unknown option", naming it, with the option it most likely meant. */
-static int unknown_option(const char *arg, const struct option *opts)
-{
-    char why[400];
-    struct near_name near;
-    near_name_start(&near, strndupa(arg + strspn(arg, "-"), strcspn(arg + strspn(arg, "-"), "=")));
-    for (int i = 0; opts[i].name; i++)
-        near_name_offer(&near, opts[i].name);
-    snprintf(why, sizeof why, "unknown option \"%.200s\"%s%s%s", arg, near_name_best(&near) ? "; did you mean --" : "",
-             near_name_best(&near) ? near_name_best(&near) : "", near_name_best(&near) ? "?" : "");
-    return usage(why);
 }
 
 static int parse_args(int argc, char **argv, struct calc_request *r, const char **dir)
 {
-    static const struct option opts[] = {{"budget", required_argument, NULL, 'b'},
-                                         {"technique", required_argument, NULL, 't'},
-                                         {"seq-len", required_argument, NULL, 's'},
-                                         {"model", required_argument, NULL, 'm'},
-                                         {"device", required_argument, NULL, 'd'},
-                                         {0, 0, 0, 0}};
-    int64_t bytes;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (opt == 'b' && size_unit_detached(optarg, argv[optind]))
-            return usage("--budget: the unit must be attached to the number (--budget 24GiB, not --budget 24 GiB)");
-        if (opt == 'b' && (parse_bytes(optarg, &bytes) != 0 || bytes <= 0 || strspn(optarg, "0123456789.") == strlen(optarg)))
-            return usage("--budget must be a size with a unit, such as 2GiB or 900MiB");
-        if (opt == 's' && parse_long(optarg, 1, LIMIT_SEQ_LEN_MAX, &r->seq_len) != 0)
-            return usage("--seq-len must be a whole number from 1 to 1000000");
-        if (opt == ':' || opt == '?')
-            return opt == ':' ? usage("an option needs a value") : unknown_option(argv[optind - 1], opts);
-        r->budget_mib = opt == 'b' ? bytes / 1048576.0 : r->budget_mib;
-        r->technique = opt == 't' ? optarg : r->technique;
-        r->model = opt == 'm' ? optarg : r->model;
-        r->device = opt == 'd' ? optarg : r->device;
-    }
-    if (optind != argc - 1 || r->budget_mib <= 0)
-        return usage(optind != argc - 1 ? "needs one DIR" : "needs --budget SIZE");
-    int t = technique_from_name(r->technique);
-    if (t < 0 || !technique_runs_steps((pf_technique)t))
-        return usage("--technique must be a technique that runs steps");
-    *dir = argv[optind];
-    return 0;
+    char why[1024];
+    return verify_parse_args(argc, argv, r, dir, why, sizeof why) == 0 ? 0 : usage(why);
 }
 
 /* The group's first ok row of DIR/peaks.csv: how its points were measured. */

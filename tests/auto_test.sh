@@ -56,10 +56,12 @@ bad() {
     expect_eq "auto $*: exit status" "$rc" 2
     expect_eq "auto $*: message" "$(head -1 <<<"$err")" "peakfit auto: $want"
 }
-bad "--technique must list techniques that run steps, each once" --technique load --seq-len 64
-bad "--technique must list techniques that run steps, each once" --technique full,full --seq-len 64
-bad "needs --technique, --seq-len and -o DIR" --technique full
-bad "--target must be a fraction or percentage: 0.02 or 2%" --technique full --seq-len 64 --target 150%
-bad "--budget must be a size with a unit: 8GiB" --technique full --seq-len 64 --budget 6
+bad '--technique must be one of inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "load"' \
+    --technique load --seq-len 64
+bad '--technique lists "full" twice' --technique full,full --seq-len 64
+bad "needs --seq-len S" --technique full
+bad '--target must be a fraction or percentage: 0.02 or 2%, not "150%"' --technique full --seq-len 64 --target 150%
+bad '--budget needs a unit (e.g. 24GiB, 512MiB), not "6"' --technique full --seq-len 64 --budget 6
+bad '--metric must be one of tensor, rss, not "rs"' --technique full --seq-len 64 --metric rs
 [ ! -e "$TMP/bad" ] || fail "a bad option created the output directory"
 true

@@ -44,7 +44,7 @@ expect_message "calc --per-sample 1 GB" \
     "peakfit calc: --per-sample 1 GB: the unit must be attached to the number: --per-sample 1GB" \
     "$PEAKFIT" calc --per-sample 1 GB --micro-batch 2
 expect_message "verify --budget 24 GiB" \
-    "peakfit verify: --budget: the unit must be attached to the number (--budget 24GiB, not --budget 24 GiB)" \
+    "peakfit verify: --budget 24 GiB: the unit must be attached to the number: --budget 24GiB" \
     "$PEAKFIT" verify "$TMP" --budget 24 GiB
 expect_message "calc --budget 24" 'peakfit calc: --budget needs a unit (e.g. 24GiB, 512MiB), not "24"' \
     "$PEAKFIT" calc "$TMP" --budget 24

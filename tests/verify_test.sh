@@ -68,5 +68,5 @@ expect_eq "verify, nothing fits: exit status" "$rc" 4
 err=$("$PEAKFIT" verify "$dir" --budget 2048 2>&1 >/dev/null); rc=$?
 expect_eq "verify, a budget without unit: exit status" "$rc" 2
 expect_eq "verify, a budget without unit" "$(head -1 <<<"$err")" \
-    "peakfit verify: --budget must be a size with a unit, such as 2GiB or 900MiB"
+    'peakfit verify: --budget needs a unit (e.g. 24GiB, 512MiB), not "2048"'
 true

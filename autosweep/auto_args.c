@@ -1,0 +1,89 @@
+/* auto_args.c: `peakfit auto`'s option table (util/options.h) and its
+ * command line into a struct auto_request. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "autosweep/auto_choose.h"
+#include "autosweep/auto_sweep.h"
+#include "autosweep/auto_args.h"
+#include "core/attention.h"
+#include "core/device.h"
+#include "sweeps/limits.h"
+#include "core/technique.h"
+#include "util/options.h"
+#include "util/parse.h"
+
+enum { AUTO_DEFAULT_POINTS = 8, AUTO_BUDGET_POINTS = 5 };
+
+/* "2%" or "0.02": a fraction in (0, 1). */
+static int parse_target(const char *text, double *out)
+{
+    char copy[64];
+    size_t len = strlen(text);
+    int pct = len > 0 && len < sizeof copy && text[len - 1] == '%';
+    snprintf(copy, sizeof copy, "%.*s", (int)(pct ? len - 1 : len), text);
+    if (parse_double(copy, 0, pct ? 100 : 1, out) != 0 || *out <= 0)
+        return -1;
+    *out /= pct ? 100 : 1;
+    return *out < 1 ? 0 : -1;
+}
+
+static int set_target(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+                      size_t size)
+{
+    if (parse_target(value, (double *)((char *)target + row->off)) == 0)
+        return 0;
+    snprintf(why, size, "%s must be a fraction or percentage: 0.02 or 2%%, not \"%s\"", display, value);
+    return -1;
+}
+
+static const char *metric_name_at(int i) { return i == 0 ? "tensor" : "rss"; }
+static const int metric_values[] = {METRIC_TENSOR, METRIC_RSS};
+static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_values};
+
+#define AUTO_FIELD(f) offsetof(struct auto_request, f)
+
+static const struct opt_row auto_rows[] = {
+    {"technique", 0, "T[,T...]", OPT_ENUM_LIST, AUTO_FIELD(techniques), 0, AUTO_MAX_TECHNIQUES,
+     .flags = OPT_REQUIRED, .names = &stepping_technique_option_names, .count_off = AUTO_FIELD(n_techniques),
+     .help = "the techniques to measure, each once"},
+    {"seq-len", 0, "S", OPT_LONG, AUTO_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .flags = OPT_REQUIRED,
+     .help = "sequence length"},
+    {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
+     .help = "the directory for auto.sweep, peaks.csv and the results"},
+    {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST,
+     .def = "8; 5 with --budget", .help = "points per technique"},
+    {"time", 0, "T", OPT_DURATION, AUTO_FIELD(time_s), .help = "no round starts after this long (90s, 15m, 2h)"},
+    {"target", 0, "2%", OPT_CUSTOM, AUTO_FIELD(target), .def = "2%", .set = set_target,
+     .help = "A's relative 95% half-width to reach"},
+    {"budget", 0, "SIZE", OPT_SIZE_MIB, AUTO_FIELD(budget_mib),
+     .help = "find the largest micro-batch within this memory (8GiB)"},
+    {"mem-limit", 0, "SIZE", OPT_SIZE_MIB, AUTO_FIELD(mem_limit_mib), .help = "each point's mem_limit"},
+    {"point-timeout", 0, "T", OPT_DURATION, AUTO_FIELD(point_timeout_s), .def = "the sweep's",
+     .help = "each point's timeout"},
+    {"threads", 0, "N", OPT_LONG, AUTO_FIELD(threads), 0, LIMIT_THREADS_MAX, .def = "0, libtorch's",
+     .help = "libtorch intra-op threads"},
+    {"attention", 0, "A", OPT_NAME, AUTO_FIELD(attention), .def = "sdpa", .names = &attention_option_names,
+     .help = "attention implementation"},
+    {"device", 0, "D", OPT_CUSTOM, AUTO_FIELD(device), .def = "cpu", .set = device_option_set, .help = "device"},
+    {"metric", 0, "tensor|rss", OPT_ENUM, AUTO_FIELD(metric), .def = "tensor", .names = &metric_names,
+     .help = "what A is fitted to"},
+};
+
+const struct opt_table auto_options = OPT_TABLE("auto", "MODEL", auto_rows, NULL);
+
+int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, size_t size)
+{
+    const char *model[2];
+    int n;
+    if (opt_parse_args(&auto_options, argc, argv, r, model, 2, &n, why, size) != 0)
+        return -1;
+    if (n != 1) {
+        snprintf(why, size, "needs one MODEL");
+        return -1;
+    }
+    r->model_arg = model[0];
+    if (!r->points)
+        r->points = r->budget_mib > 0 ? AUTO_BUDGET_POINTS : AUTO_DEFAULT_POINTS;
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* verify_options.c: `peakfit verify`'s options, one table for the option
+ * engine (util/options.h): its parser, --help and synopsis. They fill a
+ * calc request, as calc's own (calc_options.c) do. */
+#include <stddef.h>
+#include <stdio.h>
+#include "core/technique.h"
+#include "reports/verify_options.h"
+#include "sweeps/limits.h"
+
+#define VERIFY_FIELD(f) offsetof(struct calc_request, f)
+
+static const struct opt_row verify_rows[] = {
+    {"budget", 0, "SIZE", OPT_SIZE_MIB, VERIFY_FIELD(budget_mib), .flags = OPT_REQUIRED,
+     .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
+    {"technique", 0, "T", OPT_NAME, VERIFY_FIELD(technique), .def = "full",
+     .names = &stepping_technique_option_names, .help = "technique"},
+    {"seq-len", 0, "S", OPT_LONG, VERIFY_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .def = "the largest measured",
+     .help = "sequence length"},
+    {"model", 0, "M", OPT_TEXT, VERIFY_FIELD(model), .def = "the only model measured",
+     .help = "model, as in peaks.csv's model column"},
+    {"device", 0, "D", OPT_TEXT, VERIFY_FIELD(device), .def = "the only device measured", .help = "device"},
+};
+
+const struct opt_table verify_options = OPT_TABLE("verify", "DIR", verify_rows, NULL);
+
+int verify_parse_args(int argc, char **argv, struct calc_request *r, const char **dir, char *why, size_t size)
+{
+    int n;
+    if (opt_parse_args(&verify_options, argc, argv, r, dir, 1, &n, why, size) != 0)
+        return -1;
+    if (n == 1)
+        return 0;
+    snprintf(why, size, "needs one DIR");
+    return -1;
+}

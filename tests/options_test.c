@@ -1,0 +1,156 @@
+/* The option engine (util/options.h): each type's setter, its range and
+ * unit errors, "did you mean" for a mistyped option or name, a missing
+ * value, an unknown option, an option given twice, a required one left
+ * out, key = value lines; and every command's table: each row has help
+ * text, a name the parser finds, and a value name where it takes one. */
+#include <stddef.h>
+#include <string.h>
+#include "autosweep/auto_args.h"
+#include "core/attention.h"
+#include "core/technique.h"
+#include "reports/calc.h"
+#include "reports/verify_options.h"
+#include "tests/check.h"
+#include "util/options.h"
+
+struct sample {
+    int count, flag, on, attention, techniques[4], n_techniques;
+    long big;
+    double ratio, mib, seconds;
+    const char *text, *technique;
+};
+
+#define SAMPLE(f) offsetof(struct sample, f)
+
+static const struct opt_row sample_rows[] = {
+    {"count", 'c', "N", OPT_INT, SAMPLE(count), 1, 10, .flags = OPT_REQUIRED, .help = "a count"},
+    {"big", 0, "N", OPT_LONG, SAMPLE(big), 0, 5000000000.0, .help = "a long"},
+    {"ratio", 0, "F", OPT_DOUBLE, SAMPLE(ratio), 0, 0.5, .noun = "fraction", .help = "a fraction"},
+    {"size", 0, "SIZE", OPT_SIZE_MIB, SAMPLE(mib), .help = "a size"},
+    {"time", 0, "T", OPT_DURATION, SAMPLE(seconds), .help = "a duration"},
+    {"text", 0, "X", OPT_TEXT, SAMPLE(text), .help = "text"},
+    {"attention", 0, "A", OPT_ENUM, SAMPLE(attention), .names = &attention_option_names, .help = "an enum"},
+    {"technique", 0, "T", OPT_NAME, SAMPLE(technique), .names = &stepping_technique_option_names,
+     .help = "a name"},
+    {"techniques", 0, "T,T", OPT_ENUM_LIST, SAMPLE(techniques), 0, 4, .names = &technique_option_names,
+     .count_off = SAMPLE(n_techniques), .help = "a list"},
+    {"flag", 0, NULL, OPT_FLAG, SAMPLE(flag), .help = "a flag"},
+    {"on", 0, "B", OPT_BOOL, SAMPLE(on), .help = "a bool"},
+};
+static const struct opt_table sample_table = OPT_TABLE("sample", "FILE", sample_rows, NULL);
+
+/* Parses the words (argv[0] is the command) into s; returns the status
+ * and leaves the message in why. */
+static int parse(struct sample *s, char *why, size_t size, int argc, const char **argv)
+{
+    const char *operands[2];
+    int n;
+    *s = (struct sample){0};
+    why[0] = '\0';
+    return opt_parse_args(&sample_table, argc, (char **)argv, s, operands, 2, &n, why, size);
+}
+
+#define PARSE(s, why, ...)                                                                   \
+    parse(s, why, sizeof why, (int)(sizeof((const char *[]){"sample", __VA_ARGS__}) / sizeof(char *)), \
+          (const char *[]){"sample", __VA_ARGS__})
+
+static void expect_error(int rc, const char *why, const char *want)
+{
+    CHECK(rc == -1, "no error, expected \"%s\"", want);
+    CHECK(strcmp(why, want) == 0, "got \"%s\", expected \"%s\"", why, want);
+}
+
+static void test_values(void)
+{
+    struct sample s;
+    char why[512];
+    int rc = PARSE(&s, why, "-c", "3", "--big=4000000000", "--ratio", "0.25", "--size", "1.5GiB", "--time", "2m",
+                   "--text", "hi", "--attention", "eager", "--technique", "lora", "--techniques", "full, bf16",
+                   "--flag", "--on", "true", "f");
+    CHECK(rc == 0, "%s", why);
+    CHECK(s.count == 3 && s.big == 4000000000L && s.ratio == 0.25, "numbers %d %ld %g", s.count, s.big, s.ratio);
+    CHECK(s.mib == 1536 && s.seconds == 120, "size %g MiB, time %g s", s.mib, s.seconds);
+    CHECK(!strcmp(s.text, "hi") && s.attention == PF_ATTN_EAGER && !strcmp(s.technique, "lora"), "text, enum, name");
+    CHECK(s.n_techniques == 2 && s.techniques[0] == PF_TECH_FULL && s.techniques[1] == PF_TECH_BF16, "list");
+    CHECK(s.flag == 1 && s.on == 1, "flag %d bool %d", s.flag, s.on);
+    CHECK(PARSE(&s, why, "-c7", "f") == 0 && s.count == 7, "-c7: %s", why);
+}
+
+static void test_errors(void)
+{
+    struct sample s;
+    char why[512];
+    expect_error(PARSE(&s, why, "-c", "11"), why, "-c must be a whole number from 1 to 10, not \"11\"");
+    expect_error(PARSE(&s, why, "--count", " 2"), why, "--count must be a whole number from 1 to 10, not \" 2\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--ratio", "0.6"), why, "--ratio must be a fraction from 0 to 0.5, not \"0.6\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--size", "512"), why, "--size needs a unit (e.g. 24GiB, 512MiB), not \"512\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--size", "lots"), why,
+                 "--size must be a size above 0 such as 24GiB or 512MiB, not \"lots\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--size", "24", "GiB"), why,
+                 "--size 24 GiB: the unit must be attached to the number: --size 24GiB");
+    expect_error(PARSE(&s, why, "-c", "1", "--time", "0s"), why,
+                 "--time must be a duration above 0 such as 90s, 15m or 2h, not \"0s\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--technique", "load"), why,
+                 "--technique must be one of inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not \"load\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,full"), why, "--techniques lists \"full\" twice");
+    expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,,bf16"), why,
+                 "--techniques needs 1 to 4 comma-separated values, none of them empty, not \"full,,bf16\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--on", "yes"), why, "--on must be true or false (or 1 or 0), not \"yes\"");
+    expect_error(PARSE(&s, why, "-c"), why, "-c needs a value");
+    expect_error(PARSE(&s, why, "--coutn", "1"), why, "unknown option \"--coutn\"; did you mean --count?");
+    expect_error(PARSE(&s, why, "--frobnicate"), why, "unknown option \"--frobnicate\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--count", "2"), why, "--count given twice; give it once");
+    expect_error(PARSE(&s, why, "-c", "1", "--flag=1"), why, "--flag takes no value");
+    expect_error(PARSE(&s, why, "f"), why, "needs -c N");
+    expect_error(PARSE(&s, why, "-c", "1", "a", "b", "c"), why, "unexpected argument \"c\"");
+    CHECK(PARSE(&s, why, "-c", "1", "--", "-x") == 0, "after --, -x is an operand: %s", why);
+}
+
+static void test_lines(void)
+{
+    struct sample s = {0};
+    char why[512], line[128];
+    snprintf(line, sizeof line, "  ratio =  0.5 ");
+    CHECK(opt_parse_line(&sample_table, "f.conf:3", line, &s, why, sizeof why) == 0 && s.ratio == 0.5, "%s", why);
+    snprintf(line, sizeof line, "count = 0");
+    expect_error(opt_parse_line(&sample_table, "f.conf:4", line, &s, why, sizeof why), why,
+                 "f.conf:4: count must be a whole number from 1 to 10, not \"0\"");
+    snprintf(line, sizeof line, "cuont = 1");
+    expect_error(opt_parse_line(&sample_table, "f.conf:5", line, &s, why, sizeof why), why,
+                 "f.conf:5: unknown key \"cuont\"; did you mean count?");
+    snprintf(line, sizeof line, "count");
+    expect_error(opt_parse_line(&sample_table, "f.conf:6", line, &s, why, sizeof why), why,
+                 "f.conf:6: expected key = value, not \"count\"");
+}
+
+/* Every row of every command's table: help text, found by its own name,
+ * a value name unless a flag, and no name twice. */
+static void test_tables(void)
+{
+    const struct opt_table *tables[] = {&sample_table, &calc_options, &auto_options, &verify_options};
+    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+        const struct opt_table *t = tables[k];
+        for (int i = 0; i < t->n_rows; i++) {
+            const struct opt_row *r = &t->rows[i];
+            CHECK(r->help && r->help[0], "%s --%s has no help", t->command, r->name);
+            CHECK(opt_find(t, r->name) == r, "%s --%s: another row has its name", t->command, r->name);
+            CHECK((r->arg != NULL) == (r->type != OPT_FLAG), "%s --%s: a value name iff it takes a value",
+                  t->command, r->name);
+            CHECK(r->type != OPT_ENUM_LIST || r->count_off, "%s --%s: a list without a count", t->command, r->name);
+            CHECK((r->names != NULL) == (r->type == OPT_ENUM || r->type == OPT_NAME || r->type == OPT_ENUM_LIST),
+                  "%s --%s: names iff it is chosen from names", t->command, r->name);
+        }
+        char synopsis[2048];
+        opt_synopsis(t, synopsis, sizeof synopsis);
+        CHECK(strstr(synopsis, t->rows[t->n_rows - 1].name) != NULL, "%s: synopsis %s", t->command, synopsis);
+    }
+}
+
+int main(void)
+{
+    test_values();
+    test_errors();
+    test_lines();
+    test_tables();
+    CHECK_DONE();
+}

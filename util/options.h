@@ -1,0 +1,105 @@
+/* options.h: the one option engine, in the manner of fio's parse.c: each
+ * option is one row (name, type, offset of its field in the target struct,
+ * range, text default, help), and one loop reads a command line or a
+ * key = value line with it, range-checks, and prints the help and the
+ * synopsis. The engine never prints or exits: a bad value is -1 and a
+ * message naming the option (or FILE:LINE and the key); the command prints
+ * it and exits 2. */
+#ifndef PEAKFIT_OPTIONS_H
+#define PEAKFIT_OPTIONS_H
+#include <stddef.h>
+#include <stdio.h>
+
+enum opt_type {
+    OPT_INT,      /* int, min .. max */
+    OPT_LONG,     /* long, min .. max */
+    OPT_DOUBLE,   /* double, min .. max; the message calls it .noun ("number") */
+    OPT_SIZE_MIB, /* double MiB from a size with a unit (24GiB, 512MiB); above 0 */
+    OPT_DURATION, /* double seconds from 90, 90s, 15m, 2h; above 0 */
+    OPT_TEXT,     /* const char *: the argument itself (command lines only) */
+    OPT_ENUM,     /* int: the value of the name in .names */
+    OPT_NAME,     /* const char *: one of .names, stored as the table's own text */
+    OPT_ENUM_LIST,/* int[]: comma-separated names from .names, each once; count at .count_off */
+    OPT_FLAG,     /* int set to 1; takes no value */
+    OPT_BOOL,     /* int: true, false, 1 or 0 */
+    OPT_CUSTOM    /* .set reads the value */
+};
+
+/* The names an OPT_ENUM row accepts: name(i) for i = 0 .. count-1, whose
+ * value is i (or values[i]); when allowed is set, only the i it accepts. */
+struct opt_names {
+    const char *(*name)(int i);
+    int count;
+    int (*allowed)(int i);
+    const int *values;
+};
+
+/* Flags of a row. */
+enum {
+    OPT_REQUIRED = 1,  /* the command needs it */
+    OPT_MAIN_FORM = 2, /* the synopsis shows it unbracketed; the command checks it (another form goes without) */
+};
+
+struct opt_row {
+    const char *name;  /* --name on a command line, name in a key = value line */
+    char short_name;   /* -c, or 0 */
+    const char *arg;   /* what the help calls its value ("SIZE"); NULL for a flag */
+    enum opt_type type;
+    size_t off;        /* offsetof(the target struct, its field) */
+    double min, max;   /* numbers: the range; lists: max is the most items */
+    const char *def;   /* the default, as the help says it; NULL: none */
+    const char *help;
+    unsigned flags;
+    const struct opt_names *names;      /* OPT_ENUM, OPT_ENUM_LIST */
+    size_t count_off;                   /* OPT_ENUM_LIST: offsetof(its int count) */
+    const char *noun;                   /* OPT_DOUBLE: "fraction"; default "number" */
+    /* OPT_CUSTOM: reads value into target (its field at row->off); 0, or
+     * -1 with the whole message in why (display names the option). */
+    int (*set)(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+               size_t size);
+    /* After a value is read: what else it sets (calc's unit of a shown size). */
+    void (*then)(const struct opt_row *row, const char *value, void *target);
+};
+
+/* One command's options. */
+struct opt_table {
+    const char *command;    /* "calc": the message prefix is "peakfit calc: " */
+    const char *operands;   /* what comes besides options ("DIR"), for the synopsis */
+    const struct opt_row *rows;
+    int n_rows;
+    const char *other_forms; /* the synopsis's further lines, as written; or NULL */
+};
+
+#define OPT_TABLE(cmd, operands_, rows_, other_forms_) \
+    {(cmd), (operands_), (rows_), (int)(sizeof(rows_) / sizeof((rows_)[0])), (other_forms_)}
+
+/* Reads argv[1 .. argc-1] into target: --name=value, --name value, -c
+ * value, -cvalue; anything else is an operand, stored in order in
+ * operands (at most max_operands; *n_operands is their count). An option
+ * given twice, unknown, missing its value or with a bad one, or a required
+ * one missing, is -1 with the reason in why (without the command's name). */
+int opt_parse_args(const struct opt_table *t, int argc, char **argv, void *target, const char **operands,
+                   int max_operands, int *n_operands, char *why, size_t size);
+
+/* One option's value into target, as from a command line (display: how
+ * the message names it, "--budget" or "budget"); 0 or -1 with why. */
+int opt_set(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+            size_t size);
+
+/* A "key = value" line (white space around both trimmed; line is
+ * changed) into target, as opt_set; where ("FILE:LINE") begins the
+ * message. An unknown key is named with the key it most likely meant. */
+int opt_parse_line(const struct opt_table *t, const char *where, char *line, void *target, char *why, size_t size);
+
+/* The row named name, or NULL. */
+const struct opt_row *opt_find(const struct opt_table *t, const char *name);
+/* The row name most likely meant by a mistyped one, or NULL. */
+const char *opt_near(const struct opt_table *t, const char *name);
+
+/* "usage: peakfit CMD OPERANDS --required X [--other Y] ...", wrapped. */
+void opt_print_synopsis(const struct opt_table *t, FILE *out);
+/* The synopsis's part after "peakfit CMD " into buf. */
+void opt_synopsis(const struct opt_table *t, char *buf, size_t size);
+/* One line per row: "  --name ARG  help (default: X)". */
+void opt_print_help(const struct opt_table *t, FILE *out);
+#endif
