@@ -10,9 +10,8 @@
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
-#include "core/attention.h"
-#include "core/technique.h"
 #include "util/input_file.h"
+#include "util/options.h"
 #include "util/parse.h"
 
 int parser_fail(struct parser *p, const char *fmt, ...)
@@ -95,22 +94,13 @@ static int set_device(struct parser *p, const char *item, int index)
     return 0;
 }
 
-static int set_technique(struct parser *p, const char *item, int index)
+/* A technique or an attention: a name from the row's table, the one
+ * name-to-value setter of the option engine (util/options.h). */
+static int set_named(struct parser *p, const struct sweep_key *k, const char *item, int index)
 {
-    int t = technique_from_name(item);
-    if (t < 0)
-        return parser_fail(p, "unknown technique \"%s\" (techniques: %s)", item, technique_names());
-    p->job->techniques[index] = (pf_technique)t;
-    return 0;
-}
-
-static int set_attention(struct parser *p, const char *item, int index)
-{
-    int a = attention_from_name(item);
-    if (a < 0)
-        return parser_fail(p, "unknown attention \"%s\" (attention: %s)", item, attention_names());
-    p->job->attentions[index] = (pf_attention)a;
-    return 0;
+    char why[700];
+    int *out = field_of(p->job, k->off);
+    return opt_name_value(k->names, k->name, item, &out[index], why, sizeof why) == 0 ? 0 : parser_fail(p, "%s", why);
 }
 
 static int set_count(struct parser *p, const struct sweep_key *k, const char *item, int index)
@@ -151,8 +141,7 @@ static int set_item(struct parser *p, const struct sweep_key *k, const char *ite
     switch (k->type) {
     case KEY_MODELS: return set_model(p, item, index);
     case KEY_DEVICES: return set_device(p, item, index);
-    case KEY_TECHNIQUES: return set_technique(p, item, index);
-    case KEY_ATTENTIONS: return set_attention(p, item, index);
+    case KEY_NAMES: return set_named(p, k, item, index);
     case KEY_PAIRS: return set_pair(p, k, item, index);
     default: return set_count(p, k, item, index);
     }
@@ -257,7 +246,7 @@ static int set_path(struct parser *p, const struct sweep_key *k, const char *val
 int sweep_key_set(struct parser *p, const struct sweep_key *k, char *value)
 {
     switch (k->type) {
-    case KEY_MODELS: case KEY_DEVICES: case KEY_TECHNIQUES: case KEY_ATTENTIONS: case KEY_COUNTS: case KEY_PAIRS:
+    case KEY_MODELS: case KEY_DEVICES: case KEY_NAMES: case KEY_COUNTS: case KEY_PAIRS:
         return set_list(p, k, value);
     case KEY_INT: return set_int(p, k, value);
     case KEY_DURATION: return set_duration(p, k, value);

@@ -9,6 +9,7 @@
 #include "sweeps/sweep_keys.h"
 #include "core/attention.h"
 #include "core/technique.h"
+#include "util/options.h"
 #include "util/parse.h"
 
 #define FIELD(f) .off = offsetof(struct sweep_job, f), .size = sizeof(((struct sweep_job *)0)->f)
@@ -22,10 +23,10 @@ static const struct sweep_key keys[] = {
     {.name = "device", .type = KEY_DEVICES, LIST(devices, n_devices, SWEEP_MAX_LIST), .flag = "device",
      .def_text = "cpu",
      .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"},
-    {.name = "technique", .type = KEY_TECHNIQUES, LIST(techniques, n_techniques, SWEEP_MAX_LIST),
-     .flag = "technique", .no_default = "required", .help = "list of %s"},
-    {.name = "attention", .type = KEY_ATTENTIONS, LIST(attentions, n_attentions, SWEEP_MAX_LIST),
-     .flag = "attention", .def_text = "sdpa",
+    {.name = "technique", .type = KEY_NAMES, LIST(techniques, n_techniques, SWEEP_MAX_LIST),
+     .names = &technique_option_names, .flag = "technique", .no_default = "required", .help = "list of %s"},
+    {.name = "attention", .type = KEY_NAMES, LIST(attentions, n_attentions, SWEEP_MAX_LIST),
+     .names = &attention_option_names, .flag = "attention", .def_text = "sdpa",
      .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "
              "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"},
     {.name = "batch", .type = KEY_COUNTS, LIST(batches, n_batches, SWEEP_MAX_LIST), .min = 1,
@@ -119,11 +120,11 @@ static void backticked(const char *list, char *out, size_t size)
 
 static void choices(const struct sweep_key *k, char *out, size_t size)
 {
+    char list[512];
     switch (k->type) {
     case KEY_MODELS: backticked(model_preset_names(), out, size); break;
     case KEY_DEVICES: backticked(device_names(), out, size); break;
-    case KEY_TECHNIQUES: backticked(technique_names(), out, size); break;
-    case KEY_ATTENTIONS: backticked(attention_names(), out, size); break;
+    case KEY_NAMES: backticked(opt_names_text(k->names, list, sizeof list), out, size); break;
     case KEY_LORA_TARGETS: backticked(lora_target_names(), out, size); break;
     case KEY_PAIRS: snprintf(out, size, "batch %ld … %ld", k->min, k->max); break;
     case KEY_COMMAND: backticked(command_placeholder_names(), out, size); break;

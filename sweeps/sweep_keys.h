@@ -8,11 +8,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct opt_names;
+
 enum sweep_key_type {
     KEY_MODELS,       /* list of presets or config.json paths */
     KEY_DEVICES,      /* list of device names (core/device.h) */
-    KEY_TECHNIQUES,   /* list of technique names (PF_TECHNIQUES) */
-    KEY_ATTENTIONS,   /* list of attention implementations (core/attention.h) */
+    KEY_NAMES,        /* list of names from .names (techniques, attention implementations), each once */
     KEY_COUNTS,       /* list of distinct whole numbers in min .. max */
     KEY_INT,          /* one whole number in min .. max (an int or a long field) */
     KEY_DURATION,     /* 90, 90s, 15m, 2h: seconds, positive, at most max */
@@ -39,6 +40,7 @@ struct sweep_key {
     const char *no_default;  /* what the README says where there is no default value */
     const char *flag;        /* the worker's option (--flag); NULL: the runner's alone */
     const char *help;        /* README text; "%s" stands for the choices or the range */
+    const struct opt_names *names; /* KEY_NAMES: the names and their values (util/options.h) */
 };
 
 /* The row of a key, or NULL. */

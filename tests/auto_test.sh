@@ -59,7 +59,8 @@ bad() {
 bad '--technique must be one of inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "load"' \
     --technique load --seq-len 64
 bad '--technique lists "full" twice' --technique full,full --seq-len 64
-bad "needs --seq-len S" --technique full
+bad "needs --seq-len S, sequence length" --technique full
+bad "needs --technique T[,T...] and --seq-len S" 
 bad '--target must be a fraction or percentage: 0.02 or 2%, not "150%"' --technique full --seq-len 64 --target 150%
 bad '--budget needs a unit (e.g. 24GiB, 512MiB), not "6"' --technique full --seq-len 64 --budget 6
 bad '--metric must be one of tensor, rss, not "rs"' --technique full --seq-len 64 --metric rs

@@ -68,11 +68,11 @@ expect_calc_error "--margin 1" \
 expect_calc_error "--micro-batch 0" \
     'peakfit calc: --micro-batch must be a whole number from 1 to 1000000, not "0"' "$d" --budget 2GiB --micro-batch 0
 expect_calc_error "an unknown technique" \
-    'peakfit calc: --technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "fulll"' \
+    'peakfit calc: --technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "fulll"; did you mean full?' \
     "$d" --budget 2GiB --technique fulll
 expect_calc_error "an unknown option" 'peakfit calc: unknown option "--budjet"; did you mean --budget?' "$d" --budjet 2GiB
 expect_calc_error "an unknown option, nothing near" 'peakfit calc: unknown option "--frobnicate"' "$d" --frobnicate
-expect_calc_error "a missing value" 'peakfit calc: --budget needs a value' "$d" --budget
+expect_calc_error "a missing value" 'peakfit calc: --budget needs a value: --budget SIZE, memory for the whole process, baseline included (24GiB, 512MiB)' "$d" --budget
 expect_calc_error "no budget" 'peakfit calc: needs --budget SIZE' "$d"
 err=$("$PEAKFIT" calc "$TMP/none" --budget 2GiB 2>&1); rc=$?
 expect_eq "a directory without peaks.csv: exit status" "$rc" 2

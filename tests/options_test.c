@@ -92,16 +92,21 @@ static void test_errors(void)
                  "--time must be a duration above 0 such as 90s, 15m or 2h, not \"0s\"");
     expect_error(PARSE(&s, why, "-c", "1", "--technique", "load"), why,
                  "--technique must be one of inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not \"load\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--attention", "eagre"), why,
+                 "--attention must be one of sdpa, eager, not \"eagre\"; did you mean eager?");
+    expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,lorra"), why,
+                 "--techniques must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, "
+                 "not \"lorra\"; did you mean lora?");
     expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,full"), why, "--techniques lists \"full\" twice");
     expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,,bf16"), why,
                  "--techniques needs 1 to 4 comma-separated values, none of them empty, not \"full,,bf16\"");
     expect_error(PARSE(&s, why, "-c", "1", "--on", "yes"), why, "--on must be true or false (or 1 or 0), not \"yes\"");
-    expect_error(PARSE(&s, why, "-c"), why, "-c needs a value");
+    expect_error(PARSE(&s, why, "-c"), why, "-c needs a value: -c N, a count");
     expect_error(PARSE(&s, why, "--coutn", "1"), why, "unknown option \"--coutn\"; did you mean --count?");
     expect_error(PARSE(&s, why, "--frobnicate"), why, "unknown option \"--frobnicate\"");
     expect_error(PARSE(&s, why, "-c", "1", "--count", "2"), why, "--count given twice; give it once");
     expect_error(PARSE(&s, why, "-c", "1", "--flag=1"), why, "--flag takes no value");
-    expect_error(PARSE(&s, why, "f"), why, "needs -c N");
+    expect_error(PARSE(&s, why, "f"), why, "needs -c N, a count");
     expect_error(PARSE(&s, why, "-c", "1", "a", "b", "c"), why, "unexpected argument \"c\"");
     CHECK(PARSE(&s, why, "-c", "1", "--", "-x") == 0, "after --, -x is an operand: %s", why);
 }

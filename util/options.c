@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include "util/near_name.h"
 #include "util/options.h"
 #include "util/parse.h"
 #include "util/size_arg.h"
@@ -23,8 +24,7 @@ static int fail(char *why, size_t size, const char *fmt, ...)
 
 static void *field_of(void *target, const struct opt_row *row) { return (char *)target + row->off; }
 
-/* "load, full, ..." into buf: the names the row accepts. */
-static const char *names_text(const struct opt_names *n, char *buf, size_t size)
+const char *opt_names_text(const struct opt_names *n, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -43,26 +43,43 @@ static int name_index(const struct opt_names *n, const char *item)
     return -1;
 }
 
-static int bad_name(const struct opt_row *row, const char *display, const char *item, char *why, size_t size)
+static int value_at(const struct opt_names *n, int i) { return n->values ? n->values[i] : i; }
+
+/* "must be one of ...", with the name most likely meant. */
+static int bad_name(const struct opt_names *n, const char *display, const char *item, char *why, size_t size)
 {
     char list[512];
-    return fail(why, size, "%s must be one of %s, not \"%s\"", display, names_text(row->names, list, sizeof list),
-                item);
+    struct near_name near;
+    near_name_start(&near, item);
+    for (int i = 0; i < n->count; i++)
+        if (!n->allowed || n->allowed(i))
+            near_name_offer(&near, n->name(i));
+    const char *best = near_name_best(&near);
+    return fail(why, size, "%s must be one of %s, not \"%s\"%s%s%s", display, opt_names_text(n, list, sizeof list), item,
+                best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
 }
 
-static int value_at(const struct opt_names *n, int i) { return n->values ? n->values[i] : i; }
+int opt_name_value(const struct opt_names *n, const char *display, const char *item, int *value, char *why,
+                   size_t size)
+{
+    int i = name_index(n, item);
+    if (i < 0)
+        return bad_name(n, display, item, why, size);
+    *value = value_at(n, i);
+    return 0;
+}
 
 /* OPT_ENUM and OPT_NAME: the value, or the name as the table holds it. */
 static int set_name(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
                     size_t size)
 {
-    int i = name_index(row->names, value);
-    if (i < 0)
-        return bad_name(row, display, value, why, size);
+    int v = 0;
+    if (opt_name_value(row->names, display, value, &v, why, size) != 0)
+        return -1;
     if (row->type == OPT_NAME)
-        *(const char **)field_of(target, row) = row->names->name(i);
+        *(const char **)field_of(target, row) = row->names->name(name_index(row->names, value));
     else
-        *(int *)field_of(target, row) = value_at(row->names, i);
+        *(int *)field_of(target, row) = v;
     return 0;
 }
 
@@ -78,10 +95,8 @@ static int set_enum_list(const struct opt_row *row, const char *display, const c
         return fail(why, size, "%s needs 1 to %d comma-separated values, none of them empty, not \"%s\"", display,
                     most, value);
     for (int i = 0; i < n; i++) {
-        int k = name_index(row->names, items[i]);
-        if (k < 0)
-            return bad_name(row, display, items[i], why, size);
-        out[i] = value_at(row->names, k);
+        if (opt_name_value(row->names, display, items[i], &out[i], why, size) != 0)
+            return -1;
         for (int j = 0; j < i; j++)
             if (out[j] == out[i])
                 return fail(why, size, "%s lists \"%s\" twice", display, items[i]);
@@ -231,8 +246,8 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
         return fail(why, size, "%s given twice; give it once", display);
     if (!row->arg)
         return value ? fail(why, size, "%s takes no value", display) : opt_set(row, display, "", target, why, size);
-    if (!value && *i + 1 >= argc)
-        return fail(why, size, "%s needs a value", display);
+    if (!value && *i + 1 >= argc) /* what it is, as the help says */
+        return fail(why, size, "%s needs a value: %s %s, %s", display, display, row->arg, row->help);
     if (!value) {
         value = argv[++*i];
         if (row->type == OPT_SIZE_MIB && size_unit_detached(value, *i + 1 < argc ? argv[*i + 1] : NULL))
@@ -242,7 +257,8 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
     return opt_set(row, display, value, target, why, size);
 }
 
-/* "needs --technique T, --seq-len S and -o DIR": the required rows not seen. */
+/* "needs --technique T, --seq-len S and -o DIR": the required rows not
+ * seen; one alone with what it is ("needs -o DIR, the directory for ..."). */
 static int missing_required(const struct opt_table *t, const unsigned char *seen, char *why, size_t size)
 {
     int missing[OPT_MAX_ROWS], n = 0;
@@ -262,6 +278,8 @@ static int missing_required(const struct opt_table *t, const unsigned char *seen
         used += (size_t)snprintf(why + used, size - used, "%s %s%s%s", k == 0 ? "" : k == n - 1 ? " and" : ",", flag,
                                  r->arg ? " " : "", r->arg ? r->arg : "");
     }
+    if (n == 1 && used < size)
+        snprintf(why + used, size - used, ", %s", t->rows[missing[0]].help);
     return -1;
 }
 

@@ -91,6 +91,15 @@ int opt_set(const struct opt_row *row, const char *display, const char *value, v
  * message. An unknown key is named with the key it most likely meant. */
 int opt_parse_line(const struct opt_table *t, const char *where, char *line, void *target, char *why, size_t size);
 
+/* item's value among the names n (the one name-to-value setter, for an
+ * OPT_ENUM row and a sweep file's lists alike); 0, or -1 with "DISPLAY
+ * must be one of ..., not ITEM" and the name it most likely meant. */
+int opt_name_value(const struct opt_names *n, const char *display, const char *item, int *value, char *why,
+                   size_t size);
+
+/* "load, full, ...": the names n accepts, into buf. */
+const char *opt_names_text(const struct opt_names *n, char *buf, size_t size);
+
 /* The row named name, or NULL. */
 const struct opt_row *opt_find(const struct opt_table *t, const char *name);
 /* The row name most likely meant by a mistyped one, or NULL. */
