@@ -63,6 +63,6 @@ bad "needs --seq-len S, sequence length" --technique full
 bad "needs --technique T[,T...] and --seq-len S" 
 bad '--target must be a fraction or percentage: 0.02 or 2%, not "150%"' --technique full --seq-len 64 --target 150%
 bad '--budget needs a unit (e.g. 24GiB, 512MiB), not "6"' --technique full --seq-len 64 --budget 6
-bad '--metric must be one of tensor, rss, not "rs"' --technique full --seq-len 64 --metric rs
+bad '--metric must be one of tensor, rss, not "rs"; did you mean rss?' --technique full --seq-len 64 --metric rs
 [ ! -e "$TMP/bad" ] || fail "a bad option created the output directory"
 true
