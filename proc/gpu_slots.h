@@ -5,8 +5,10 @@
  * cuda:0, so that no two workers share a device's memory. */
 #ifndef PEAKFIT_GPU_SLOTS_H
 #define PEAKFIT_GPU_SLOTS_H
+#include "sweeps/limits.h"
 
-enum { GPU_SLOTS_MAX = 64, GPU_ID_MAX = 96 };
+/* One GPU to each slot: more than the slots there can be are never used. */
+enum { GPU_SLOTS_MAX = LIMIT_JOBS_MAX, GPU_ID_MAX = 96 };
 
 struct gpu_slots {
     int n;

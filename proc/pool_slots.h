@@ -10,8 +10,9 @@
 #include "point/point_result.h"
 #include "point/predict.h"
 #include "proc/spawn.h"
+#include "sweeps/limits.h"
 
-enum { POOL_MAX = 64 };
+enum { POOL_MAX = LIMIT_JOBS_MAX };
 
 struct slot {
     int busy, index, alone;

@@ -15,6 +15,7 @@
 #include "proc/proc_tree.h"
 #include "proc/spawn.h"
 #include "proc/watchdog.h"
+#include "sweeps/limits.h"
 
 volatile sig_atomic_t spawn_stop_requested = 0;
 
@@ -298,10 +299,10 @@ int spawn_check(struct spawned *s)
 
 void spawn_wait_any(struct spawned *const *s, int n)
 {
-    struct pollfd p[64];
+    struct pollfd p[LIMIT_JOBS_MAX];
     int np = 0, ms = SPAWN_POLL_MS;
     double now = monotonic_seconds();
-    for (int i = 0; i < n && np < 64; i++) {
+    for (int i = 0; i < n && np < LIMIT_JOBS_MAX; i++) {
         if (s[i]->fd < 0) {
             ms = ms < 10 ? ms : 10; /* waiting for an exit: wait4 is looked at again soon */
             continue;

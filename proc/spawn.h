@@ -24,7 +24,8 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
  * SPAWN_INTERRUPTED when a stop was requested (r is then not a result). */
 int spawn_check(struct spawned *s);
 
-/* Sleeps until one of the n workers reports something, or 20 ms. */
+/* Sleeps until one of the n workers reports something, or 20 ms; n is at
+ * most LIMIT_JOBS_MAX (sweeps/limits.h), the pool's slots. */
 void spawn_wait_any(struct spawned *const *s, int n);
 
 /* The RSS of a running worker above its reported baseline, in MiB (0 when

@@ -1,8 +1,9 @@
 /* run_sweep.h: `peakfit run SWEEP -o DIR [-j N] [--point K [--chunk C]]`. */
 #ifndef PEAKFIT_RUN_SWEEP_H
 #define PEAKFIT_RUN_SWEEP_H
+#include "sweeps/limits.h"
 
-enum { RUN_JOBS_MAX = 64 };
+enum { RUN_JOBS_MAX = LIMIT_JOBS_MAX };
 
 struct run_options {
     const char *sweep, *dir;

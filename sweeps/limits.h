@@ -13,6 +13,9 @@
 #define LIMIT_REPLICAS_MAX 1000000L
 #define LIMIT_TARGET_BATCH_MAX 1000000000L
 #define LIMIT_GRID_POINTS_MAX 1000000L   /* points in one sweep, counted before any is made */
+/* points measured at once (the sweep's jobs, run -j): the pool's slots, the
+ * workers one poll waits on, the GPUs handed out (one to each slot) */
+#define LIMIT_JOBS_MAX 64
 
 #define DEFAULT_STEPS 1
 #define DEFAULT_WARM 1                  /* AdamW state made before the first step */

@@ -66,7 +66,7 @@ static const struct sweep_key keys[] = {
      .help = "1: AdamW's state is made before the first step (zero-filled, as a resumed run holds it), so "
              "step 1 is a steady-state step and one step gives the peak; 0: the first step makes it, as a "
              "plain training loop does (one step then under-reports: use `steps = 2`)"},
-    {.name = "jobs", .type = KEY_INT, FIELD(jobs), .min = 1, .max = 64, .def = 1,
+    {.name = "jobs", .type = KEY_INT, FIELD(jobs), .min = 1, .max = LIMIT_JOBS_MAX, .def = 1,
      .help = "points measured at once, %s, each worker pinned to its share of the cores with its intra-op "
              "threads set to that share, started only when free memory holds its predicted peak; the "
              "largest of the jobs' values is the run's; `run -j N` overrides"},
