@@ -120,7 +120,8 @@ static json_t *prediction_json(const struct group_fit *g)
         json_object_set_new(low, "coefficients", c);
         json_object_set_new(low, "floor_mib", g->lower_floor.found ? number(floor_at(&g->lower_floor, 0)) : json_null());
         json_object_set_new(low, "floor_slope_mib_per_token", number(g->lower_floor.slope));
-        json_object_set_new(low, "ratio_above_knee", number(g->lower_ratio));
+        json_object_set_new(low, "min_gap_mib", number(g->lower_gap));
+        json_object_set_new(low, "min_gap_from_tokens", number(g->lower_tokens));
         json_object_set_new(o, "lower_bound", low);
     }
     return o;

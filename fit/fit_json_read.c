@@ -152,9 +152,10 @@ static int read_lower(struct reader *r, json_t *p, struct group_fit *g)
         g->lower.c[i] = json_number_value(json_array_get(c, (size_t)i));
     if (get_number(r, low, "floor_mib", &floor0) ||
         get_number_or_zero(r, low, "floor_slope_mib_per_token", &g->lower_floor.slope) ||
-        get_number_or_zero(r, low, "ratio_above_knee", &g->lower_ratio))
+        get_number_or_zero(r, low, "min_gap_mib", &g->lower_gap) ||
+        get_number_or_zero(r, low, "min_gap_from_tokens", &g->lower_tokens))
         return -1;
-    g->lower_ratio = fmax(g->lower_ratio, 1);
+    g->lower_gap = fmax(g->lower_gap, 0);
     g->lower_floor.found = isfinite(floor0);
     g->lower_floor.p_mib = floor0; /* at t_mean = 0 */
     g->has_lower = 1;

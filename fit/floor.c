@@ -142,6 +142,14 @@ static double floor_line(const double *x1, const double *y, int n, const unsigne
     return sq;
 }
 
+void floor_through(const double *x1, const double *y, int n, const unsigned char *on_floor, struct floor_search *out)
+{
+    memset(out, 0, sizeof *out);
+    floor_line(x1, y, n, on_floor, 1, out);
+    out->found = out->k > 0;
+    out->f_stat = out->f_p = NAN;
+}
+
 /* The exact fit of the split: the line on the points off the floor (x1,
  * x2, y compacted into the work arrays), the floor through the rest. */
 static double split_rss(const double *x1, const double *x2, const double *y, int n, const unsigned char *on_floor,

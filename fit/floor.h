@@ -26,6 +26,10 @@ struct floor_search {
      * slope that does not rise; t_sxx, the sum of (T - t_mean)^2 there,
      * gives a new point's leverage 1/k + (T - t_mean)^2 / t_sxx. */
     double slope, t_mean, t_sxx;
+    /* the slope was not fitted but set from one token count on the floor:
+     * RSS's rise over the allocator's floor taken as proportional to T
+     * (fit/group_gap.c); it costs no residual degree of freedom */
+    int proportional;
     double f_stat, f_p; /* the F-test; NAN when it could not be done */
 };
 
@@ -43,6 +47,10 @@ int floor_find(const double *x1, const double *x2, const double *y, int n, struc
  * or -1 when memory ran out. */
 int floor_given(const double *x1, const double *x2, const double *y, int n, const unsigned char *on_floor,
                 struct floor_search *out);
+/* The floor through the points marked on it (n entries): their mean,
+ * rising with T where they span two token counts or more and rise; found
+ * where any point is on it, untested (f_p NAN). */
+void floor_through(const double *x1, const double *y, int n, const unsigned char *on_floor, struct floor_search *out);
 /* The floor's peak at T tokens (P where it is flat). */
 double floor_at(const struct floor_search *f, double tokens);
 #endif

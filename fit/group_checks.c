@@ -59,7 +59,7 @@ void group_prediction_spread(struct group_fit *g)
     double res = 0;
     for (int i = 0; i < g->n; i++)
         res += (g->y[i] - g->predicted[i]) * (g->y[i] - g->predicted[i]);
-    g->dof = g->n - group_chosen(g)->p - g->floor.found - (g->floor.slope != 0);
+    g->dof = g->n - group_coefficients(g) - g->floor.found - (g->floor.slope != 0 && !g->floor.proportional);
     g->sigma = g->dof > 0 ? sqrt(res / g->dof) : NAN;
     g->t975 = g->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, g->dof) : NAN;
 }

@@ -257,6 +257,27 @@ int group_fit_run(const struct observations *o, const struct group_key *key, enu
     return group_fit_run_hinted(o, key, metric, NULL, g);
 }
 
+/* The floor (exact's points where they fit better, else searched) and
+ * both lines through the points above it, chosen between. Returns 0, or
+ * -1 out of memory. */
+static int fit_alone(struct group_fit *g, const struct group_fit *exact)
+{
+    double *x1 = malloc((size_t)g->n * sizeof *x1), *x2 = malloc((size_t)g->n * sizeof *x2),
+           *y = malloc((size_t)g->n * sizeof *y);
+    if (!x1 || !x2 || !y || group_find_floor(g, exact, x1, x2, y) != 0) {
+        free(x1), free(x2), free(y);
+        return -1;
+    }
+    g->n_above = group_design(g, 0, x1, x2, y);
+    ols_fit(x1, NULL, y, g->n_above, &g->linear);
+    ols_fit(x1, x2, y, g->n_above, &g->quadratic);
+    g->aic_linear = aic(&g->linear);
+    g->aic_quadratic = aic(&g->quadratic);
+    choose(g);
+    free(x1), free(x2), free(y);
+    return 0;
+}
+
 int group_fit_run_hinted(const struct observations *o, const struct group_key *key, enum metric metric,
                          const struct group_fit *exact, struct group_fit *g)
 {
@@ -267,27 +288,18 @@ int group_fit_run_hinted(const struct observations *o, const struct group_key *k
     if (rc != 0)
         return rc;
     distinct_seq_lens(g);
-    double *x1 = malloc((size_t)g->n * sizeof *x1), *x2 = malloc((size_t)g->n * sizeof *x2),
-           *y = malloc((size_t)g->n * sizeof *y);
-    if (!x1 || !x2 || !y || group_find_floor(g, exact, x1, x2, y) != 0) {
-        free(x1), free(x2), free(y);
+    if (group_same_points(g, exact) && group_chosen(exact)) {
+        if (group_gap_fit(g, exact) != 0)
+            return -2;
+    } else if (fit_alone(g, exact) != 0) {
         return -2;
     }
-    if (group_same_points(g, exact) && group_chosen(exact))
-        group_lower_bound(g, exact);
-    g->n_above = group_design(g, 0, x1, x2, y);
-    ols_fit(x1, NULL, y, g->n_above, &g->linear);
-    ols_fit(x1, x2, y, g->n_above, &g->quadratic);
-    g->aic_linear = aic(&g->linear);
-    g->aic_quadratic = aic(&g->quadratic);
-    choose(g);
     if (group_chosen(g)) {
         group_leave_one_out(g);
         group_prediction_spread(g);
     }
     group_fixed_costs(g);
     group_flag_poor_fit(g);
-    free(x1), free(x2), free(y);
     return hold_out(o, g);
 }
 

@@ -52,16 +52,19 @@ struct group_fit {
     int dof;
     int has_phases;                       /* every point has per-phase peaks of this metric (evidence, shown) */
     /* RSS holds every live tensor byte, and the device's reserved memory
-     * every allocated one: where this fit was hinted by the allocator-level
-     * fit of the same points, that fit's prediction bounds this one's from
-     * below, and above the knee lower_ratio times it: the smallest ratio
-     * of this metric to the allocator's among the points above the knee
-     * (RSS's line, fitted where the heap still reuses what the floor left,
-     * runs below it past the grid: Qwen2.5-0.5B, b 6-8 to b 16, -16%). */
+     * every allocated one. Where the allocator-level fit of the same points
+     * (exact) has a line, this one is that fit plus a gap (fit/group_gap.c):
+     * on exact's floor, exact's P plus a heap that rises with T; above it,
+     * exact's line (its B term too) plus gap0 + gap1*T with gap1 >= 0, so
+     * RSS's A is never below the allocator's. gap_model marks it (2 fitted
+     * coefficients, whatever p says). Its prediction is never below exact's
+     * plus lower_gap, the smallest gap measured (>= 0), scaled by
+     * T / lower_tokens below lower_tokens, the fewest tokens measured. */
+    int gap_model;
     int has_lower;
     struct ols lower;                     /* the allocator-level fit's chosen line */
     struct floor_search lower_floor;      /* and its floor (found = 0: none) */
-    double lower_ratio;                   /* >= 1 */
+    double lower_gap, lower_tokens;       /* MiB (>= 0), tokens */
     char flags[512];                      /* poor-fit warnings, "; "-separated; empty when none */
     /* held-out points (the sweep's holdout key): measured, not fitted;
      * each one's measured peak, prediction and its 95% prediction half-width */
@@ -133,7 +136,10 @@ double group_floor_leverage(const struct floor_search *f, double tokens);
 /* group_floor_points.c */
 int group_same_points(const struct group_fit *g, const struct group_fit *exact);
 int group_find_floor(struct group_fit *g, const struct group_fit *exact, double *x1, double *x2, double *y);
-void group_lower_bound(struct group_fit *g, const struct group_fit *exact);
+/* group_gap.c: the fit as exact's plus a gap (see gap_model); -1 out of memory */
+int group_gap_fit(struct group_fit *g, const struct group_fit *exact);
+/* The coefficients fitted to this metric's points (dof). */
+int group_coefficients(const struct group_fit *g);
 
 /* group_checks.c: each needs the chosen model (group_chosen non-NULL) but group_fixed_costs */
 void group_leave_one_out(struct group_fit *g);

@@ -1,6 +1,5 @@
 /* group_floor_points.c: which points of a group lie on the floor: an
- * allocator-level fit's, the per-phase peaks', or searched; and the
- * allocator-level fit that bounds RSS's from below. */
+ * allocator-level fit's, the per-phase peaks', or searched. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,25 +66,3 @@ int group_find_floor(struct group_fit *g, const struct group_fit *exact, double 
     }
     return floor_find(x1, NULL, y, n, &g->floor, g->on_floor);
 }
-
-/* The allocator-level fit under this one (RSS over tensor, reserved over
- * allocated), and the smallest ratio of this metric to it among the points
- * above the knee: RSS holds every live tensor byte and a heap overhead
- * that, above the knee, has been no smaller a share of them. */
-void group_lower_bound(struct group_fit *g, const struct group_fit *exact)
-{
-    g->has_lower = 1;
-    g->lower = *group_chosen(exact);
-    g->lower_floor = exact->floor;
-    g->lower_ratio = 1;
-    int first = 1;
-    for (int i = 0; i < g->n; i++) {
-        if (g->on_floor[i] || !(exact->y[i] > 0))
-            continue;
-        double r = g->y[i] / exact->y[i];
-        g->lower_ratio = first ? r : fmin(g->lower_ratio, r);
-        first = 0;
-    }
-    g->lower_ratio = fmax(g->lower_ratio, 1);
-}
-

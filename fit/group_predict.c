@@ -51,7 +51,8 @@ double group_predict(const struct group_fit *g, double b, double s, double *pi95
     if (g->has_lower) {
         double low = ols_predict(&g->lower, b * s, b * s * s);
         low = g->lower_floor.found ? fmax(low, floor_at(&g->lower_floor, b * s)) : low;
-        y = fmax(y, on_floor ? low : g->lower_ratio * low);
+        double t = b * s, share = g->lower_tokens > t ? t / g->lower_tokens : 1;
+        y = fmax(y, low + g->lower_gap * share);
     }
     if (pi95) {
         double stat = g->t975 * g->sigma * sqrt(1 + spread), res = metric_is_exact(g->metric) ? EXACT_RESOLUTION * y : 0;

@@ -16,6 +16,7 @@ struct calc_fixture {
     int n;                  /* points, batches 1, 2, 3, ... n (4 at most 16) */
     const int *batches;     /* NULL: 1, 2, 4, 8 ... */
     const double *noise;    /* NULL: none */
+    const double *tensor_noise; /* NULL: none; added to the tensor peak */
     long long weight_bytes, grad_bytes, optimizer_bytes;
     double p_step;          /* > 0: per-phase peaks, and peak = max(p_step, line) + noise */
 };
@@ -54,7 +55,7 @@ static void calc_fixture_write(const char *dir, const struct calc_fixture *fx)
         r.exit_code = 0;
         r.baseline_rss_mib = 200;
         r.peak_rss_mib = 200 + 1000 + 0.5 * points[i].batch * 256 + (fx->noise ? fx->noise[i] : 0);
-        r.tensor_peak_mib = 900 + 0.4 * points[i].batch * 256;
+        r.tensor_peak_mib = 900 + 0.4 * points[i].batch * 256 + (fx->tensor_noise ? fx->tensor_noise[i] : 0);
         r.baseline_tensor_mib = 0;
         if (fx->p_step > 0)
             calc_fixture_phases(&r, 1000 + 0.5 * points[i].batch * 256, fx->p_step, fx->noise ? fx->noise[i] : 0);

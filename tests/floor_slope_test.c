@@ -18,15 +18,15 @@ enum { S = 128 };
 #define C_MIB 5400.0
 #define A_MIB 3.6
 #define RSS_FLOOR_SLOPE 0.8
-#define RSS_C_MIB 6900.0
-#define RSS_A_MIB 3.0
+#define GAP_MIB 200.0
+#define GAP_PER_TOKEN 0.5
 
 static double line(double t) { return C_MIB + A_MIB * t; }
-static double rss_line(double t) { return RSS_C_MIB + RSS_A_MIB * t; }
+static double rss_line(double t) { return line(t) + GAP_MIB + GAP_PER_TOKEN * t; }
 
 /* The allocator's peak is max(floor, line); backward ties with the step
  * on the floor. RSS: the floor plus what the heap kept (rising with T),
- * the line plus a constant above the knee. */
+ * the line plus a gap that grows with T above the knee. */
 static void add(struct observations *o, int b)
 {
     struct observation *ob = observation_fixture_add(o, b, S);
@@ -64,17 +64,17 @@ int main(void)
     CHECK(fabs(r.floor.slope - RSS_FLOOR_SLOPE) < 1e-9, "rss: the floor rises %g MiB/token", r.floor.slope);
     double at3 = group_predict(&r, 3, S, NULL);
     CHECK(fabs(at3 - (FLOOR_MIB + RSS_FLOOR_SLOPE * 3 * S)) < 1e-6, "rss at b = 3, between floor points: %g", at3);
-    double knee = group_knee_tokens(&r, S), want = (FLOOR_MIB - RSS_C_MIB) / (RSS_A_MIB - RSS_FLOOR_SLOPE);
+    double knee = group_knee_tokens(&r, S), want = (FLOOR_MIB - C_MIB - GAP_MIB) / (A_MIB + GAP_PER_TOKEN - RSS_FLOOR_SLOPE);
     CHECK(fabs(knee - want) < 1e-6, "rss knee where the rising floor meets the line: %g, expected %g", knee, want);
-    double ratio = rss_line(12 * S) / line(12 * S); /* b = 12's is the smallest above the knee */
-    CHECK(r.has_lower && fabs(r.lower_ratio - ratio) < 1e-9, "rss over tensor, the least above the knee: %g, expected %g",
-          r.lower_ratio, ratio);
+    CHECK(r.gap_model && fabs(group_chosen(&r)->c[1] - (A_MIB + GAP_PER_TOKEN)) < 1e-9,
+          "rss's A is the allocator's plus the gap's slope: %g", group_chosen(&r)->c[1]);
+    CHECK(r.has_lower && fabs(r.lower_gap - RSS_FLOOR_SLOPE * S) < 1e-9 && r.lower_tokens == S,
+          "the smallest gap, at b = 1: %g MiB at %g tokens", r.lower_gap, r.lower_tokens);
     CHECK(fabs(group_predict(&r, 10, S, NULL) - rss_line(10 * S)) < 1e-6, "rss on its line between its points");
-    CHECK(fabs(group_predict(&r, 32, S, NULL) - ratio * line(32 * S)) < 1e-6,
-          "rss never below that share of the allocator's prediction: %g at b = 32, expected %g",
-          group_predict(&r, 32, S, NULL), ratio * line(32 * S));
+    CHECK(fabs(group_predict(&r, 32, S, NULL) - rss_line(32 * S)) < 1e-6, "and past them: %g at b = 32, expected %g",
+          group_predict(&r, 32, S, NULL), rss_line(32 * S));
     CHECK(fabs(group_predict(&r, 1, S, NULL) - (FLOOR_MIB + RSS_FLOOR_SLOPE * S)) < 1e-6,
-          "on the floor the ratio does not lift the prediction: %g", group_predict(&r, 1, S, NULL));
+          "on the floor, its rising floor: %g", group_predict(&r, 1, S, NULL));
 
     /* Exact data: no residuals, yet an interval of 0.05% of the prediction. */
     double pi, y = group_predict(&t, 24, S, &pi);

@@ -1,0 +1,131 @@
+/* group_gap.c: RSS (or the device's reserved memory) as the allocator-level
+ * fit of the same points plus a gap. RSS holds every live tensor byte, and
+ * the heap keeps part of what was freed: glibc reuses or keeps freed
+ * activation chunks instead of returning them, so the gap grows with the
+ * activations, that is with T. On the allocator's floor (the optimizer
+ * step or late backward, the activations freed) RSS is that floor plus
+ * what the heap kept of them; above it, the allocator's line plus a gap
+ * linear in T. Fitting the gap rather than RSS alone:
+ *   - B (the b*s^2 term) and the knee come from the exact counts;
+ *   - RSS's A is the allocator's plus the gap's slope, never below it
+ *     (points in the heap's transition, just past the knee, can tilt a
+ *     free RSS line below the allocator's: Qwen2.5-0.5B b 6-8);
+ *   - with one token count on the floor its rise is taken proportional
+ *     to T (nothing freed, nothing kept, at T = 0: `load` keeps 2.5 MiB).
+ * Chosen by leave-one-out on the auto sweeps' own points
+ * (bench/rss-model-cv.py, bench/results/rss-model-cv.txt). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fit/group_fit.h"
+
+int group_coefficients(const struct group_fit *g)
+{
+    return g->gap_model ? 2 : group_chosen(g)->p;
+}
+
+/* exact's prediction at point i: its line, or its floor where that binds. */
+static double exact_at(const struct group_fit *exact, int i)
+{
+    return group_point_predict(exact, group_chosen(exact), exact->points[i]);
+}
+
+/* The floor on exact's floor points; with one token count there, rising
+ * in proportion to T over exact's floor. */
+static void gap_floor(struct group_fit *g, const struct group_fit *exact, const double *x1)
+{
+    memcpy(g->on_floor, exact->on_floor, (size_t)g->n);
+    floor_through(x1, g->y, g->n, g->on_floor, &g->floor);
+    if (!g->floor.found || g->floor.t_sxx > 0 || !(g->floor.t_mean > 0))
+        return;
+    double kept = g->floor.p_mib - floor_at(&exact->floor, g->floor.t_mean);
+    g->floor.slope = kept > 0 ? kept / g->floor.t_mean : 0;
+    g->floor.proportional = g->floor.slope > 0;
+}
+
+/* gap = c0 + c1*T through the m points (t, e), c1 >= 0: a falling gap is
+ * the heap's transition, not a trend, and is held level at its mean; the
+ * slope keeps the free fit's interval (it is no better known for being
+ * held at 0). */
+static void gap_line(const double *t, const double *e, int m, struct ols *f)
+{
+    ols_fit(t, NULL, e, m, f);
+    if (!f->identifiable || f->c[1] >= 0)
+        return;
+    double mean = 0, sq = 0;
+    for (int i = 0; i < m; i++)
+        mean += e[i] / m;
+    for (int i = 0; i < m; i++)
+        sq += (e[i] - mean) * (e[i] - mean);
+    f->c[0] = mean, f->c[1] = 0;
+    f->rss = sq;
+}
+
+/* exact's line plus the gap's, with the gap's uncertainty (exact's counts
+ * are exact to the byte); r2 against this metric's points above the knee. */
+static void lift(struct ols *line, const struct ols *exact, const struct ols *gap, const double *y, int m)
+{
+    *line = *exact;
+    line->c[0] += gap->c[0], line->c[1] += gap->c[1];
+    memset(line->cov, 0, sizeof line->cov), memset(line->xtx_inv, 0, sizeof line->xtx_inv);
+    for (int j = 0; j < 2; j++)
+        for (int k = 0; k < 2; k++)
+            line->cov[j][k] = gap->cov[j][k], line->xtx_inv[j][k] = gap->xtx_inv[j][k];
+    double mean = 0, tss = 0;
+    for (int i = 0; i < m; i++)
+        mean += y[i] / m;
+    for (int i = 0; i < m; i++)
+        tss += (y[i] - mean) * (y[i] - mean);
+    line->n = m, line->rss = gap->rss, line->t975 = gap->t975, line->identifiable = gap->identifiable;
+    line->r2 = tss > 0 ? 1 - gap->rss / tss : 1;
+}
+
+/* The smallest gap measured, over every point: RSS is never below the
+ * allocator's prediction plus it, and below the fewest tokens measured
+ * never below it scaled down in proportion to T (nothing freed, nothing
+ * kept, at T = 0: SmolLM2's b1 s128 kept 135 MiB, its b1 s256 349). */
+static void lower_bound(struct group_fit *g, const struct group_fit *exact)
+{
+    g->has_lower = 1;
+    g->lower = *group_chosen(exact);
+    g->lower_floor = exact->floor;
+    g->lower_gap = INFINITY;
+    g->lower_tokens = INFINITY;
+    for (int i = 0; i < g->n; i++) {
+        g->lower_gap = fmin(g->lower_gap, g->y[i] - exact_at(exact, i));
+        g->lower_tokens = fmin(g->lower_tokens, g->points[i]->tokens);
+    }
+    g->lower_gap = isfinite(g->lower_gap) ? fmax(g->lower_gap, 0) : 0;
+    g->lower_tokens = isfinite(g->lower_tokens) ? g->lower_tokens : 0;
+}
+
+int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
+{
+    double *w = malloc(4 * (size_t)g->n * sizeof *w);
+    if (!w)
+        return -1;
+    double *x1 = w, *t = w + g->n, *e = w + 2 * g->n, *y = w + 3 * g->n;
+    for (int i = 0; i < g->n; i++)
+        x1[i] = g->points[i]->tokens;
+    g->gap_model = 1;
+    gap_floor(g, exact, x1);
+    int m = 0;
+    for (int i = 0; i < g->n; i++)
+        if (!g->on_floor[i])
+            t[m] = x1[i], e[m] = g->y[i] - exact_at(exact, i), y[m++] = g->y[i];
+    g->n_above = m;
+    struct ols gap;
+    gap_line(t, e, m, &gap);
+    lift(&g->linear, group_chosen(exact), &gap, y, m);
+    g->quadratic = g->linear;
+    g->choice = gap.identifiable ? exact->choice : CHOICE_NONE;
+    g->f_stat = g->f_p = g->aic_linear = g->aic_quadratic = NAN;
+    snprintf(g->reason, sizeof g->reason, gap.identifiable
+             ? "%s's fit plus the heap's gap, %.1f + %.4f*T MiB above the knee (fit/group_gap.c)"
+             : "%s's fit plus a gap: fewer than two distinct token counts above the knee", metric_name(exact->metric),
+             gap.c[0], gap.c[1]);
+    lower_bound(g, exact);
+    free(w);
+    return 0;
+}
