@@ -87,7 +87,7 @@ static int gap_batch(const struct auto_fit *f)
 
 static int next_for_a(const struct auto_fit *f, const struct auto_goal *g, char *why, size_t size)
 {
-    if (f->n_above >= 3 && f->a_rel <= g->target) {
+    if (f->n_above >= 3 && f->a_rel <= g->target && f->rss_a_rel <= g->target) {
         snprintf(why, size, "A's 95%% interval is +-%.2f%%, within the target of %.2f%%", 100 * f->a_rel,
                  100 * g->target);
         return 0;

@@ -128,20 +128,27 @@ static void split_at_knee(struct auto_fit *f)
     }
 }
 
+/* A's 95% half-width over A; INFINITY with 2 points or fewer. */
+static double relative_half(const struct ols *line, int n_above)
+{
+    double half = ols_ci95(line, 1);
+    return n_above > 2 && isfinite(half) && line->c[1] > 0 ? half / line->c[1] : INFINITY;
+}
+
 /* A and its interval from the chosen line (the line alone with fewer
  * than two points above the knee: nothing to say). */
 static void slope(struct auto_fit *f)
 {
-    f->a = NAN;
-    f->a_rel = INFINITY;
+    f->a = f->rss_a = NAN;
+    f->a_rel = f->rss_a_rel = INFINITY;
     if (!f->has_fit || f->n_above < 2)
         return;
     f->line = *group_chosen(&f->metric_fit);
     f->rss = *group_chosen(&f->rss_fit);
     f->a = f->line.c[1];
-    double half = ols_ci95(&f->line, 1);
-    if (f->n_above > 2 && isfinite(half) && f->a > 0)
-        f->a_rel = half / f->a;
+    f->a_rel = relative_half(&f->line, f->n_above);
+    f->rss_a = f->rss.c[1];
+    f->rss_a_rel = relative_half(&f->rss, f->rss_fit.n_above);
 }
 
 void auto_fit_read(const struct observations *o, const struct auto_select *sel, struct auto_fit *out)

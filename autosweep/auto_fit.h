@@ -42,6 +42,12 @@ struct auto_fit {
     struct ols line;        /* metric = F + A*T through the points above the knee */
     struct ols rss;         /* RSS above baseline, the same points */
     double a, a_rel;        /* A, and its 95% half-width over A (INFINITY when not estimable) */
+    /* RSS's A and its relative half-width, from the RSS fit (the
+     * allocator-level fit plus the heap's gap: fit/group_gap.c). Past the
+     * allocator's knee RSS is still in the heap's transition (Qwen2.5-0.5B
+     * b 6-8 at s = 128), so a sweep that stops on the allocator's A alone
+     * leaves RSS's slope to points that do not show it. */
+    double rss_a, rss_a_rel;
 };
 
 /* Reads the selected points of o (held-out points excluded) and fits them. */

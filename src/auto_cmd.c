@@ -74,6 +74,10 @@ static void print_state(const struct auto_run *a, int i)
         printf(", A = %.4f MiB/token (%s)", f->a, metric_name(a->r->metric));
     if (isfinite(f->a_rel))
         printf(" +- %.2f%%", 100 * f->a_rel);
+    if (isfinite(f->rss_a))
+        printf(", RSS's A = %.4f", f->rss_a);
+    if (isfinite(f->rss_a_rel))
+        printf(" +- %.2f%%", 100 * f->rss_a_rel);
     printf("\n");
 }
 
@@ -212,6 +216,9 @@ static void print_summary(const struct auto_run *a, int i)
     else if (isfinite(f->a))
         printf("%s: A = %.4f MiB/token (%s), no interval: %d points above the knee\n", t, f->a,
                metric_name(a->r->metric), f->n_above);
+    if (isfinite(f->rss_a))
+        printf("%s: RSS's A = %.4f MiB/token +- %.2f%% (the allocator's plus the heap's gap)\n", t, f->rss_a,
+               100 * f->rss_a_rel);
     double peak = 0;
     int b = a->r->budget_mib > 0 ? auto_largest_within(f, a->r->budget_mib, &peak) : -1, over = 0;
     for (int k = 0; k < f->n; k++)
