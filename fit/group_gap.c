@@ -37,11 +37,25 @@ static void gap_floor(struct group_fit *g, const struct group_fit *exact, const 
 {
     memcpy(g->on_floor, exact->on_floor, (size_t)g->n);
     floor_through(x1, g->y, g->n, g->on_floor, &g->floor);
-    if (!g->floor.found || g->floor.t_sxx > 0 || !(g->floor.t_mean > 0))
-        return;
-    double kept = g->floor.p_mib - floor_at(&exact->floor, g->floor.t_mean);
-    g->floor.slope = kept > 0 ? kept / g->floor.t_mean : 0;
-    g->floor.proportional = g->floor.slope > 0;
+    if (g->floor.found && g->floor.t_sxx == 0 && g->floor.t_mean > 0) {
+        double kept = g->floor.p_mib - floor_at(&exact->floor, g->floor.t_mean);
+        g->floor.slope = kept > 0 ? kept / g->floor.t_mean : 0;
+        g->floor.proportional = g->floor.slope > 0;
+    }
+}
+
+/* The heap cannot keep more per token than the allocator's activations
+ * (its A), and a point above the knee is max(floor, line), so the floor
+ * passes under each one measured there: the floor's rise is capped at
+ * both (a tiny model's fixed heap overhead at its one floor point is no
+ * rise per token). */
+static void cap_rise(struct group_fit *g, const struct group_fit *exact)
+{
+    double cap = fmax(group_chosen(exact)->c[1], 0);
+    for (int i = 0; i < g->n; i++)
+        if (!g->on_floor[i] && g->points[i]->tokens > g->floor.t_mean)
+            cap = fmin(cap, fmax(g->y[i] - g->floor.p_mib, 0) / (g->points[i]->tokens - g->floor.t_mean));
+    g->floor.slope = fmin(g->floor.slope, cap);
 }
 
 /* gap = c0 + c1*T through the m points (t, e), c1 >= 0: a falling gap is
@@ -110,6 +124,8 @@ int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
         x1[i] = g->points[i]->tokens;
     g->gap_model = 1;
     gap_floor(g, exact, x1);
+    if (g->floor.found)
+        cap_rise(g, exact);
     int m = 0;
     for (int i = 0; i < g->n; i++)
         if (!g->on_floor[i])
@@ -121,10 +137,12 @@ int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
     g->quadratic = g->linear;
     g->choice = gap.identifiable ? exact->choice : CHOICE_NONE;
     g->f_stat = g->f_p = g->aic_linear = g->aic_quadratic = NAN;
-    snprintf(g->reason, sizeof g->reason, gap.identifiable
-             ? "%s's fit plus the heap's gap, %.1f + %.4f*T MiB above the knee (fit/group_gap.c)"
-             : "%s's fit plus a gap: fewer than two distinct token counts above the knee", metric_name(exact->metric),
-             gap.c[0], gap.c[1]);
+    /* exact's reason says why linear or quadratic: the same choice here */
+    if (gap.identifiable)
+        snprintf(g->reason, sizeof g->reason, "%.180s; plus the heap's gap %.1f + %.4f*T MiB above the knee", exact->reason,
+                 gap.c[0], gap.c[1]);
+    else
+        snprintf(g->reason, sizeof g->reason, "%.180s; no gap: fewer than two token counts above the knee", exact->reason);
     lower_bound(g, exact);
     free(w);
     return 0;

@@ -14,11 +14,16 @@ static void floor_summary(FILE *f, const struct group_fit *g)
     fprintf(f, "- **%s**: ", md_key_label(&g->key, label, sizeof label));
     if (!g->floor.found)
         fprintf(f, "no floor: all %d points on the line", g->n);
-    else
-        fprintf(f, "floor P = %.1f MiB (F-test against the line alone p = %.2g); %d point%s on the floor, "
-                   "%d above the knee (at T = %.0f tokens, s = %d)", g->floor.p_mib, g->floor.f_p, g->floor.k,
-                g->floor.k == 1 ? "" : "s", g->n_above,
-                group_knee_tokens(g, g->seq_lens[g->n_seq - 1]), g->seq_lens[g->n_seq - 1]);
+    else if (isfinite(g->floor.f_p))
+        fprintf(f, "floor P = %.1f MiB (F-test against the line alone p = %.2g)", g->floor.p_mib, g->floor.f_p);
+    else /* RSS on the allocator's floor points (fit/group_gap.c), or too few points left for a test */
+        fprintf(f, "floor P = %.1f MiB (%s)", g->floor.p_mib,
+                g->gap_model ? "on the allocator-level fit's floor points" : "untested: too few points for the line");
+    double knee = g->floor.found ? group_knee_tokens(g, g->seq_lens[g->n_seq - 1]) : NAN;
+    if (g->floor.found)
+        fprintf(f, "; %d point%s on the floor, %d above the knee", g->floor.k, g->floor.k == 1 ? "" : "s", g->n_above);
+    if (isfinite(knee)) /* not where a rising floor runs parallel to the line (it meets it at a point) */
+        fprintf(f, " (at T = %.0f tokens, s = %d)", knee, g->seq_lens[g->n_seq - 1]);
     if (g->n_above < GROUP_FIT_ABOVE_MIN)
         fprintf(f, ". **Warning: fewer than %d points above the knee: A rests on too little**", GROUP_FIT_ABOVE_MIN);
     fprintf(f, ".\n");
