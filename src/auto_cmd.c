@@ -123,10 +123,16 @@ static void add_batch(struct auto_job *j, int b)
     j->n++;
 }
 
-/* Why technique i stops now, or "" while it goes on. */
+/* Why technique i stops now, or "" while it goes on. A within its target
+ * is the answer asked for; RSS's A, measured on beyond it, has its own
+ * line (print_summary) saying whether it got there. */
 static const char *budget_spent(struct auto_run *a, int i)
 {
-    if (a->fits[i].n >= a->r->points)
+    const struct auto_fit *f = &a->fits[i];
+    if (f->n >= a->r->points && f->n_above >= 3 && f->a_rel <= a->r->target)
+        snprintf(a->why[i], sizeof a->why[i], "A's 95%% interval is +-%.2f%%, within the target of %.2f%%",
+                 100 * f->a_rel, 100 * a->r->target);
+    else if (f->n >= a->r->points)
         snprintf(a->why[i], sizeof a->why[i], "the point budget (%ld) is spent", a->r->points);
     /* The coarse start is always measured: the time spent before it (the
      * device check, a loaded machine) must not leave a technique with no
@@ -217,8 +223,8 @@ static void print_summary(const struct auto_run *a, int i)
         printf("%s: A = %.4f MiB/token (%s), no interval: %d points above the knee\n", t, f->a,
                metric_name(a->r->metric), f->n_above);
     if (isfinite(f->rss_a))
-        printf("%s: RSS's A = %.4f MiB/token +- %.2f%% (the allocator's plus the heap's gap)\n", t, f->rss_a,
-               100 * f->rss_a_rel);
+        printf("%s: RSS's A = %.4f MiB/token +- %.2f%% (the allocator's plus the heap's gap): %s\n", t, f->rss_a,
+               100 * f->rss_a_rel, f->rss_a_rel <= a->r->target ? "within the target" : "not within the target");
     double peak = 0;
     int b = a->r->budget_mib > 0 ? auto_largest_within(f, a->r->budget_mib, &peak) : -1, over = 0;
     for (int k = 0; k < f->n; k++)
