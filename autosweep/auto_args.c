@@ -13,7 +13,8 @@
 #include "util/options.h"
 #include "util/parse.h"
 
-enum { AUTO_DEFAULT_POINTS = 8, AUTO_BUDGET_POINTS = 5 };
+#define AUTO_DEFAULT_POINTS 8
+#define AUTO_BUDGET_POINTS 5
 
 /* "2%" or "0.02": a fraction in (0, 1). */
 static int parse_target(const char *text, double *out)
@@ -52,7 +53,7 @@ static const struct opt_row auto_rows[] = {
     {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for auto.sweep, peaks.csv and the results"},
     {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST,
-     .def = "8; 5 with --budget", .help = "points per technique"},
+     .def = OPT_TEXT_OF(AUTO_DEFAULT_POINTS) "; " OPT_TEXT_OF(AUTO_BUDGET_POINTS) " with --budget", .help = "points per technique"},
     {"time", 0, "T", OPT_DURATION, AUTO_FIELD(time_s), .help = "no round starts after this long (90s, 15m, 2h)"},
     {"target", 0, "2%", OPT_CUSTOM, AUTO_FIELD(target), .def = "2%", .set = set_target,
      .help = "A's relative 95% half-width to reach"},

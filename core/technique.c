@@ -73,6 +73,18 @@ unsigned lora_targets_from_list(const char *list)
     return n > 0 ? bits : 0;
 }
 
+int lora_targets_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
+                            char *why, size_t size)
+{
+    unsigned bits = lora_targets_from_list(value);
+    if (!bits) {
+        snprintf(why, size, "%s must list some of %s, not \"%s\"", display, lora_target_names(), value);
+        return -1;
+    }
+    *(unsigned *)((char *)target + row->off) = bits;
+    return 0;
+}
+
 void lora_targets_to_list(unsigned bits, char *buf, unsigned long size)
 {
     size_t used = 0;

@@ -3,6 +3,7 @@
  * properties, all read off the table: no file tests a technique by its name. */
 #ifndef PEAKFIT_TECHNIQUE_H
 #define PEAKFIT_TECHNIQUE_H
+#include <stddef.h>
 
 /* A technique's number format (the precision column below). */
 enum { PF_FP32 = 0, PF_BF16 = 1, PF_AMP_BF16 = 2 };
@@ -84,4 +85,9 @@ unsigned lora_targets_from_list(const char *list);
 void lora_targets_to_list(unsigned bits, char *buf, unsigned long size);
 /* "q, k, v, o, gate, up, down", for messages. */
 const char *lora_target_names(void);
+struct opt_row;
+/* An OPT_CUSTOM setter (util/options.h): a list of LoRA targets into the
+ * row's unsigned field, as bits. */
+int lora_targets_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
+                            char *why, size_t size);
 #endif

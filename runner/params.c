@@ -1,6 +1,7 @@
 /* params.c: `peakfit params MODEL`: what a model holds for a technique,
  * from the config's arithmetic (models/param_count.h), with nothing built:
  * it answers at once, in a few MB, even for a 70B config. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "models/model_spec.h"
@@ -8,68 +9,49 @@
 #include "sweeps/limits.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
-#include "util/parse.h"
+#include "util/options.h"
 #include "runner/params.h"
 
-static const char usage_text[] =
-    "usage: peakfit params MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]\n"
-    "  MODEL: a preset, a config.json, or a folder holding one. Prints params,\n"
-    "  trainable_params, weight_bytes, grad_bytes and optimizer_bytes (AdamW)\n"
-    "  for the technique (default full).\n";
+#define PARAMS_FIELD(f) offsetof(pf_train_options, f)
 
-static int bad_option(const char *flag, const char *value, const char *expected)
-{
-    fprintf(stderr, "peakfit params: %s must be %s, not \"%s\"\n", flag, expected, value);
-    return -1;
-}
+static const struct opt_row params_rows[] = {
+    {"technique", 0, "T", OPT_ENUM, PARAMS_FIELD(technique), .def = "full", .names = &technique_option_names,
+     .help = "the technique whose counts to print"},
+    {"lora-rank", 0, "R", OPT_INT, PARAMS_FIELD(lora_rank), 1, LIMIT_LORA_RANK_MAX, .def = OPT_TEXT_OF(DEFAULT_LORA_RANK),
+     .help = "LoRA rank r"},
+    {"lora-targets", 0, "q,v", OPT_CUSTOM, PARAMS_FIELD(lora_targets), .set = lora_targets_option_set,
+     .def = "the sweep key lora_targets' default", .help = "projections with adapters"},
+};
 
-static int parse_params_args(int argc, char **argv, pf_train_options *t)
+const struct opt_table params_options = OPT_TABLE("params", "MODEL", params_rows, NULL);
+
+/* What is wrong (why), or the synopsis alone for a bare `peakfit params`. */
+static int params_usage(const char *why)
 {
-    long rank;
-    for (int i = 2; i < argc; i += 2) {
-        const char *flag = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int tech;
-        if (strcmp(flag, "--technique") && strcmp(flag, "--lora-rank") && strcmp(flag, "--lora-targets")) {
-            fprintf(stderr, "peakfit params: unknown option %s\n%s", flag, usage_text);
-            return -1;
-        }
-        if (!v) {
-            fprintf(stderr, "peakfit params: %s needs a value\n", flag);
-            return -1;
-        }
-        if (strcmp(flag, "--technique") == 0) {
-            if ((tech = technique_from_name(v)) < 0)
-                return bad_option(flag, v, technique_names());
-            t->technique = (pf_technique)tech;
-        } else if (strcmp(flag, "--lora-rank") == 0) {
-            if (parse_long(v, 1, LIMIT_LORA_RANK_MAX, &rank) != 0)
-                return bad_option(flag, v, "a whole number from 1 to 65536");
-            t->lora_rank = (int)rank;
-        } else if (!(t->lora_targets = lora_targets_from_list(v))) {
-            return bad_option(flag, v, "a list of q, k, v, o, gate, up, down");
-        }
-    }
-    return 0;
+    if (why)
+        fprintf(stderr, "peakfit params: %s\n", why);
+    else
+        opt_print_synopsis(&params_options, stderr);
+    return EXIT_BAD_INPUT;
 }
 
 int params_main(int argc, char **argv)
 {
     pf_train_options t = {.technique = PF_TECH_FULL, .lora_rank = DEFAULT_LORA_RANK,
                          .lora_targets = DEFAULT_LORA_TARGETS, .learning_rate = DEFAULT_LEARNING_RATE};
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage_text, stdout);
-        return EXIT_DONE;
-    }
-    if (argc < 2) {
-        fputs(usage_text, stderr);
-        return EXIT_BAD_INPUT;
-    }
-    if (parse_params_args(argc, argv, &t) != 0)
-        return EXIT_BAD_INPUT;
+    const char *model;
+    char why[1024];
+    int n;
+    if (argc < 2)
+        return params_usage(NULL);
+    if (opt_parse_args(&params_options, argc, argv, &t, &model, 1, &n, why, sizeof why) != 0)
+        return params_usage(why);
+    if (n != 1)
+        return params_usage("needs one MODEL");
     static struct model_spec spec;
     char err[1024];
-    if (model_spec_hub_id_problem(argv[1], argv[1], err, sizeof err) != 0 ||
-        model_spec_read(argv[1], &spec, err, sizeof err) != 0) {
+    if (model_spec_hub_id_problem(model, model, err, sizeof err) != 0 ||
+        model_spec_read(model, &spec, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_BAD_INPUT;
     }

@@ -1,111 +1,66 @@
-/* run_args.c: `peakfit run`'s command line (runner/run_sweep.h): SWEEP,
- * -o DIR, -j N, and a Slurm task's --point K, --chunk C, --sweep-points N. */
+/* run_args.c: `peakfit run`'s (and `all`'s) options, one table for the
+ * option engine (util/options.h): SWEEP, -o DIR, -j N, and a Slurm task's
+ * --point K, --chunk C, --sweep-points N; and the checks between them. */
+#include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 #include "runner/run_sweep.h"
 #include "sweeps/limits.h"
-#include "util/near_name.h"
-#include "util/parse.h"
+#include "util/exit_status.h"
+#include "util/options.h"
 
-static int is_output_flag(const char *arg) { return strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0; }
+#define RUN_FIELD(f) offsetof(struct run_options, f)
 
-/* A whole-number option's value, lo .. hi; 0, or -1 after naming it. */
-static int number_option(const char *flag, const char *value, long lo, long hi, long *out)
+static const struct opt_row run_rows[] = {
+    {"output", 'o', "DIR", OPT_TEXT, RUN_FIELD(dir), .flags = OPT_REQUIRED,
+     .help = "the directory for peaks.csv and the results"},
+    {"jobs", 'j', "N", OPT_INT, RUN_FIELD(jobs), 1, RUN_JOBS_MAX, .def = "the sweep's jobs key",
+     .help = "points measured at once"},
+    {"point", 0, "K", OPT_LONG, RUN_FIELD(point), 0, LIMIT_GRID_POINTS_MAX - 1, .def = "every point",
+     .help = "a Slurm task: measure only task K's points"},
+    {"chunk", 0, "C", OPT_INT, RUN_FIELD(chunk), 1, LIMIT_GRID_POINTS_MAX, .def = "1",
+     .help = "with --point: points per task (K*C .. K*C+C-1)"},
+    {"sweep-points", 0, "N", OPT_LONG, RUN_FIELD(sweep_points), 1, LIMIT_GRID_POINTS_MAX, .def = "any",
+     .help = "with --point: the grid size the Slurm array was written for"},
+};
+
+const struct opt_table run_options_table = OPT_TABLE("run", "SWEEP", run_rows, NULL);
+
+/* The checks between options: a Slurm task's options go with --point. */
+static const char *task_problem(const struct run_options *o, int chunk_given)
 {
-    if (value && parse_long(value, lo, hi, out) == 0)
-        return 0;
-    fprintf(stderr, "peakfit: %s needs a whole number from %ld to %ld, not \"%s\"\n", flag, lo, hi,
-            value ? value : "");
-    return -1;
+    if (chunk_given && o->point < 0)
+        return "--chunk C needs --point K: it sets how many points task K measures";
+    if (o->sweep_points && o->point < 0)
+        return "--sweep-points N needs --point K: it checks a Slurm task's sweep";
+    return NULL;
 }
 
-/* run's own options: -j N, --point K, --chunk C. 1 when argv[*i] is one
- * (its value consumed), 0 when it is not, -1 when its value is bad or it
- * was given before (*given: the RUN_GIVEN_ bits seen so far). */
-enum { RUN_GIVEN_JOBS = 1, RUN_GIVEN_POINT = 2, RUN_GIVEN_CHUNK = 4, RUN_GIVEN_SWEEP_POINTS = 8 };
-
-static int run_option(int argc, char **argv, int *i, struct run_options *o, unsigned *given)
+int run_sweep_args(int argc, char **argv, struct run_options *o, char *why, size_t size)
 {
-    const char *flag = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
-    long v;
-    int rc, which = !strcmp(flag, "-j") || !strcmp(flag, "--jobs") ? RUN_GIVEN_JOBS
-                    : !strcmp(flag, "--point")                      ? RUN_GIVEN_POINT
-                    : !strcmp(flag, "--chunk")                      ? RUN_GIVEN_CHUNK
-                    : !strcmp(flag, "--sweep-points")               ? RUN_GIVEN_SWEEP_POINTS
-                                                                    : 0;
-    /* Twice is a mistake (a script's default and an override?): neither
-     * value is taken silently. */
-    if (which & *given) {
-        fprintf(stderr, "peakfit: %s given twice; give it once\n", flag);
+    int n;
+    *o = (struct run_options){.point = -1, .chunk = 0};
+    if (opt_parse_args(&run_options_table, argc, argv, o, &o->sweep, 1, &n, why, size) != 0)
         return -1;
-    }
-    *given |= (unsigned)which;
-    if (which == RUN_GIVEN_JOBS)
-        rc = number_option(flag, value, 1, RUN_JOBS_MAX, &v), o->jobs = (int)v;
-    else if (!strcmp(flag, "--point"))
-        rc = number_option(flag, value, 0, LIMIT_GRID_POINTS_MAX - 1, &v), o->point = v;
-    else if (!strcmp(flag, "--chunk"))
-        rc = number_option(flag, value, 1, LIMIT_GRID_POINTS_MAX, &v), o->chunk = (int)v;
-    else if (which == RUN_GIVEN_SWEEP_POINTS)
-        rc = number_option(flag, value, 1, LIMIT_GRID_POINTS_MAX, &v), o->sweep_points = v;
-    else
-        return 0;
-    *i += 1;
-    return rc == 0 ? 1 : -1;
+    const char *problem = task_problem(o, o->chunk != 0);
+    if (!o->chunk)
+        o->chunk = 1;
+    if (!problem && n == 0)
+        problem = "needs a SWEEP file";
+    if (problem)
+        snprintf(why, size, "%s", problem);
+    return problem ? -1 : 0;
 }
 
-/* An argument that is no option of run's and not the sweep: with the
- * option it most likely meant when it looks like a mistyped one. */
-static void say_unexpected(const char *command, const char *arg)
+int run_sweep_args_or_say(int argc, char **argv, struct run_options *o)
 {
-    static const char *const options[] = {"output", "jobs", "point", "chunk"};
-    struct near_name near;
-    near_name_start(&near, arg + strspn(arg, "-"));
-    for (size_t i = 0; arg[0] == '-' && i < sizeof options / sizeof options[0]; i++)
-        near_name_offer(&near, options[i]);
-    if (near_name_best(&near))
-        fprintf(stderr, "peakfit %s: unexpected argument %s; did you mean --%s?\n", command, arg, near_name_best(&near));
-    else
-        fprintf(stderr, "peakfit %s: unexpected argument %s\n", command, arg);
-}
-
-int run_sweep_args(int argc, char **argv, struct run_options *o)
-{
-    *o = (struct run_options){.point = -1, .chunk = 1};
-    unsigned given = 0;
-    for (int i = 1; i < argc; i++) {
-        int own = run_option(argc, argv, &i, o, &given);
-        if (own < 0)
-            return -1;
-        if (own > 0)
-            continue;
-        if (is_output_flag(argv[i]) && i + 1 == argc) {
-            fprintf(stderr, "peakfit %s: %s needs a value: the output directory (%s DIR)\n", argv[0], argv[i],
-                    argv[i]);
-            return -1;
-        }
-        if (is_output_flag(argv[i]))
-            o->dir = argv[++i];
-        else if (!o->sweep && argv[i][0] != '-')
-            o->sweep = argv[i];
-        else {
-            say_unexpected(argv[0], argv[i]);
-            return -1;
-        }
-    }
-    if ((given & RUN_GIVEN_CHUNK) && !(given & RUN_GIVEN_POINT)) {
-        fprintf(stderr, "peakfit: --chunk C needs --point K: it sets how many points task K measures\n");
-        return -1;
-    }
-    if ((given & RUN_GIVEN_SWEEP_POINTS) && !(given & RUN_GIVEN_POINT)) {
-        fprintf(stderr, "peakfit: --sweep-points N needs --point K: it checks a Slurm task's sweep\n");
-        return -1;
-    }
-    if (o->sweep && o->dir)
+    char why[1024];
+    if (run_sweep_args(argc, argv, o, why, sizeof why) == 0)
         return 0;
-    if (argc > 1)
-        fprintf(stderr, "peakfit %s: %s\n", argv[0],
-                o->sweep ? "needs -o DIR, the directory for peaks.csv and the results" : "needs a SWEEP file");
-    fprintf(stderr, "usage: peakfit %s SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]\n", argv[0]);
-    return -1;
+    if (argc > 1) /* a bare `peakfit run`: the synopsis says it all */
+        fprintf(stderr, "peakfit %s: %s\n", argv[0], why);
+    fprintf(stderr, "usage: peakfit %s ", argv[0]);
+    char synopsis[1024];
+    opt_synopsis(&run_options_table, synopsis, sizeof synopsis);
+    fprintf(stderr, "%s\n", synopsis);
+    return EXIT_BAD_INPUT;
 }

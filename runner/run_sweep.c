@@ -306,7 +306,7 @@ int run_sweep(const char *sweep_path, const char *out_dir)
 int run_sweep_main(int argc, char **argv)
 {
     struct run_options o;
-    if (run_sweep_args(argc, argv, &o) != 0)
+    if (run_sweep_args_or_say(argc, argv, &o) != 0)
         return EXIT_BAD_INPUT;
     return run_sweep_with(&o);
 }

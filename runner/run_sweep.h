@@ -1,7 +1,9 @@
 /* run_sweep.h: `peakfit run SWEEP -o DIR [-j N] [--point K [--chunk C]]`. */
 #ifndef PEAKFIT_RUN_SWEEP_H
 #define PEAKFIT_RUN_SWEEP_H
+#include <stddef.h>
 #include "sweeps/limits.h"
+#include "util/options.h"
 
 enum { RUN_JOBS_MAX = LIMIT_JOBS_MAX };
 
@@ -17,9 +19,14 @@ struct run_options {
  * bad input, 1 when the results cannot be written (or no point measured
  * this time succeeded), 130 when interrupted (SIGINT, SIGTERM, SIGHUP). */
 int run_sweep_main(int argc, char **argv);
-/* Reads "SWEEP -o|--output DIR [-j N] [--point K] [--chunk C]" (argv[0] is
- * the command's name); 0, or -1 after saying what is wrong. */
-int run_sweep_args(int argc, char **argv, struct run_options *o);
+/* run's (and all's) options: the parser's table, its --help and synopsis. */
+extern const struct opt_table run_options_table;
+/* Reads "SWEEP -o|--output DIR [-j N] [--point K] [--chunk C]"; 0, or -1
+ * with what is wrong in why. */
+int run_sweep_args(int argc, char **argv, struct run_options *o, char *why, size_t size);
+/* run_sweep_args, and on bad input its message (named after argv[0], the
+ * command) and the synopsis on stderr; 0 or EXIT_BAD_INPUT. */
+int run_sweep_args_or_say(int argc, char **argv, struct run_options *o);
 /* The run those options describe. */
 int run_sweep_with(const struct run_options *o);
 /* Every point of a sweep, as many at once as its `jobs` key says. */

@@ -2,6 +2,7 @@
  * points, and (--submit) hands it to sbatch. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include "sweeps/limits.h"
 #include "util/exit_status.h"
 #include "util/output_file.h"
-#include "util/parse.h"
+#include "util/options.h"
 #include "util/shell_quote.h"
 
 struct slurm_options {
@@ -27,83 +28,70 @@ struct slurm_options {
     int submit;
 };
 
-/* The options, written once: name, where the value goes, its range (a
- * number) or the characters a text may hold (it lands on an #SBATCH line). */
-enum opt_kind { OPT_TEXT, OPT_NUMBER, OPT_FLAG };
-struct slurm_flag {
-    const char *name;
-    enum opt_kind kind;
-    size_t off;
-    long min, max;
-    const char *allowed;
-};
-#define AT(f) offsetof(struct slurm_options, f)
+/* The text options land on an #SBATCH line: only the characters Slurm
+ * reads as one word. */
 static const char name_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,-";
-static const struct slurm_flag flags[] = {
-    {"--partition", OPT_TEXT, AT(partition), 0, 0, name_chars},
-    {"--time", OPT_TEXT, AT(time), 0, 0, "0123456789:-"},
-    {"--gpus-per-task", OPT_NUMBER, AT(gpus_per_task), 0, 1024, NULL},
-    {"--cpus-per-task", OPT_NUMBER, AT(cpus_per_task), 1, 4096, NULL},
-    {"--chunk", OPT_NUMBER, AT(chunk), 1, LIMIT_GRID_POINTS_MAX, NULL},
-    {"--submit", OPT_FLAG, AT(submit), 0, 0, NULL},
+static const char time_chars[] = "0123456789:-";
+
+static int set_directive_text(const struct opt_row *row, const char *display, const char *value, void *target,
+                              char *why, size_t size, const char *allowed, const char *shown)
+{
+    if (!value[0] || value[strspn(value, allowed)]) {
+        snprintf(why, size, "%s \"%.64s\": only letters, digits and %s allowed", display, value, shown);
+        return -1;
+    }
+    *(const char **)((char *)target + row->off) = value;
+    return 0;
+}
+
+static int set_partition(const struct opt_row *row, const char *display, const char *value, void *target,
+                         char *why, size_t size)
+{
+    return set_directive_text(row, display, value, target, why, size, name_chars, "_ . , -");
+}
+
+static int set_time(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+                    size_t size)
+{
+    return set_directive_text(row, display, value, target, why, size, time_chars, ": -");
+}
+
+#define AT(f) offsetof(struct slurm_options, f)
+static const struct opt_row slurm_rows[] = {
+    {"output", 'o', "DIR", OPT_TEXT, AT(dir), .flags = OPT_REQUIRED,
+     .help = "the directory for the script, logs and peaks.csv"},
+    {"partition", 0, "P", OPT_CUSTOM, AT(partition), .set = set_partition, .def = "the cluster's",
+     .help = "#SBATCH --partition"},
+    {"gpus-per-task", 0, "N", OPT_LONG, AT(gpus_per_task), 0, 1024, .def = "none", .help = "#SBATCH --gpus-per-task"},
+    {"time", 0, "T", OPT_CUSTOM, AT(time), .set = set_time, .def = "the partition's",
+     .help = "#SBATCH --time, as Slurm writes it (1:00:00, 2-0)"},
+    {"cpus-per-task", 0, "N", OPT_LONG, AT(cpus_per_task), 1, 4096, .def = "the cluster's",
+     .help = "#SBATCH --cpus-per-task"},
+    {"chunk", 0, "C", OPT_LONG, AT(chunk), 1, LIMIT_GRID_POINTS_MAX, .def = "1, more to fit MaxArraySize",
+     .help = "points per task"},
+    {"submit", 0, NULL, OPT_FLAG, AT(submit), .help = "hand the script to sbatch"},
 };
-enum { N_FLAGS = sizeof flags / sizeof flags[0] };
+
+const struct opt_table slurm_options_table = OPT_TABLE("slurm", "SWEEP", slurm_rows, NULL);
 
 static int usage(const char *why)
 {
     if (why)
-        fprintf(stderr, "peakfit: %s\n", why);
-    fprintf(stderr, "usage: peakfit slurm SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
-                    "       [--cpus-per-task N] [--chunk C] [--submit]\n");
+        fprintf(stderr, "peakfit slurm: %s\n", why);
+    opt_print_synopsis(&slurm_options_table, stderr);
     return EXIT_BAD_INPUT;
-}
-
-static int set_flag(const struct slurm_flag *f, const char *value, struct slurm_options *o)
-{
-    char why[256];
-    void *field = (char *)o + f->off;
-    if (f->kind == OPT_FLAG)
-        return *(int *)field = 1, 0;
-    if (!value)
-        return snprintf(why, sizeof why, "%s needs a value", f->name), usage(why);
-    if (f->kind == OPT_NUMBER && parse_long(value, f->min, f->max, (long *)field) != 0)
-        return snprintf(why, sizeof why, "%s needs a whole number from %ld to %ld, not \"%.64s\"", f->name, f->min,
-                        f->max, value), usage(why);
-    if (f->kind == OPT_TEXT && (!value[0] || value[strspn(value, f->allowed)]))
-        return snprintf(why, sizeof why, "%s \"%.64s\": only letters, digits and %s allowed", f->name, value,
-                        f->allowed == name_chars ? "_ . , -" : ": -"), usage(why);
-    if (f->kind == OPT_TEXT)
-        *(const char **)field = value;
-    return 0;
 }
 
 static int parse(int argc, char **argv, struct slurm_options *o)
 {
+    char why[1024];
+    int n;
     *o = (struct slurm_options){.chunk = 0}; /* 0: chosen to fit MaxArraySize */
-    for (int i = 1; i < argc; i++) {
-        const struct slurm_flag *f = NULL;
-        for (int k = 0; k < N_FLAGS; k++)
-            f = !f && strcmp(argv[i], flags[k].name) == 0 ? &flags[k] : f;
-        if (f && set_flag(f, f->kind == OPT_FLAG ? NULL : (i + 1 < argc ? argv[i + 1] : NULL), o) != 0)
-            return EXIT_BAD_INPUT;
-        if (f)
-            i += f->kind != OPT_FLAG;
-        else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 == argc)
-            return usage("slurm: -o needs a value: the output directory (-o DIR)");
-        else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
-            o->dir = argv[++i];
-        else if (!o->sweep && argv[i][0] != '-')
-            o->sweep = argv[i];
-        else {
-            char why[300];
-            snprintf(why, sizeof why, "slurm: unexpected argument %.256s", argv[i]);
-            return usage(why);
-        }
-    }
-    if (argc > 1 && !(o->sweep && o->dir))
-        return usage(o->sweep ? "slurm: needs -o DIR, the directory for the script, logs and peaks.csv"
-                              : "slurm: needs a SWEEP file");
-    return o->sweep && o->dir ? EXIT_DONE : usage(NULL);
+    if (argc < 2)
+        return usage(NULL);
+    if (opt_parse_args(&slurm_options_table, argc, argv, o, &o->sweep, 1, &n, why, sizeof why) != 0)
+        return usage(why);
+    return n == 1 ? EXIT_DONE : usage("needs a SWEEP file");
 }
 
 /* sbatch splits #SBATCH lines at every isspace() character (\v \f \r

@@ -19,7 +19,7 @@ static int fitted_groups(const struct fit_set *set)
 int all_main(int argc, char **argv)
 {
     struct run_options o;
-    if (run_sweep_args(argc, argv, &o) != 0)
+    if (run_sweep_args_or_say(argc, argv, &o) != 0)
         return EXIT_BAD_INPUT;
     const char *dir = o.dir;
     int rc = run_sweep_with(&o);

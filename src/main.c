@@ -39,12 +39,12 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"run", run_sweep_main, "SWEEP -o|--output DIR [-j N] [--point K [--chunk C]]",
-     "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv", NULL, NULL, NULL},
+    {"run", run_sweep_main, NULL, "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv",
+     &run_options_table, NULL, NULL},
     {"grid", grid_main, "SWEEP [--peaks] [-o DIR]",
      "check a sweep file and list its points without running them; --peaks: each one's expected peak\n"
      "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL, NULL, NULL},
-    {"all", all_main, "SWEEP -o|--output DIR [-j N]", "run, fit, plot and report", NULL, NULL, NULL},
+    {"all", all_main, NULL, "run, fit, plot and report", &run_options_table, NULL, NULL},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL, NULL, NULL},
     {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL, NULL, NULL},
     {"report", report_main, "DIR [--reference CSV]", "DIR/report.md: environment, grid, fits, charts, calculator",
@@ -58,16 +58,15 @@ static const struct command commands[] = {
     {"auto", auto_main, NULL,
      "the automated sweep: peakfit chooses the points until A is known to the target (DIR/auto.sweep),\n"
      "  or with --budget finds the largest micro-batch within it", &auto_options, NULL, NULL},
-    {"params", params_main, "MODEL [--technique T] [--lora-rank R] [--lora-targets q,v]",
-     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)", NULL, NULL, NULL},
+    {"params", params_main, NULL,
+     "parameter counts and weight, gradient and AdamW bytes, from the config alone (nothing is built)",
+     &params_options, NULL, NULL},
     {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL, NULL},
     {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
      "measure one point (started by run; reports on stdout by hand)", NULL, sweep_keys_worker_options,
      WORKER_EXIT_STATUS_TEXT},
-    {"slurm", slurm_main,
-     "SWEEP -o|--output DIR [--partition P] [--gpus-per-task N] [--time T]\n"
-     "       [--cpus-per-task N] [--chunk C] [--submit]",
-     "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)", NULL, NULL, NULL},
+    {"slurm", slurm_main, NULL, "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)",
+     &slurm_options_table, NULL, NULL},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -25,15 +25,18 @@ load_sweep "$TMP/s.sweep"
 for c in run all; do
     expect_message "$c without -o" "peakfit $c: needs -o DIR, the directory for peaks.csv and the results" \
         "$PEAKFIT" $c "$TMP/s.sweep"
-    expect_message "$c -o without a value" "peakfit $c: -o needs a value: the output directory (-o DIR)" \
+    expect_message "$c -o without a value" \
+        "peakfit $c: -o needs a value: -o DIR, the directory for peaks.csv and the results" \
         "$PEAKFIT" $c "$TMP/s.sweep" -o
     expect_message "$c --output without a value" \
-        "peakfit $c: --output needs a value: the output directory (--output DIR)" "$PEAKFIT" $c "$TMP/s.sweep" --output
+        "peakfit $c: --output needs a value: --output DIR, the directory for peaks.csv and the results" \
+        "$PEAKFIT" $c "$TMP/s.sweep" --output
 done
 expect_message "run without a sweep" "peakfit run: needs a SWEEP file" "$PEAKFIT" run -o "$TMP/out"
-expect_message "slurm without -o" "peakfit: slurm: needs -o DIR, the directory for the script, logs and peaks.csv" \
+expect_message "slurm without -o" "peakfit slurm: needs -o DIR, the directory for the script, logs and peaks.csv" \
     "$PEAKFIT" slurm "$TMP/s.sweep"
-expect_message "slurm -o without a value" "peakfit: slurm: -o needs a value: the output directory (-o DIR)" \
+expect_message "slurm -o without a value" \
+    "peakfit slurm: -o needs a value: -o DIR, the directory for the script, logs and peaks.csv" \
     "$PEAKFIT" slurm "$TMP/s.sweep" -o
 [ ! -e "$TMP/out" ] || fail "a refused command created its output directory"
 
@@ -50,7 +53,7 @@ expect_message "calc --budget 24" 'peakfit calc: --budget needs a unit (e.g. 24G
     "$PEAKFIT" calc "$TMP" --budget 24
 expect_message "calc: a mistyped option" 'peakfit calc: unknown option "--replcias"; did you mean --replicas?' \
     "$PEAKFIT" calc "$TMP" --budget 2GiB --replcias 4
-expect_message "run: a mistyped option" "peakfit run: unexpected argument --jbos; did you mean --jobs?" \
+expect_message "run: a mistyped option" 'peakfit run: unknown option "--jbos"; did you mean --jobs?' \
     "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" --jbos 2
 expect_message "verify: a mistyped option" 'peakfit verify: unknown option "--budgte"; did you mean --budget?' \
     "$PEAKFIT" verify "$TMP" --budgte 2GiB

@@ -10,6 +10,9 @@
 #include "core/technique.h"
 #include "reports/calc.h"
 #include "reports/verify_options.h"
+#include "runner/params.h"
+#include "runner/run_sweep.h"
+#include "runner/slurm_cmd.h"
 #include "tests/check.h"
 #include "util/options.h"
 
@@ -132,7 +135,8 @@ static void test_lines(void)
  * a value name unless a flag, and no name twice. */
 static void test_tables(void)
 {
-    const struct opt_table *tables[] = {&sample_table, &calc_options, &auto_options, &verify_options};
+    const struct opt_table *tables[] = {&sample_table,   &calc_options,       &auto_options,        &verify_options,
+                                        &params_options, &run_options_table, &slurm_options_table};
     for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
         const struct opt_table *t = tables[k];
         for (int i = 0; i < t->n_rows; i++) {

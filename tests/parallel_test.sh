@@ -35,7 +35,7 @@ expect_eq "rows with jobs = 2" "$(rows "$TMP/key")" "$(rows "$TMP/one")"
 rc=0
 "$PEAKFIT" run "$TMP/p.sweep" -o "$TMP/bad" -j 0 2>"$TMP/err" || rc=$?
 expect_eq "-j 0 status" "$rc" 2
-expect_eq "-j 0 message" "$(head -1 "$TMP/err")" 'peakfit: -j needs a whole number from 1 to 64, not "0"'
+expect_eq "-j 0 message" "$(head -1 "$TMP/err")" 'peakfit run: -j must be a whole number from 1 to 64, not "0"'
 
 # kill -9 of a -j 2 runner once a row is in: no worker outlives it, and the
 # rerun writes each missing point once.

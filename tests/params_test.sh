@@ -75,5 +75,5 @@ expect_eq "bad rank exit status" "$rc" 2
 expect_eq "bad rank message" "$err" 'peakfit params: --lora-rank must be a whole number from 1 to 65536, not "0"'
 err=$("$PEAKFIT" params tiny --technique 2>&1); rc=$?
 expect_eq "missing value exit status" "$rc" 2
-expect_eq "missing value message" "$err" "peakfit params: --technique needs a value"
+expect_eq "missing value message" "$err" "peakfit params: --technique needs a value: --technique T, the technique whose counts to print"
 "$PEAKFIT" params --help | grep -q '^usage: peakfit params MODEL' || fail "params --help does not print the usage on stdout"

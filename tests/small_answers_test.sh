@@ -77,8 +77,8 @@ run_error() { # WHAT EXPECTED ARGS...
     expect_eq "$what: exit status" "$rc" 2
     expect_eq "$what: message" "$(head -1 "$TMP/err")" "$expected"
 }
-run_error "padded --chunk" 'peakfit: --chunk needs a whole number from 1 to 1000000, not " 3"' --point 0 --chunk ' 3'
-run_error "--chunk alone" "peakfit: --chunk C needs --point K: it sets how many points task K measures" --chunk 3
-run_error "--point twice" "peakfit: --point given twice; give it once" --point 0 --point 1
+run_error "padded --chunk" 'peakfit run: --chunk must be a whole number from 1 to 1000000, not " 3"' --point 0 --chunk ' 3'
+run_error "--chunk alone" "peakfit run: --chunk C needs --point K: it sets how many points task K measures" --chunk 3
+run_error "--point twice" "peakfit run: --point given twice; give it once" --point 0 --point 1
 [ -e "$TMP/never" ] && fail "a refused run made its directory"
 true

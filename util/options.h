@@ -70,6 +70,10 @@ struct opt_table {
     const char *other_forms; /* the synopsis's further lines, as written; or NULL */
 };
 
+/* A default's text from the constant that sets it: OPT_TEXT_OF(DEFAULT_X). */
+#define OPT_TEXT_OF(x) OPT_TEXT_OF_(x)
+#define OPT_TEXT_OF_(x) #x
+
 #define OPT_TABLE(cmd, operands_, rows_, other_forms_) \
     {(cmd), (operands_), (rows_), (int)(sizeof(rows_) / sizeof((rows_)[0])), (other_forms_)}
 
