@@ -17,7 +17,7 @@
 #include "runner/slurm_cmd.h"
 #include "worker/torch_facts.h"
 #include "point/worker_command.h"
-#include "sweeps/sweep_keys.h"
+#include "sweeps/worker_options.h"
 #include "src/all_cmd.h"
 #include "src/columns_cmd.h"
 #include "autosweep/auto_args.h"
@@ -37,6 +37,9 @@ struct command {
     void (*options)(FILE *out);   /* else its own option list; NULL: the synopsis says all */
     const char *statuses;         /* its exit statuses where they are not peakfit's (exit_statuses) */
 };
+
+/* The worker's option list: its table is made at run time from the sweep keys. */
+static void worker_options_help(FILE *out) { opt_print_help(worker_options(), out); }
 
 static const struct command commands[] = {
     {"run", run_sweep_main, NULL, "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv",
@@ -63,7 +66,7 @@ static const struct command commands[] = {
      &params_options, NULL, NULL},
     {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL, NULL},
     {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
-     "measure one point (started by run; reports on stdout by hand)", NULL, sweep_keys_worker_options,
+     "measure one point (started by run; reports on stdout by hand)", NULL, worker_options_help,
      WORKER_EXIT_STATUS_TEXT},
     {"slurm", slurm_main, NULL, "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)",
      &slurm_options_table, NULL, NULL},

@@ -8,7 +8,7 @@
 #include "worker/torch_facts.h"
 #include "worker/worker.h"
 #include "core/device.h"
-#include "sweeps/sweep_keys.h"
+#include "sweeps/worker_options.h"
 #include "util/exit_status.h"
 #include "util/version.h"
 
@@ -37,7 +37,7 @@ static int print_usage(void)
            "measure one point (what `peakfit run` starts for each point; `peakfit worker` runs it)\n"
            "       peakfit-worker --facts [DEVICE...]: libtorch's version, CUDA, and whether each device is there\n"
            "options:\n");
-    sweep_keys_worker_options(stdout);
+    opt_print_help(worker_options(), stdout);
     fputs(WORKER_EXIT_STATUS_TEXT, stdout);
     return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
 }

@@ -1,5 +1,6 @@
-/* sweep_command.c: the keys of a command job (command, shell, param.NAME)
- * and the check, when the job ends, that its command can be filled in. */
+/* sweep_command.c: the keys of a command job (command, param.NAME; shell
+ * is a bool, set as every bool is in sweep_key_set.c) and the check, when
+ * the job ends, that its command can be filled in. */
 #include <string.h>
 #include "sweeps/command_template.h"
 #include "sweeps/sweep_parser.h"
@@ -12,18 +13,6 @@ int sweep_set_command(struct parser *p, const struct sweep_key *k, const char *v
         return parser_fail(p, "%s is longer than %zu characters", k->name, k->size - 1);
     memcpy(field, value, strlen(value) + 1);
     p->job->command_line = p->line;
-    return 0;
-}
-
-int sweep_set_bool(struct parser *p, const struct sweep_key *k, const char *value)
-{
-    int *field = (int *)((char *)p->job + k->off);
-    if (!strcmp(value, "true") || !strcmp(value, "1"))
-        *field = 1;
-    else if (!strcmp(value, "false") || !strcmp(value, "0"))
-        *field = 0;
-    else
-        return parser_fail(p, "%s must be true or false, not \"%s\"", k->name, value);
     return 0;
 }
 

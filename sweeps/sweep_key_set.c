@@ -165,24 +165,17 @@ static int set_list(struct parser *p, const struct sweep_key *k, char *value)
     return 0;
 }
 
-static int set_int(struct parser *p, const struct sweep_key *k, const char *value)
+/* A whole number, a duration or a bool: the option engine's setter
+ * (util/options.h), as for a command's options. */
+static int set_typed(struct parser *p, const struct sweep_key *k, const char *value)
 {
-    long v;
-    if (parse_long(value, k->min, k->max, &v) != 0)
-        return parser_fail(p, "%s must be a whole number from %ld to %ld, not \"%s\"", k->name, k->min, k->max, value);
-    if (k->size == sizeof(long))
-        *(long *)field_of(p->job, k->off) = v;
-    else
-        *(int *)field_of(p->job, k->off) = (int)v;
-    return 0;
-}
-
-static int set_duration(struct parser *p, const struct sweep_key *k, const char *value)
-{
-    double *out = field_of(p->job, k->off);
-    if (parse_seconds(value, out) != 0 || *out <= 0 || *out > (double)k->max)
-        return parser_fail(p, "%s must be a positive duration like 90, 90s, 15m or 2h, not \"%s\"", k->name, value);
-    return 0;
+    enum opt_type type = k->type == KEY_DURATION ? OPT_DURATION
+                         : k->type == KEY_BOOL   ? OPT_BOOL
+                         : k->size == sizeof(long) ? OPT_LONG
+                                                   : OPT_INT;
+    struct opt_row row = {.name = k->name, .type = type, .off = k->off, .min = (double)k->min, .max = (double)k->max};
+    char why[700];
+    return opt_set(&row, k->name, value, p->job, why, sizeof why) == 0 ? 0 : parser_fail(p, "%s", why);
 }
 
 static int set_size_or_none(struct parser *p, const struct sweep_key *k, const char *value)
@@ -248,13 +241,11 @@ int sweep_key_set(struct parser *p, const struct sweep_key *k, char *value)
     switch (k->type) {
     case KEY_MODELS: case KEY_DEVICES: case KEY_NAMES: case KEY_COUNTS: case KEY_PAIRS:
         return set_list(p, k, value);
-    case KEY_INT: return set_int(p, k, value);
-    case KEY_DURATION: return set_duration(p, k, value);
+    case KEY_INT: case KEY_DURATION: case KEY_BOOL: return set_typed(p, k, value);
     case KEY_SIZE_OR_NONE: return set_size_or_none(p, k, value);
     case KEY_LORA_TARGETS: return set_lora_targets(p, k, value);
     case KEY_PATH: return set_path(p, k, value);
     case KEY_COMMAND: return sweep_set_command(p, k, value);
-    case KEY_BOOL: return sweep_set_bool(p, k, value);
     case KEY_PARAM: return parser_fail(p, "%s is set through sweep_set_param", k->name);
     case KEY_TYPE_COUNT: break;
     }

@@ -1,6 +1,7 @@
 /* sweep_keys.c: the key table (a new key is one row here and its field in
  * struct sweep_job; its type's setter is in sweep_key_set.c), and the
- * documents made from it: docs/sweeps.md's table, the worker's options. */
+ * documents made from it: docs/sweeps.md's table (the worker's options are
+ * sweeps/worker_options.c's). */
 #include <string.h>
 #include "sweeps/command_template.h"
 #include "core/device.h"
@@ -158,14 +159,6 @@ static void default_text(const struct sweep_key *k, char *out, size_t size)
         out[used] = '\0';
     } else
         snprintf(out, size, "%g", k->def);
-}
-
-void sweep_keys_worker_options(FILE *out)
-{
-    for (int i = 0; i < KEY_COUNT; i++)
-        if (keys[i].flag)
-            fprintf(out, "  --%-16s sweep key %s, one value (docs/sweeps.md)\n", keys[i].flag, keys[i].name);
-    fprintf(out, "  --%-16s write the report to this descriptor (default: stdout)\n", "report-fd FD");
 }
 
 void sweep_keys_markdown(FILE *out)

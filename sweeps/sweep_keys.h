@@ -51,7 +51,4 @@ const struct sweep_key *sweep_key_at(int i);
 const char *sweep_key_names(void);
 /* docs/sweeps.md's "| key | value | default |" table. */
 void sweep_keys_markdown(FILE *out);
-/* peakfit worker's options, one line each: "  --flag VALUE  the sweep key
- * `name` (one value)", from the rows that have a flag. */
-void sweep_keys_worker_options(FILE *out);
 #endif

@@ -20,7 +20,6 @@ int parser_fail(struct parser *p, const char *fmt, ...) __attribute__((format(pr
 int sweep_key_set(struct parser *p, const struct sweep_key *key, char *value);
 /* The command job's keys (sweep_command.c): command, shell, param.NAME. */
 int sweep_set_command(struct parser *p, const struct sweep_key *k, const char *value);
-int sweep_set_bool(struct parser *p, const struct sweep_key *k, const char *value);
 int sweep_set_param(struct parser *p, const char *key, const char *value);
 /* At the end of a job: its command splits, and names only placeholders it has. */
 int sweep_check_command(struct parser *p, const struct sweep_job *job);

@@ -13,6 +13,7 @@
 #include "runner/params.h"
 #include "runner/run_sweep.h"
 #include "runner/slurm_cmd.h"
+#include "sweeps/worker_options.h"
 #include "tests/check.h"
 #include "util/options.h"
 
@@ -92,7 +93,7 @@ static void test_errors(void)
     expect_error(PARSE(&s, why, "-c", "1", "--size", "24", "GiB"), why,
                  "--size 24 GiB: the unit must be attached to the number: --size 24GiB");
     expect_error(PARSE(&s, why, "-c", "1", "--time", "0s"), why,
-                 "--time must be a duration above 0 such as 90s, 15m or 2h, not \"0s\"");
+                 "--time must be a positive duration like 90, 90s, 15m or 2h, not \"0s\"");
     expect_error(PARSE(&s, why, "-c", "1", "--technique", "load"), why,
                  "--technique must be one of inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not \"load\"");
     expect_error(PARSE(&s, why, "-c", "1", "--attention", "eagre"), why,
@@ -103,7 +104,7 @@ static void test_errors(void)
     expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,full"), why, "--techniques lists \"full\" twice");
     expect_error(PARSE(&s, why, "-c", "1", "--techniques", "full,,bf16"), why,
                  "--techniques needs 1 to 4 comma-separated values, none of them empty, not \"full,,bf16\"");
-    expect_error(PARSE(&s, why, "-c", "1", "--on", "yes"), why, "--on must be true or false (or 1 or 0), not \"yes\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--on", "yes"), why, "--on must be true or false, not \"yes\"");
     expect_error(PARSE(&s, why, "-c"), why, "-c needs a value: -c N, a count");
     expect_error(PARSE(&s, why, "--coutn", "1"), why, "unknown option \"--coutn\"; did you mean --count?");
     expect_error(PARSE(&s, why, "--frobnicate"), why, "unknown option \"--frobnicate\"");
@@ -136,7 +137,8 @@ static void test_lines(void)
 static void test_tables(void)
 {
     const struct opt_table *tables[] = {&sample_table,   &calc_options,       &auto_options,        &verify_options,
-                                        &params_options, &run_options_table, &slurm_options_table};
+                                        &params_options, &run_options_table, &slurm_options_table,
+                                        worker_options()};
     for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
         const struct opt_table *t = tables[k];
         for (int i = 0; i < t->n_rows; i++) {

@@ -146,7 +146,7 @@ static int set_bool(const struct opt_row *row, const char *display, const char *
 {
     int v = !strcmp(value, "true") || !strcmp(value, "1") ? 1 : !strcmp(value, "false") || !strcmp(value, "0") ? 0 : -1;
     if (v < 0)
-        return fail(why, size, "%s must be true or false (or 1 or 0), not \"%s\"", display, value);
+        return fail(why, size, "%s must be true or false, not \"%s\"", display, value);
     *(int *)field_of(target, row) = v;
     return 0;
 }
@@ -161,7 +161,7 @@ static int set_typed(const struct opt_row *row, const char *display, const char 
     case OPT_DURATION:
         if (parse_seconds(value, seconds) == 0 && *seconds > 0 && (row->max <= 0 || *seconds <= row->max))
             return 0;
-        return fail(why, size, "%s must be a duration above 0 such as 90s, 15m or 2h, not \"%s\"", display, value);
+        return fail(why, size, "%s must be a positive duration like 90, 90s, 15m or 2h, not \"%s\"", display, value);
     case OPT_TEXT: *(const char **)field_of(target, row) = value; return 0;
     case OPT_ENUM: case OPT_NAME: return set_name(row, display, value, target, why, size);
     case OPT_ENUM_LIST: return set_enum_list(row, display, value, target, why, size);

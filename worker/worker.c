@@ -2,7 +2,6 @@
  * runner as key=value lines on --report-fd (stdout by default), each line
  * as soon as it is known, so a worker that dies still leaves what it
  * measured so far. The sequence: libtorch up, baseline, model, steps, peak. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,17 +16,9 @@
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
-#include "sweeps/sweep_keys.h"
+#include "sweeps/worker_options.h"
 #include "core/technique.h"
-#include "util/parse.h"
 
-/* The point to measure: a one-job sweep whose keys the options set, with
- * the sweep file's checks, ranges and defaults (sweeps/sweep_keys.c). */
-struct worker_args {
-    struct sweep *sweep;
-    struct sweep_job *job;
-    int report_fd;
-};
 
 static int report_fd = 1;
 
@@ -72,38 +63,6 @@ static int usage(const char *why)
     return WORKER_EXIT_USAGE;
 }
 
-enum { OPT_REPORT_FD = 'f', OPT_KEY = 256 /* + the key's row */ };
-
-/* The options are the sweep keys that have a worker flag, and --report-fd. */
-static void worker_options(struct option *options, int size)
-{
-    int n = 0;
-    for (int i = 0; sweep_key_at(i) && n < size - 2; i++)
-        if (sweep_key_at(i)->flag)
-            options[n++] = (struct option){sweep_key_at(i)->flag, required_argument, NULL, OPT_KEY + i};
-    options[n++] = (struct option){"report-fd", required_argument, NULL, OPT_REPORT_FD};
-    options[n] = (struct option){0};
-}
-
-static int parse_option(struct worker_args *a, int opt, const char *v)
-{
-    char err[1024], why[1100];
-    if (opt == OPT_REPORT_FD) {
-        long fd;
-        if (parse_long(v, 0, 1 << 20, &fd) != 0)
-            return usage("--report-fd must be a descriptor number");
-        a->report_fd = (int)fd;
-        return 0;
-    }
-    const struct sweep_key *k = sweep_key_at(opt - OPT_KEY);
-    if (!k)
-        return usage("unknown option");
-    if (sweep_set(a->sweep, a->job, k->name, v, err, sizeof err) == 0)
-        return 0;
-    snprintf(why, sizeof why, "--%s: %s", k->flag, err);
-    return usage(why);
-}
-
 /* A worker measures one point: each list the options set has one value. */
 static int check_point(const struct sweep_job *j)
 {
@@ -116,19 +75,17 @@ static int check_point(const struct sweep_job *j)
     return 0;
 }
 
-static int parse_args(int argc, char **argv, struct worker_args *a)
+static int parse_args(int argc, char **argv, struct worker_point *a)
 {
-    struct option options[32];
-    worker_options(options, 32);
-    *a = (struct worker_args){.sweep = sweep_new_point(), .report_fd = 1};
+    char why[1400];
+    int n;
+    *a = (struct worker_point){.sweep = sweep_new_point(), .report_fd = 1};
     if (!a->sweep)
         return usage("out of memory");
     a->job = &a->sweep->jobs[0];
-    int opt, rc = 0;
-    optind = 1;
-    while (rc == 0 && (opt = getopt_long(argc, argv, "", options, NULL)) != -1)
-        rc = opt == '?' ? usage("unknown option") : parse_option(a, opt, optarg);
-    return rc ? rc : check_point(a->job);
+    if (opt_parse_args(worker_options(), argc, argv, a, NULL, 0, &n, why, sizeof why) != 0)
+        return usage(why);
+    return check_point(a->job);
 }
 
 static void report_environment(void)
@@ -223,7 +180,7 @@ static void report_stats(const pf_model *model)
     report(REPORT_optimizer_bytes, "%lld", (long long)st.optimizer_bytes);
 }
 
-static int build_model(const struct worker_args *a, pf_model **model)
+static int build_model(const struct worker_point *a, pf_model **model)
 {
     const struct sweep_job *j = a->job;
     const pf_train_options train = {.technique = j->techniques[0], .lora_rank = j->lora_rank,
@@ -257,7 +214,7 @@ static void report_phases(const pf_model *model)
     }
 }
 
-static int run_steps(const struct worker_args *a, pf_model *model)
+static int run_steps(const struct worker_point *a, pf_model *model)
 {
     const struct sweep_job *j = a->job;
     if (!technique_runs_steps(j->techniques[0]))
@@ -301,7 +258,7 @@ static void quick_exit_if_spawned(int rc)
     _exit(rc);
 }
 
-static int measure(const struct worker_args *a)
+static int measure(const struct worker_point *a)
 {
     report_fd = a->report_fd;
     double t0 = monotonic_seconds();
@@ -332,7 +289,7 @@ static int measure(const struct worker_args *a)
 int worker_main(int argc, char **argv)
 {
     main_started = monotonic_seconds();
-    struct worker_args a;
+    struct worker_point a;
     int rc = parse_args(argc, argv, &a);
     if (rc == 0)
         rc = measure(&a);
