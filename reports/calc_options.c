@@ -88,14 +88,12 @@ static const char *effective_batch_too_large(const struct calc_request *r)
     return "--micro-batch x --accum x --replicas is past 2^53: no effective batch that large can run";
 }
 
-/* The technique's checks, with or without DIR: a known name, and no
- * accumulation for one that does not train. */
+/* The technique's check, with or without DIR (its name the option table
+ * checked): no accumulation for one that does not train. */
 static const char *technique_problem(const struct calc_request *r, char *buf, size_t size)
 {
     int t = technique_from_name(r->technique);
-    if (t < 0)
-        snprintf(buf, size, "--technique must be one of %s, not \"%.64s\"", technique_names(), r->technique);
-    else if (!technique_is_training((pf_technique)t) && (r->target_batch > 0 || r->accum > 0))
+    if (t >= 0 && !technique_is_training((pf_technique)t) && (r->target_batch > 0 || r->accum > 0))
         snprintf(buf, size, "%.64s does not train: --target-batch and --accum apply to training techniques only",
                  r->technique);
     else

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/device.h"
+#include "core/technique.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
 #include "util/input_file.h"
@@ -165,15 +166,17 @@ static int set_list(struct parser *p, const struct sweep_key *k, char *value)
     return 0;
 }
 
-/* A whole number, a duration or a bool: the option engine's setter
- * (util/options.h), as for a command's options. */
+/* A whole number, a duration, a bool or LoRA targets: the option engine's
+ * setter (util/options.h), as for a command's options. */
 static int set_typed(struct parser *p, const struct sweep_key *k, const char *value)
 {
-    enum opt_type type = k->type == KEY_DURATION ? OPT_DURATION
-                         : k->type == KEY_BOOL   ? OPT_BOOL
-                         : k->size == sizeof(long) ? OPT_LONG
-                                                   : OPT_INT;
-    struct opt_row row = {.name = k->name, .type = type, .off = k->off, .min = (double)k->min, .max = (double)k->max};
+    enum opt_type type = k->type == KEY_DURATION       ? OPT_DURATION
+                         : k->type == KEY_BOOL         ? OPT_BOOL
+                         : k->type == KEY_LORA_TARGETS ? OPT_CUSTOM
+                         : k->size == sizeof(long)     ? OPT_LONG
+                                                       : OPT_INT;
+    struct opt_row row = {.name = k->name, .type = type, .off = k->off, .min = (double)k->min, .max = (double)k->max,
+                          .set = lora_targets_option_set};
     char why[700];
     return opt_set(&row, k->name, value, p->job, why, sizeof why) == 0 ? 0 : parser_fail(p, "%s", why);
 }
@@ -188,12 +191,6 @@ static int set_size_or_none(struct parser *p, const struct sweep_key *k, const c
     return 0;
 }
 
-static int set_lora_targets(struct parser *p, const struct sweep_key *k, const char *value)
-{
-    unsigned *out = field_of(p->job, k->off);
-    *out = lora_targets_from_list(value);
-    return *out ? 0 : parser_fail(p, "%s must list some of %s, not \"%s\"", k->name, lora_target_names(), value);
-}
 
 /* A model folder as downloaded from the Hub stands for its sharded
  * checkpoint's index (model.safetensors.index.json) when it has one, else
@@ -241,9 +238,8 @@ int sweep_key_set(struct parser *p, const struct sweep_key *k, char *value)
     switch (k->type) {
     case KEY_MODELS: case KEY_DEVICES: case KEY_NAMES: case KEY_COUNTS: case KEY_PAIRS:
         return set_list(p, k, value);
-    case KEY_INT: case KEY_DURATION: case KEY_BOOL: return set_typed(p, k, value);
+    case KEY_INT: case KEY_DURATION: case KEY_BOOL: case KEY_LORA_TARGETS: return set_typed(p, k, value);
     case KEY_SIZE_OR_NONE: return set_size_or_none(p, k, value);
-    case KEY_LORA_TARGETS: return set_lora_targets(p, k, value);
     case KEY_PATH: return set_path(p, k, value);
     case KEY_COMMAND: return sweep_set_command(p, k, value);
     case KEY_PARAM: return parser_fail(p, "%s is set through sweep_set_param", k->name);
