@@ -129,7 +129,7 @@ def auto_lines(d, lines, name="auto.txt"):
     a = {}
     for line in open(path):
         line = line.rstrip("\n")
-        if re.search(r"points measured|from \d+ points above the knee|no interval|largest micro-batch|wall clock", line):
+        if re.search(r"points measured|from \d+ points above the knee|no interval|largest micro-batch|wall clock|RSS's A = .* the heap's gap", line):
             lines.append(f"{d}: {line}")
         m = re.match(r"(\S+): A = ([0-9.]+) MiB/token \((\w+)\)", line)
         if m and "above the knee" in line:
@@ -137,7 +137,7 @@ def auto_lines(d, lines, name="auto.txt"):
     return a
 
 
-def heldout(d, lines):
+def heldout(d, lines, what="held-out points"):
     path = os.path.join(OUT, d)
     if not os.path.exists(os.path.join(path, "peaks.csv")):
         lines.append(f"{d}: not measured")
@@ -145,7 +145,7 @@ def heldout(d, lines):
     subprocess.run([PEAKFIT, "fit", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     groups = json.load(open(os.path.join(path, "fit.json")))["groups"]
     version = json.load(open(os.path.join(path, "fit.json"))).get("fit_json_version", 1)
-    lines.append(f"{d}: held-out points, predicted by `peakfit fit` from the auto sweep's points (fit.json "
+    lines.append(f"{d}: {what}, predicted by `peakfit fit` from the auto sweep's points (fit.json "
                  f"version {version}: {'prediction' if version >= 2 else 'confidence'} intervals):")
     lines.append("  technique metric  point     measured  predicted  +-95%    error   inside")
     tally = {}
@@ -183,6 +183,25 @@ def budget(d, budget_text, lines):
 
 def main():
     lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing)",
+             "# 2026-12-04 10:43-11:50 (helper rss, #18's RSS side): RSS is now the allocator-level fit plus the",
+             "# heap's gap (fit/group_gap.c, chosen by leave-one-out on training points: bench/results/rss-model-cv.txt)",
+             "# and auto also measures until RSS's A interval is within the target or its budget is spent. qwen-auto",
+             "# and smollm2-auto were resumed with it (one slice of --time 15m each; Qwen's mem_limit 12 -> 15 GiB so",
+             "# that its RSS criterion can reach past the heap's transition at T ~ 1024): Qwen full +b13, LoRA +b8, 16,",
+             "# 21; SmolLM2 full +b14, 15, LoRA +b8, 16, 17. Their earlier peaks.csv got the columns this version",
+             "# writes (command, memory_method empty where unknown; measured_by worker) and Qwen's model_source the",
+             "# same config.json's path in this worktree (unchanged since 2026-12-03 20:13), so that auto resumes.",
+             "# smollm2-heldout is measured afresh beside smollm2-auto (the same seven points as before, 2x = b30 s128",
+             "# and calc's plan for 8 GiB, b10 s256); smollm2-rescore re-fits the earlier session's measurements of",
+             "# the seven. qwen-heldout: the earlier six, b26 s64 (2x auto's largest batch, 13, at s = 64: b26 s128",
+             "# would need ~25 GiB) and calc's plan for 18 GiB (b19). smollm2-128-auto was not resumed: its mem_limit",
+             "# (3.5 GiB) keeps every new point out, so its RSS fit still rests on b4-5, inside the heap's transition.",
+             "# smollm2-heldout's b16 s256 first stopped as oom at the 11 GiB mem_limit (its row kept in measured/),",
+             "# then was measured at 13 GiB; the stage's last two no-op resumes (points measured) were cut while",
+             "# they waited on the lock, and its fit made by hand with the stage's own commands. RSS between sessions",
+             "# (smollm2-heldout against smollm2-rescore, the same seven points): b1 s128 2454 / 2403 (and 2363 in",
+             "# smollm2-128-auto), b3 s128 2693 / 2728 (2695), b6 s384 7197 / 7233, b1 s1024 4074 / 4044, b16 s256",
+             "# 11460 / 11478, b6 s128 and b12 s256 within 0.1%: up to 2% at the smallest points.",
              "# 2026-12-04 (helper qwen): qwen-auto, qwen-heldout, qwen-dense and qwen-budget measured on the same",
              "# 2 shared cores (load average 5-14, normal priority, one big run at a time under the lock); the",
              "# qwen auto stage ran in two slices of --time 15m (the lock held at most ~20 minutes). smollm2-heldout",
@@ -216,6 +235,8 @@ def main():
             dense_dir(f"{key}-dense", a, lines)
         heldout(f"{key}-heldout", lines)
         plan(f"{key}-heldout", lines)
+        if key == "smollm2":
+            heldout(f"{key}-rescore", lines, "the held-out points measured in another session (rescore stage)")
         budget(f"{key}-budget", budget_text, lines)
     text = "\n".join(lines) + "\n"
     open(os.path.join(OUT, "summary.txt"), "w").write(text)

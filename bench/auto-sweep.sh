@@ -28,9 +28,10 @@ pf() {
 }
 
 # model, seq_len, budget, held-out points of the full job (BxS; "2x" is twice
-# the largest batch auto measured, at its seq_len; "plan" is calc's micro-batch
-# for the PLAN budget from auto's fit, at its seq_len: measured, it checks the
-# plan too)
+# the largest batch auto measured, at its seq_len, "2x@S" at seq_len S; "plan"
+# is calc's micro-batch for the PLAN budget from auto's fit, at its seq_len:
+# measured, it checks the plan too). A listed point that auto measured itself
+# is on its grid: not held out.
 # smollm2-128: SmolLM2-135M at seq_len 128, where b = 1, 2 and 3 lie below the
 # knee (about 400 tokens): RSS's floor rises with T, and at s = 256 only b = 1
 # lies on it, so no sweep there can measure how it rises.
@@ -39,12 +40,17 @@ declare -A SEQ=([smollm2]=256 [smollm2-128]=128 [qwen]=128)
 declare -A BUDGET=([smollm2]=4.5GiB [smollm2-128]=4.5GiB [qwen]=16GiB)
 declare -A PLAN=([smollm2]=8GiB [smollm2-128]=8GiB [qwen]=18GiB)
 # each auto point's mem_limit (RSS above baseline): auto stays below it, so
-# that held-out points reach twice its largest batch on this 23.5 GiB machine
-declare -A LIMIT=([smollm2]=11GiB [smollm2-128]=3584MiB [qwen]=12GiB)
+# that held-out points reach twice its largest batch on this 23.5 GiB machine.
+# Qwen's was 12 GiB (b <= 8 at s = 128): its RSS is in the heap's transition
+# up to T ~ 1024 and linear only past it (5.07 MiB/token against the
+# allocator's 4.21), so auto's RSS criterion needs points up to ~14 GiB;
+# twice its largest batch is then measured at s = 64 (2x@64).
+declare -A LIMIT=([smollm2]=11GiB [smollm2-128]=3584MiB [qwen]=15GiB)
 # the mem_limit of the held-out, dense and budget points: what the machine can give
-declare -A BIG=([smollm2]=11GiB [smollm2-128]=8GiB [qwen]=21GiB)
-declare -A HELD=([smollm2]="1x128 3x64 3x128 5x128 6x128 1.5x" [smollm2-128]="1x256 2x160 3x256 5x192 7x128 2x"
-    [qwen]="3x128 3x192 10x128 6x256 2x plan")
+# (SmolLM2's was 11 GiB: b16 s256, 11478 MiB above baseline, stopped there as oom)
+declare -A BIG=([smollm2]=13GiB [smollm2-128]=8GiB [qwen]=21GiB)
+declare -A HELD=([smollm2]="1x128 3x128 6x128 6x384 1x1024 12x256 16x256 2x@128 plan" [smollm2-128]="1x256 2x160 3x256 5x192 7x128 2x"
+    [qwen]="3x128 3x192 10x128 6x256 16x128 17x128 2x@64 plan")
 # the dense grid: auto's points, the held-out points (as fitted points) and these (TECHNIQUE:B,B,...)
 declare -A DENSE=([smollm2]="" [smollm2-128]="" [qwen]="lora:8,16")
 
@@ -73,21 +79,34 @@ points_sweep() {
     done
 }
 
-# The held-out points of KEY, BxS, with 2x and plan resolved from DIR (auto's).
+# auto's full batches in DIR, one per line.
+auto_batches() {
+    awk '/^\[auto-full\]/ { f = 1 } f && /^batch = / { gsub(/[^0-9 ]/, ""); n = split($0, a, " ");
+        for (i = 1; i <= n; i++) print a[i]; exit }' "$1/auto.sweep"
+}
+
+# The held-out points of KEY, BxS, with 2x and plan resolved from DIR (auto's),
+# those on auto's grid left out.
 held_points() {
     local key=$1 dir=$2 p bmax plan
-    bmax=$(awk '/^\[auto-full\]/ { f = 1 } f && /^batch = / { gsub(/[^0-9 ]/, ""); n = split($0, a, " "); m = 0;
-        for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; print m; exit }' "$dir/auto.sweep")
+    bmax=$(auto_batches "$dir" | sort -n | tail -1)
     for p in ${HELD[$key]}; do
         case $p in
         2x) echo "$((2 * bmax))x${SEQ[$key]}" ;;
+        2x@*) echo "$((2 * bmax))x${p#2x@}" ;;
         plan)
             plan=$("$tmp/peakfit" calc "$dir" --budget "${PLAN[$key]}" --technique full --seq-len "${SEQ[$key]}" --json |
                 jq -r .max_micro_batch)
             [ "$plan" -gt 0 ] && echo "${plan}x${SEQ[$key]}" ;;
         *) echo "$p" ;;
         esac
-    done | sort -u
+    done | sort -u | while IFS=x read -r b s; do
+        if [ "$s" = "${SEQ[$key]}" ] && auto_batches "$dir" | grep -qx "$b"; then
+            echo "held-out ${b}x$s: on auto's grid, not held out" >&2
+        else
+            echo "${b}x$s"
+        fi
+    done
 }
 
 # run_points NAME SWEEP DIR: measures SWEEP into DIR one point per run
@@ -103,6 +122,12 @@ run_points() {
 # rows CSV HOLDOUT: CSV's data rows with the holdout column set (by its header name)
 rows_as() {
     awk -F, -v OFS=, -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "holdout") h = i; next } { $h = v; print }' "$1"
+}
+
+# in_sweep SWEEP: the rows on stdin whose point_id the sweep lists (a point
+# measured for an earlier list stays in measured/, out of the fit).
+in_sweep() {
+    awk -F, 'NR == FNR { want[$1] = 1; next } $1 in want' <("$tmp/peakfit" grid "$1" 2>/dev/null | cut -f1) -
 }
 
 auto_stage() {
@@ -123,7 +148,7 @@ heldout_stage() {
     [ -f "$h/held.sweep" ] || points_sweep "$1" full held $(held_points "$1" "$d-auto") >"$h/held.sweep"
     run_points run "$h/held.sweep" "$h/measured"
     cp "$d-auto/auto.sweep" "$d-auto/peaks.csv" "$h/"
-    rows_as "$h/measured/peaks.csv" 1 >>"$h/peaks.csv"
+    rows_as "$h/measured/peaks.csv" 1 | in_sweep "$h/held.sweep" >>"$h/peaks.csv"
     "$tmp/peakfit" fit "$h" >"$h/fit.txt"
     "$tmp/peakfit" report "$h" >/dev/null 2>&1 || true
 }
@@ -147,10 +172,11 @@ dense_stage() {
 }
 
 # SmolLM2's held-out points measured for #18 (bench/smollm2-heldout.sh, into
-# bench/results/smollm2-135m-cpu-heldout/measured) predicted from the auto
-# sweep's points instead of the dense grid's: no measurement.
+# bench/results/smollm2-135m-cpu-heldout/measured, another session) predicted
+# from the auto sweep's points instead of the dense grid's: no measurement.
+# The heldout stage measures the same points again beside auto's.
 rescore_stage() {
-    local h=$out/$1-heldout src=bench/results/smollm2-135m-cpu-heldout/measured/peaks.csv
+    local h=$out/$1-rescore src=bench/results/smollm2-135m-cpu-heldout/measured/peaks.csv
     mkdir -p "$h"
     cp "$out/$1-auto/auto.sweep" "$out/$1-auto/peaks.csv" "$h/"
     rows_as "$src" 1 >>"$h/peaks.csv"
