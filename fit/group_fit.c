@@ -3,6 +3,7 @@
  * group_floor_points.c; leave-one-out, spread and flags group_checks.c;
  * predictions group_predict.c. */
 #include <gsl/gsl_cdf.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,30 +16,32 @@ const struct ols *group_chosen(const struct group_fit *g)
     return g->choice == CHOICE_LINEAR ? &g->linear : g->choice == CHOICE_QUADRATIC ? &g->quadratic : NULL;
 }
 
-/* Each metric: its name, its value at a point, and whether peaks.csv's
- * per-phase peaks measure it. Those are the counting allocator's (the CPU
- * counter): the live tensor bytes of the host, which the tensor metric
- * counts and RSS holds, on a GPU row as on a CPU one. No per-phase peak of
- * the CUDA allocator is recorded, so no floor is inferred from phases for
- * allocated or reserved: the host's incidental allocations are not theirs. */
+/* Each metric: its name, and which of peaks.csv's per-phase peaks measure
+ * it (their offset in struct observation). The counting allocator's (the
+ * CPU counter, forward_peak_mib...) are the host's live tensor bytes, which
+ * the tensor metric counts and RSS holds, on a GPU row as on a CPU one; the
+ * device allocator's (forward_gpu_allocated_peak_mib..., recorded by the
+ * shim's phase guards on a GPU) measure allocated and reserved. A row
+ * without a metric's phases infers no floor from them: a GPU metric never
+ * takes the host's incidental allocations as its floor. */
 static const struct {
     const char *name;
-    int phases;
+    size_t phases_at;
 } metrics[METRIC_COUNT] = {
-    [METRIC_RSS] = {"rss", 1},
-    [METRIC_TENSOR] = {"tensor", 1},
-    [METRIC_ALLOCATED] = {"allocated", 0},
-    [METRIC_RESERVED] = {"reserved", 0},
+    [METRIC_RSS] = {"rss", offsetof(struct observation, phase_mib)},
+    [METRIC_TENSOR] = {"tensor", offsetof(struct observation, phase_mib)},
+    [METRIC_ALLOCATED] = {"allocated", offsetof(struct observation, phase_gpu_allocated_mib)},
+    [METRIC_RESERVED] = {"reserved", offsetof(struct observation, phase_gpu_reserved_mib)},
 };
 
 const char *metric_name(enum metric m) { return m >= 0 && m < METRIC_COUNT ? metrics[m].name : "?"; }
 
-int metric_has_phases(enum metric m) { return m >= 0 && m < METRIC_COUNT && metrics[m].phases; }
-
-int group_peak_phase(const struct group_fit *g, int i)
+const double *metric_phases(const struct observation *o, enum metric m)
 {
-    return metric_has_phases(g->metric) ? phase_of_peak(g->points[i]) : -1;
+    return m >= 0 && m < METRIC_COUNT ? (const double *)((const char *)o + metrics[m].phases_at) : NULL;
 }
+
+int group_peak_phase(const struct group_fit *g, int i) { return phase_of_peak(metric_phases(g->points[i], g->metric)); }
 
 static double metric_value(const struct observation *o, enum metric m)
 {
@@ -112,12 +115,12 @@ static int collect(const struct observations *o, struct group_fit *g)
     g->on_floor = calloc((size_t)n, 1);
     if (!g->points || !g->y || !g->seq_lens || !g->predicted || !g->loo_error || !g->on_floor)
         return -2;
-    g->has_phases = metric_has_phases(g->metric);
+    g->has_phases = 1;
     for (int i = 0; i < o->n_ok; i++) {
         if (!in_group(g, &o->ok[i]))
             continue;
         g->points[g->n] = &o->ok[i];
-        g->has_phases &= phases_known(&o->ok[i]);
+        g->has_phases &= phases_known(metric_phases(&o->ok[i], g->metric));
         g->max_tokens = fmax(g->max_tokens, o->ok[i].tokens);
         g->y[g->n++] = metric_value(&o->ok[i], g->metric);
     }

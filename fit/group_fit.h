@@ -81,10 +81,11 @@ struct group_fit {
 #define GROUP_FIT_ABOVE_MIN 3
 
 const char *metric_name(enum metric m);
-/* Do peaks.csv's per-phase peaks measure m? tensor and rss: yes (the
- * counting allocator's); allocated and reserved: no (none of the CUDA
- * allocator's are recorded), so their fits infer no floor from phases. */
-int metric_has_phases(enum metric m);
+/* The per-phase peaks that measure m at o (fit/phases.h): tensor and rss,
+ * the counting allocator's; allocated and reserved, the device
+ * allocator's (GPU rows since those columns; -1 elsewhere, so their fits
+ * infer no floor from phases there). */
+const double *metric_phases(const struct observation *o, enum metric m);
 /* The phase of point i's peak (fit/phases.h) where its phases measure g's
  * metric, else -1. */
 int group_peak_phase(const struct group_fit *g, int i);

@@ -36,7 +36,7 @@ static int phase_marks(const struct group_fit *g, unsigned char *marks)
 {
     int k = 0;
     for (int i = 0; g->has_phases && i < g->n; i++)
-        k += marks[i] = (unsigned char)phases_on_floor(g->points[i]);
+        k += marks[i] = (unsigned char)phases_on_floor(metric_phases(g->points[i], g->metric));
     return k > 0 && k < g->n;
 }
 

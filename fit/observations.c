@@ -75,6 +75,8 @@ static void read_fields(const char *const *f, struct observation *o)
     for (int i = 0; i < PF_PHASE_COUNT; i++) {
         o->phase_mib[i] = peaks_number(f[PEAKS_COL_forward_peak_mib + i]);
         o->phase_end_rss_mib[i] = peaks_number(f[PEAKS_COL_forward_end_rss_mib + i]);
+        o->phase_gpu_allocated_mib[i] = peaks_number(f[PEAKS_COL_forward_gpu_allocated_peak_mib + i]);
+        o->phase_gpu_reserved_mib[i] = peaks_number(f[PEAKS_COL_forward_gpu_reserved_peak_mib + i]);
     }
 }
 

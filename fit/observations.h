@@ -37,6 +37,9 @@ struct observation {
      * allocator-level peak above the baseline and the RSS at its end
      * above the baseline; -1 when unknown (inference, older files) */
     double phase_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
+    /* on a GPU, the device allocator's allocated and reserved peak per
+     * phase (absolute, as gpu_allocated_mib); -1 when unknown */
+    double phase_gpu_allocated_mib[PF_PHASE_COUNT], phase_gpu_reserved_mib[PF_PHASE_COUNT];
     int holdout;           /* 1: measured to check the fit, kept out of it */
 };
 

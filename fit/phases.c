@@ -1,30 +1,30 @@
 /* phases.c: reading a point's per-phase peaks. */
+#include <stddef.h>
 #include "fit/phases.h"
 
-int phases_known(const struct observation *o)
+int phases_known(const double *ph)
 {
-    for (int i = 0; i < PF_PHASE_COUNT; i++)
-        if (!(o->phase_mib[i] > 0)) /* -1: unknown; a phase holds the weights at least */
+    for (int i = 0; ph && i < PF_PHASE_COUNT; i++)
+        if (!(ph[i] > 0)) /* -1: unknown; a phase holds the weights at least */
             return 0;
-    return 1;
+    return ph != NULL;
 }
 
-int phases_on_floor(const struct observation *o)
+int phases_on_floor(const double *ph)
 {
-    const double *ph = o->phase_mib;
-    if (!phases_known(o))
+    if (!phases_known(ph))
         return 0;
     double before = ph[PF_PHASE_FORWARD] > ph[PF_PHASE_BACKWARD] ? ph[PF_PHASE_FORWARD] : ph[PF_PHASE_BACKWARD];
     return before <= ph[PF_PHASE_OPTIMIZER] + PHASES_TIE_MIB;
 }
 
-int phase_of_peak(const struct observation *o)
+int phase_of_peak(const double *ph)
 {
-    if (!phases_known(o))
+    if (!phases_known(ph))
         return -1;
     int top = 0;
     for (int i = 1; i < PF_PHASE_COUNT; i++)
-        if (o->phase_mib[i] > o->phase_mib[top])
+        if (ph[i] > ph[top])
             top = i;
     return top;
 }

@@ -17,7 +17,7 @@ void point_result_init(struct point_result *r)
     r->threads = r->blas_threads = -1;
     r->exit_code = -1;
     for (int i = 0; i < PF_PHASE_COUNT; i++)
-        r->phase_peak_mib[i] = r->phase_end_rss_mib[i] = -1;
+        r->phase_peak_mib[i] = r->phase_end_rss_mib[i] = r->phase_gpu_allocated_mib[i] = r->phase_gpu_reserved_mib[i] = -1;
     r->gpu_allocated_peak_mib = r->gpu_reserved_peak_mib = r->gpu_context_mib = r->gpu_total_mib = -1;
 }
 

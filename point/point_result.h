@@ -45,6 +45,8 @@ struct point_result {
     /* per phase of a step (PF_PHASES): the allocator-level peak and the
      * RSS at its end, absolute (baselines not subtracted); -1 unknown */
     double phase_peak_mib[PF_PHASE_COUNT], phase_end_rss_mib[PF_PHASE_COUNT];
+    /* on a GPU: the device allocator's allocated and reserved peak per phase */
+    double phase_gpu_allocated_mib[PF_PHASE_COUNT], phase_gpu_reserved_mib[PF_PHASE_COUNT];
     /* GPU rows only (-1 and empty elsewhere): the caching allocator's peaks
      * since the baseline, what the process held on the device outside it */
     double gpu_allocated_peak_mib, gpu_reserved_peak_mib, gpu_context_mib, gpu_total_mib;

@@ -51,6 +51,8 @@
     X(driver_version, TEXT, driver_version, driver_version)                      \
     X(phase_peak_bytes, PHASE_BYTES, phase_peak_mib, forward_peak_mib)           \
     X(phase_end_rss_kib, PHASE_KIB, phase_end_rss_mib, forward_end_rss_mib)      \
+    X(phase_gpu_allocated_peak_bytes, PHASE_BYTES, phase_gpu_allocated_mib, forward_gpu_allocated_peak_mib) \
+    X(phase_gpu_reserved_peak_bytes, PHASE_BYTES, phase_gpu_reserved_mib, forward_gpu_reserved_peak_mib) \
     X(status, RUNNER, status, status)                                            \
     X(exit_code, RUNNER, exit_code, exit_code)                                   \
     X(signal, RUNNER, signal, signal)                                            \

@@ -46,7 +46,7 @@ static void point_rows(FILE *f, const struct group_fit *g)
         for (int k = 0; k < PF_PHASE_COUNT; k++)
             phase_cell(f, p, k);
         fprintf(f, " %.1f | %.1f | %s | %s |\n", g->y[i], g->predicted[i], g->on_floor[i] ? "floor" : "line",
-                phase_name(phase_of_peak(p)));
+                phase_name(phase_of_peak(p->phase_mib)));
     }
 }
 

@@ -94,6 +94,14 @@ static const char *result_text(enum peaks_column c, const struct point_result *r
     case PEAKS_COL_optimizer_end_rss_mib:
         return amount(num, difference(r->phase_end_rss_mib[c - PEAKS_COL_forward_end_rss_mib], r->baseline_rss_mib),
                       "%.3f");
+    case PEAKS_COL_forward_gpu_allocated_peak_mib:
+    case PEAKS_COL_backward_gpu_allocated_peak_mib:
+    case PEAKS_COL_optimizer_gpu_allocated_peak_mib:
+        return amount(num, r->phase_gpu_allocated_mib[c - PEAKS_COL_forward_gpu_allocated_peak_mib], "%.3f");
+    case PEAKS_COL_forward_gpu_reserved_peak_mib:
+    case PEAKS_COL_backward_gpu_reserved_peak_mib:
+    case PEAKS_COL_optimizer_gpu_reserved_peak_mib:
+        return amount(num, r->phase_gpu_reserved_mib[c - PEAKS_COL_forward_gpu_reserved_peak_mib], "%.3f");
     case PEAKS_COL_gpu_allocated_peak_mib: return amount(num, r->gpu_allocated_peak_mib, "%.3f");
     case PEAKS_COL_gpu_reserved_peak_mib: return amount(num, r->gpu_reserved_peak_mib, "%.3f");
     case PEAKS_COL_gpu_context_mib: return amount(num, r->gpu_context_mib, "%.3f");

@@ -55,6 +55,10 @@ namespace {
 
 int cuda_index(const torch::Device &d) { return d.has_index() ? d.index() : 0; }
 
+// CUDA's peaks over the run, folded in before each phase restarts the
+// allocator's peak counters (pf_device_memory_phase_begin).
+int64_t cuda_run_allocated_max = -1, cuda_run_reserved_max = -1;
+
 // CUDA versions are 1000 * major + 10 * minor.
 void version_text(int v, char *out, size_t size) { snprintf(out, size, "%d.%d", v / 1000, v % 1000 / 10); }
 
@@ -126,24 +130,57 @@ void cuda_baseline(int index, pf_device_memory &m)
     // libraries' own memory (other processes on the same GPU count too).
     m.context = (int64_t)(total_bytes - free_bytes) - m.reserved_baseline;
     c10::cuda::CUDACachingAllocator::resetPeakStats(index);
+    cuda_run_allocated_max = cuda_run_reserved_max = -1;
     cuda_facts(index, m);
+}
+
+// The peaks since the counters last restarted, folded into the run's.
+DevicePhasePeak cuda_fold_peaks(int index)
+{
+    DevicePhasePeak p;
+    cuda_stats(index, p.allocated, p.reserved, nullptr, nullptr);
+    cuda_run_allocated_max = std::max(cuda_run_allocated_max, p.allocated);
+    cuda_run_reserved_max = std::max(cuda_run_reserved_max, p.reserved);
+    return p;
 }
 
 } // namespace
 #endif
 
-static void mps_sample()
+static DevicePhasePeak mps_sample()
 {
+    DevicePhasePeak now;
     if (auto bytes = pf_compat::mps_bytes()) {
+        now = {bytes->allocated, bytes->driver};
         mps_allocated_max = std::max(mps_allocated_max, bytes->allocated);
         mps_driver_max = std::max(mps_driver_max, bytes->driver);
     }
+    return now;
 }
 
-void pf_device_memory_sample(const torch::Device &device)
+void pf_device_memory_phase_begin(const torch::Device &device)
 {
-    if (device.is_mps() && have_baseline)
-        mps_sample();
+#ifdef PF_WITH_CUDA
+    if (device.is_cuda() && have_baseline) {
+        cuda_fold_peaks(cuda_index(device));
+        c10::cuda::CUDACachingAllocator::resetPeakStats(cuda_index(device));
+    }
+#else
+    (void)device;
+#endif
+}
+
+DevicePhasePeak pf_device_memory_phase_end(const torch::Device &device)
+{
+    if (!have_baseline)
+        return {};
+    if (device.is_mps())
+        return mps_sample();
+#ifdef PF_WITH_CUDA
+    if (device.is_cuda())
+        return cuda_fold_peaks(cuda_index(device));
+#endif
+    return {};
 }
 
 extern "C" pf_status pf_device_memory_baseline(const char *device, pf_device_memory *out)
@@ -183,7 +220,9 @@ extern "C" pf_status pf_device_memory_read(const char *device, pf_device_memory 
     pf_device_memory m = at_baseline;
     if (d.is_cuda()) {
 #ifdef PF_WITH_CUDA
-        cuda_stats(cuda_index(d), m.allocated_peak, m.reserved_peak, nullptr, nullptr);
+        cuda_fold_peaks(cuda_index(d)); // the peak since the last phase began, too
+        m.allocated_peak = cuda_run_allocated_max;
+        m.reserved_peak = cuda_run_reserved_max;
 #endif
     } else if (d.is_mps()) {
         m.allocated_peak = mps_allocated_max;

@@ -10,5 +10,5 @@ struct pf_model {
     std::vector<torch::Tensor> trainable;
     std::unique_ptr<torch::optim::AdamW> optimizer; // null for inference
     int64_t last_grad_bytes = 0;
-    pf_model_phase_peaks phases{{-1, -1, -1}, {-1, -1, -1}}; // written by each step's PhaseGuards (phases.hpp)
+    pf_model_phase_peaks phases{{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}; // written by each step's PhaseGuards (phases.hpp)
 };

@@ -105,11 +105,17 @@ pf_status pf_model_stats_get(const pf_model *model, pf_model_stats *out);
 void pf_model_free(pf_model *model);
 
 /* Per phase of pf_model_step: the allocator-level peak of live tensor
- * bytes within it, the highest over the steps run, and the process's RSS
- * when it ended in the last step; -1 for a phase that never ran. */
+ * bytes within it (the CPU counter: host tensors), the highest over the
+ * steps run, and the process's RSS when it ended in the last step; on a
+ * GPU also the device allocator's allocated and reserved bytes within it
+ * (CUDA: the caching allocator's peak over the phase, the highest over the
+ * steps; MPS keeps no peak: its bytes at the phase's end). -1 for a phase
+ * that never ran, and for device_* on the CPU or with no device baseline. */
 typedef struct {
     int64_t peak_bytes[PF_PHASE_COUNT];
     int64_t end_rss_bytes[PF_PHASE_COUNT];
+    int64_t device_allocated_peak_bytes[PF_PHASE_COUNT];
+    int64_t device_reserved_peak_bytes[PF_PHASE_COUNT];
 } pf_model_phase_peaks;
 
 pf_status pf_model_phase_peaks_get(const pf_model *model, pf_model_phase_peaks *out);

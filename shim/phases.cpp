@@ -15,10 +15,18 @@ static int64_t rss_bytes_now()
     return (int64_t)resident * (int64_t)sysconf(_SC_PAGESIZE);
 }
 
+// A phase's peak is the highest over the steps run.
+static void keep_highest(int64_t &kept, int64_t now)
+{
+    if (now > kept)
+        kept = now;
+}
+
 PhaseGuard::PhaseGuard(pf_model_phase_peaks &record, pf_phase phase, const torch::Device &device)
     : record_(record), phase_(phase), device_(device), uncaught_(std::uncaught_exceptions())
 {
     pf_phase_peak_reset();
+    pf_device_memory_phase_begin(device_);
 }
 
 PhaseGuard::~PhaseGuard()
@@ -32,10 +40,10 @@ void PhaseGuard::end()
     if (ended_)
         return;
     ended_ = true;
-    pf_device_memory_sample(device_);
-    int64_t peak = pf_phase_peak_bytes();
-    if (peak > record_.peak_bytes[phase_])
-        record_.peak_bytes[phase_] = peak;
+    DevicePhasePeak device = pf_device_memory_phase_end(device_);
+    keep_highest(record_.device_allocated_peak_bytes[phase_], device.allocated);
+    keep_highest(record_.device_reserved_peak_bytes[phase_], device.reserved);
+    keep_highest(record_.peak_bytes[phase_], pf_phase_peak_bytes());
     record_.end_rss_bytes[phase_] = rss_bytes_now();
     pf_phase_peak_reset();
 }

@@ -1,7 +1,8 @@
 # A fit infers a floor from per-phase peaks only for the metrics those
-# peaks measure. peaks.csv's phase peaks are the counting allocator's (the
-# CPU counter): they measure the tensor metric and RSS, on a GPU row as on
-# a CPU one, never the CUDA allocator's allocated or reserved.
+# peaks measure. forward_peak_mib... are the counting allocator's (the CPU
+# counter): they measure the tensor metric and RSS, on a GPU row as on a
+# CPU one, never the CUDA allocator's allocated or reserved, which have
+# their own (forward_gpu_allocated_peak_mib...; last case below).
 # tests/fixtures/gpu-phases-peaks.csv is CONSTRUCTED for this test (not
 # measured): SmolLM2-135M on cuda, full, b 1, 2, 4, 8 at s = 256; the CPU
 # counter's phases put b 1 and 2 on the floor (forward and backward no
@@ -33,4 +34,20 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^(forward|backward|optimi
          NR > 1 { for (i in drop) $i = "" } { print }' OFS=, "$TMP/gpu/peaks.csv" >"$TMP/none/peaks.csv"
 "$PEAKFIT" fit "$TMP/none" >/dev/null 2>"$TMP/fit.err" || fail "fit without phases failed: $(cat "$TMP/fit.err")"
 expect_eq "floor points without phases" "$(floors "$TMP/none")" "rss:0 tensor:0 allocated:0 reserved:0 "
-echo "gpu_phases_test: the phases' floor for tensor and rss only"
+
+# With the device allocator's own phases (the shim's phase guards record
+# them on a GPU: forward_gpu_allocated_peak_mib...), allocated and reserved
+# take the floor those put b 1 and 2 on (forward, backward below the
+# optimizer step's 2050 MiB), and name each point's peak phase; tensor and
+# rss keep the CPU counter's. The columns are appended as a newer peaks.csv
+# has them (command, memory_method, measured_by before them).
+mkdir -p "$TMP/dev"
+awk -F, 'NR == 1 { print $0 ",command,memory_method,measured_by,forward_gpu_allocated_peak_mib,backward_gpu_allocated_peak_mib,optimizer_gpu_allocated_peak_mib,forward_gpu_reserved_peak_mib,backward_gpu_reserved_peak_mib,optimizer_gpu_reserved_peak_mib"; next }
+         NF > 1 { a["1"] = "1800,2000,2050"; a["2"] = "1900,2030,2050"; a["4"] = "2100,2080,2060"; a["8"] = "2300,2200,2060"
+                  split(a[$6], v, ","); print $0 ",,,," v[1] "," v[2] "," v[3] "," v[1] + 64 "," v[2] + 64 "," v[3] + 64 }' \
+    "$TMP/gpu/peaks.csv" >"$TMP/dev/peaks.csv"
+"$PEAKFIT" fit "$TMP/dev" >/dev/null 2>"$TMP/fit.err" || fail "fit with device phases failed: $(cat "$TMP/fit.err")"
+expect_eq "floor points with device phases" "$(floors "$TMP/dev")" "rss:2 tensor:2 allocated:2 reserved:2 "
+expect_eq "allocated's points, device phases" "$(bounds "$TMP/dev" allocated)" "1 floor optimizer;2 floor optimizer;4 line forward;8 line forward;"
+expect_eq "reserved's points, device phases" "$(bounds "$TMP/dev" reserved)" "1 floor optimizer;2 floor optimizer;4 line forward;8 line forward;"
+echo "gpu_phases_test: the CPU counter's phases for tensor and rss, the device allocator's for allocated and reserved"

@@ -104,7 +104,10 @@ static void test_header_and_columns(void)
     /* The lines a worker on a GPU adds to its report. */
     char gpu[][48] = {"gpu_allocated_peak_bytes=3145728", "gpu_reserved_peak_bytes=4194304",
                       "gpu_context_bytes=524288000", "gpu_total_bytes=150754820096", "gpu_name=NVIDIA H200",
-                      "cuda_version=13.0", "driver_version=13.0"};
+                      "cuda_version=13.0", "driver_version=13.0",
+                      "forward_gpu_allocated_peak_bytes=2097152", "backward_gpu_allocated_peak_bytes=3145728",
+                      "optimizer_gpu_allocated_peak_bytes=2621440", "forward_gpu_reserved_peak_bytes=4194304",
+                      "backward_gpu_reserved_peak_bytes=4194304", "optimizer_gpu_reserved_peak_bytes=4194304"};
     for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++)
         point_result_take_line(&r, gpu[i]);
     unsigned char done[1];
@@ -122,6 +125,11 @@ static void test_header_and_columns(void)
     if (t.n_rows == 1) {
         char *const *f = t.rows[0].fields;
         CHECK(!strcmp(f[PEAKS_COL_step1_s], "5.0000"), "step1_s %s", f[PEAKS_COL_step1_s]);
+        CHECK(!strcmp(f[PEAKS_COL_backward_gpu_allocated_peak_mib], "3.000") &&
+                  !strcmp(f[PEAKS_COL_optimizer_gpu_allocated_peak_mib], "2.500") &&
+                  !strcmp(f[PEAKS_COL_forward_gpu_reserved_peak_mib], "4.000"),
+              "device phase peaks %s %s %s", f[PEAKS_COL_backward_gpu_allocated_peak_mib],
+              f[PEAKS_COL_optimizer_gpu_allocated_peak_mib], f[PEAKS_COL_forward_gpu_reserved_peak_mib]);
         CHECK(!strcmp(f[PEAKS_COL_gpu_allocated_peak_mib], "3.000") && !strcmp(f[PEAKS_COL_gpu_reserved_peak_mib], "4.000") &&
                   !strcmp(f[PEAKS_COL_gpu_context_mib], "500.000") && !strcmp(f[PEAKS_COL_gpu_total_mib], "143771.000") &&
                   !strcmp(f[PEAKS_COL_gpu_name], "NVIDIA H200") && !strcmp(f[PEAKS_COL_cuda_version], "13.0") &&

@@ -40,6 +40,10 @@ static double forward_peak(int layers, int batch, pf_attention a)
         return 0;
     CHECK(pf_model_step(m, batch, SEQ, &loss) == PF_OK, "step: %s", pf_last_error());
     CHECK(pf_model_phase_peaks_get(m, &ph) == PF_OK, "phase peaks: %s", pf_last_error());
+    for (int i = 0; i < PF_PHASE_COUNT; i++) /* the CPU has no device allocator: nothing measured */
+        CHECK(ph.device_allocated_peak_bytes[i] == -1 && ph.device_reserved_peak_bytes[i] == -1,
+              "phase %d: device peaks %lld, %lld on the cpu", i, (long long)ph.device_allocated_peak_bytes[i],
+              (long long)ph.device_reserved_peak_bytes[i]);
     pf_model_free(m);
     return (double)ph.peak_bytes[PF_PHASE_FORWARD];
 }

@@ -79,7 +79,13 @@
     X(init_s, NUM, RESULT)                      \
     X(command, TEXT, SETTING)                   \
     X(memory_method, TEXT, RESULT)              \
-    X(measured_by, TEXT, SETTING)
+    X(measured_by, TEXT, SETTING)               \
+    X(forward_gpu_allocated_peak_mib, NUM, RESULT) \
+    X(backward_gpu_allocated_peak_mib, NUM, RESULT) \
+    X(optimizer_gpu_allocated_peak_mib, NUM, RESULT) \
+    X(forward_gpu_reserved_peak_mib, NUM, RESULT) \
+    X(backward_gpu_reserved_peak_mib, NUM, RESULT) \
+    X(optimizer_gpu_reserved_peak_mib, NUM, RESULT)
 
 enum peaks_column {
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,

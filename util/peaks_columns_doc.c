@@ -78,6 +78,12 @@ static const char *const column_what[PEAKS_N_COLUMNS] = {
     [PEAKS_COL_measured_by] = "what measured the point: `worker` (peakfit's built-in worker) or `command` and the "
                               "hash of the job's command as written (one per command); part of the fit's group key, "
                               "so a command job and the built-in worker in one directory are two fits",
+    [PEAKS_COL_forward_gpu_allocated_peak_mib] = "GPU rows: the caching allocator's peak of live tensor bytes within the forward phase, highest over the steps (CUDA; MPS: its bytes at the phase's end); empty on cpu",
+    [PEAKS_COL_backward_gpu_allocated_peak_mib] = "GPU rows: as forward_gpu_allocated_peak_mib, in the backward phase",
+    [PEAKS_COL_optimizer_gpu_allocated_peak_mib] = "GPU rows: as forward_gpu_allocated_peak_mib, in the optimizer step",
+    [PEAKS_COL_forward_gpu_reserved_peak_mib] = "GPU rows: the caching allocator's peak of reserved bytes within the forward phase, highest over the steps (MPS: driver-allocated bytes at the phase's end); empty on cpu",
+    [PEAKS_COL_backward_gpu_reserved_peak_mib] = "GPU rows: as forward_gpu_reserved_peak_mib, in the backward phase",
+    [PEAKS_COL_optimizer_gpu_reserved_peak_mib] = "GPU rows: as forward_gpu_reserved_peak_mib, in the optimizer step",
 };
 
 const char *peaks_column_what(int column) { return column_what[column]; }

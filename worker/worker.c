@@ -211,6 +211,10 @@ static void report_phases(const pf_model *model)
             continue;
         report_phase(REPORT_phase_peak_bytes, i, "%lld", (long long)ph.peak_bytes[i]);
         report_phase(REPORT_phase_end_rss_kib, i, "%lld", (long long)(ph.end_rss_bytes[i] / 1024));
+        if (ph.device_allocated_peak_bytes[i] >= 0)
+            report_phase(REPORT_phase_gpu_allocated_peak_bytes, i, "%lld", (long long)ph.device_allocated_peak_bytes[i]);
+        if (ph.device_reserved_peak_bytes[i] >= 0)
+            report_phase(REPORT_phase_gpu_reserved_peak_bytes, i, "%lld", (long long)ph.device_reserved_peak_bytes[i]);
     }
 }
 
