@@ -8,18 +8,20 @@ dir=$TMP/peers
 mkdir -p "$dir"
 fixture=$TESTS/fixtures/tiny-cpu-peaks.csv
 header=$(head -1 "$TESTS/bad-csvs/resume-peaks.base") # this version's columns
-n_new=$(($(tr ',' '\n' <<<"$header" | wc -l) - $(head -1 "$fixture" | tr ',' '\n' | wc -l)))
+n_cols=$(tr ',' '\n' <<<"$header" | wc -l)
 col() { tr ',' '\n' <<<"$header" | grep -nx "$1" | cut -d: -f1; }
 # the fixture's full-technique rows (no quoted fields), in this version's
-# columns: the newer ones empty but measured_by, last
+# columns: the newer ones empty but measured_by
 {
     echo "$header"
-    grep '^full/' "$fixture" | awk -F, -v OFS=, -v pad="$n_new" '{ for (i = 1; i < pad; i++) $0 = $0 ","; print $0 ",worker" }'
+    grep '^full/' "$fixture" | awk -F, -v OFS=, -v n="$n_cols" -v by="$(col measured_by)" \
+        '{ for (i = NF + 1; i <= n; i++) $i = ""; $by = "worker"; print }'
     grep '^full/' "$fixture" |
-        awk -F, -v OFS=, -v pad="$n_new" -v rss="$(col peak_above_baseline_mib)" -v tensor="$(col tensor_peak_mib)" \
-            '{ $1 = "script/" substr($1, 6); $2 = "script"; $rss = sprintf("%.3f", $rss * 1.02);
-               $tensor = sprintf("%.3f", $tensor * 1.02);
-               for (i = 1; i < pad; i++) $0 = $0 ","; print $0 ",command 00000000000000aa" }'
+        awk -F, -v OFS=, -v n="$n_cols" -v by="$(col measured_by)" -v rss="$(col peak_above_baseline_mib)" \
+            -v tensor="$(col tensor_peak_mib)" \
+            '{ for (i = NF + 1; i <= n; i++) $i = ""
+               $1 = "script/" substr($1, 6); $2 = "script"; $rss = sprintf("%.3f", $rss * 1.02);
+               $tensor = sprintf("%.3f", $tensor * 1.02); $by = "command 00000000000000aa"; print }'
 } >"$dir/peaks.csv"
 "$PEAKFIT" fit "$dir" >"$TMP/fit.out" 2>"$TMP/fit.err" || fail "fit: $(cat "$TMP/fit.err")"
 expect_eq "groups (tensor): measured_by and n" \
@@ -38,7 +40,7 @@ done
 rows=$(grep -c '^| [0-9]* | [0-9]* | [0-9.]* | [0-9.]* | 1\.0200 |$' <<<"$section")
 expect_eq "point rows with ratio 1.0200 (12 points, two metrics)" "$rows" 24
 # a directory of the worker alone has no such section
-grep -v ',command 00000000000000aa$' "$dir/peaks.csv" >"$TMP/alone.csv"
+grep -v ',command 00000000000000aa\(,\|$\)' "$dir/peaks.csv" >"$TMP/alone.csv"
 mkdir -p "$TMP/alone" && mv "$TMP/alone.csv" "$TMP/alone/peaks.csv"
 "$PEAKFIT" fit "$TMP/alone" >/dev/null 2>&1 && "$PEAKFIT" report "$TMP/alone" >/dev/null 2>&1 ||
     fail "fit or report of the worker's rows alone failed"
