@@ -5,6 +5,7 @@
  * the point's group, else from arithmetic (point/predict.h: weights,
  * gradients and AdamW state by parameter count, activations per token by
  * the layer layout). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "fit/fit_set.h"
@@ -15,6 +16,7 @@
 #include "src/grid_main.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
+#include "util/options.h"
 
 /* The point's expected peak (MiB, baseline included) from the fit of its
  * group in set; -1 when set has no such fitted group. */
@@ -72,45 +74,55 @@ static struct fit_set *open_fit(const char *dir, struct fit_set *set)
     return NULL;
 }
 
-/* SWEEP [--peaks] [-o DIR]: 0, or -1 after the usage line. */
-static int parse_args(int argc, char **argv, int *peaks, const char **dir)
+struct grid_args {
+    const char *sweep, *dir;
+    int peaks;
+};
+
+static const struct opt_row grid_rows[] = {
+    {"peaks", 0, NULL, OPT_FLAG, offsetof(struct grid_args, peaks),
+     .help = "each point's expected peak, and the total"},
+    {"output", 'o', "DIR", OPT_TEXT, offsetof(struct grid_args, dir),
+     .help = "with --peaks (which it implies): predict from DIR's fit where it has the point's group"},
+};
+
+const struct opt_table grid_options = OPT_TABLE("grid", "SWEEP", grid_rows, NULL);
+
+/* SWEEP [--peaks] [-o DIR]: 0, or EXIT_BAD_INPUT after the message and the usage line. */
+static int parse_args(int argc, char **argv, struct grid_args *a)
 {
-    *peaks = 0;
-    *dir = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--peaks"))
-            *peaks = 1;
-        else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
-            *dir = argv[++i], *peaks = 1;
-        else
-            argc = -1;
-    }
-    if (argc >= 2)
+    char why[1024];
+    int n;
+    *a = (struct grid_args){0};
+    int rc = opt_parse_args(&grid_options, argc, argv, a, &a->sweep, 1, &n, why, sizeof why);
+    a->peaks |= a->dir != NULL;
+    if (rc == 0 && n == 1)
         return 0;
-    fprintf(stderr, "usage: peakfit grid SWEEP [--peaks] [-o DIR]\n");
-    return -1;
+    fprintf(stderr, "peakfit grid: %s\n", rc ? why : "needs a SWEEP file");
+    opt_print_synopsis(&grid_options, stderr);
+    return EXIT_BAD_INPUT;
 }
 
 int grid_main(int argc, char **argv)
 {
     struct grid g;
     struct fit_set set = {0};
-    const char *dir;
-    int status, peaks;
-    if (parse_args(argc, argv, &peaks, &dir) != 0)
+    struct grid_args a;
+    int status;
+    if (parse_args(argc, argv, &a) != 0)
         return EXIT_BAD_INPUT;
-    struct sweep *s = grid_cmd_load(argv[1], &g, &status);
+    struct sweep *s = grid_cmd_load(a.sweep, &g, &status);
     if (!s)
         return status;
     for (int i = 0; i < g.n; i++)
         printf("%s\n", g.points[i].id);
     fflush(stdout);
-    struct fit_set *fitted = open_fit(dir, &set);
-    if (peaks)
+    struct fit_set *fitted = open_fit(a.dir, &set);
+    if (a.peaks)
         print_expected(s, &g, fitted);
     char summary[128];
     grid_summary(&g, summary, sizeof summary);
-    fprintf(stderr, "peakfit: %s: %s\n", argv[1], summary);
+    fprintf(stderr, "peakfit: %s: %s\n", a.sweep, summary);
     if (fitted)
         fit_set_free(fitted);
     grid_free(&g);

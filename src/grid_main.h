@@ -8,4 +8,8 @@
  * Exit status as util/exit_status.h: 0, 2 for a bad sweep or option, 1
  * when the grid cannot be built (out of memory). */
 int grid_main(int argc, char **argv);
+
+struct opt_table;
+/* grid's options: the parser's table, its --help and synopsis. */
+extern const struct opt_table grid_options;
 #endif

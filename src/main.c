@@ -44,9 +44,10 @@ static void worker_options_help(FILE *out) { opt_print_help(worker_options(), ou
 static const struct command commands[] = {
     {"run", run_sweep_main, NULL, "measure every grid point, each in a fresh process, N at once: DIR/peaks.csv",
      &run_options_table, NULL, NULL},
-    {"grid", grid_main, "SWEEP [--peaks] [-o DIR]",
+    {"grid", grid_main, NULL,
      "check a sweep file and list its points without running them; --peaks: each one's expected peak\n"
-     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)", NULL, NULL, NULL},
+     "  and the total (from DIR's fit with -o DIR, else from parameter and activation arithmetic)",
+     &grid_options, NULL, NULL},
     {"all", all_main, NULL, "run, fit, plot and report", &run_options_table, NULL, NULL},
     {"fit", fit_main, "DIR", "fit peak = F + A*T (+ B*b*s^2) per technique: DIR/fit.csv", NULL, NULL, NULL},
     {"plot", plot_main, "DIR", "charts (gnuplot) in DIR/plots, PNG and SVG", NULL, NULL, NULL},

@@ -28,6 +28,7 @@ grep -q "; [1-9][0-9]* from the fit, " "$TMP/err" || fail "the summary counts no
 # A directory without measurements: said, and arithmetic instead.
 "$PEAKFIT" grid "$sweep" -o "$TMP/none" >/dev/null 2>"$TMP/err" || fail "grid -o empty: exit status $?"
 grep -q "^peakfit: $TMP/none: no fit to predict from" "$TMP/err" || fail "no word about the missing fit: $(head -3 "$TMP/err")"
-expect_eq "usage" "$("$PEAKFIT" grid "$sweep" -x 2>&1; echo " $?")" "usage: peakfit grid SWEEP [--peaks] [-o DIR]
+expect_eq "usage" "$("$PEAKFIT" grid "$sweep" -x 2>&1; echo " $?")" "peakfit grid: unknown option \"-x\"
+usage: peakfit grid SWEEP [--peaks] [-o DIR]
  2"
 true
