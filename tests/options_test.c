@@ -9,6 +9,7 @@
 #include "core/attention.h"
 #include "core/technique.h"
 #include "reports/calc.h"
+#include "reports/report.h"
 #include "reports/verify_options.h"
 #include "runner/params.h"
 #include "runner/run_sweep.h"
@@ -138,7 +139,7 @@ static void test_tables(void)
 {
     const struct opt_table *tables[] = {&sample_table,   &calc_options,       &auto_options,        &verify_options,
                                         &params_options, &run_options_table, &slurm_options_table,
-                                        worker_options()};
+                                        worker_options(),  &report_options};
     for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
         const struct opt_table *t = tables[k];
         for (int i = 0; i < t->n_rows; i++) {
