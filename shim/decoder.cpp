@@ -179,11 +179,22 @@ DecoderLayerImpl::DecoderLayerImpl(const pf_model_config &c, const pf_train_opti
         norm[n[i].role] = register_at(*this, n[i].name, Norm(n[i].dim, c.norm, c.rms_norm_eps));
 }
 
-// Hugging Face's rotate_half: [x1, x2] -> [-x2, x1] on the last dimension.
-static torch::Tensor rotate_half(const torch::Tensor &x)
+// A layer runs in transformers' statement order (modeling_llama.py and kin),
+// each temporary let go where Python drops its last reference: C++ leaves an
+// operator's operand order unspecified (GCC ran `act(gate(x)) * up(x)`'s up
+// first) and keeps temporaries and named results to the end of the full
+// expression or scope. So the forward's allocations and frees come in
+// transformers' order (at SmolLM2-135M b8 s256 every one of 1 MiB or more,
+// traced with bench/transformers/rss_trace.c), and its backward's with them.
+
+// A projection's output [b, s, n * head_dim] as [b, s, n, head_dim], through the
+// per-head norm where there is one (Qwen3's q_norm, k_norm), then [b, n, s, d].
+static torch::Tensor heads_of(torch::Tensor y, int64_t n, int64_t d, Norm &per_head)
 {
-    auto halves = x.chunk(2, -1);
-    return torch::cat({-halves[1], halves[0]}, -1);
+    y = y.view({y.size(0), y.size(1), n, d});
+    if (!per_head.is_empty())
+        y = per_head(y);
+    return y.transpose(1, 2);
 }
 
 torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::Tensor &cos,
@@ -191,21 +202,20 @@ torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::T
 {
     int64_t b = x.size(0), s = x.size(1), qw = heads * head_dim, kvw = kv_heads * head_dim;
     torch::Tensor qs, ks, vs;
+    Norm none(nullptr);
     if (!proj[PF_PROJ_QKV].is_empty()) { // fused: [q | k | v] on the last dimension
         torch::Tensor qkv = proj[PF_PROJ_QKV](x);
-        qs = qkv.narrow(-1, 0, qw), ks = qkv.narrow(-1, qw, kvw), vs = qkv.narrow(-1, qw + kvw, kvw);
+        qs = heads_of(qkv.narrow(-1, 0, qw), heads, head_dim, none);
+        ks = heads_of(qkv.narrow(-1, qw, kvw), kv_heads, head_dim, none);
+        vs = heads_of(qkv.narrow(-1, qw + kvw, kvw), kv_heads, head_dim, none);
     } else {
-        qs = proj[PF_PROJ_Q](x), ks = proj[PF_PROJ_K](x), vs = proj[PF_PROJ_V](x);
+        qs = heads_of(proj[PF_PROJ_Q](x), heads, head_dim, norm[PF_LN_Q]);
+        ks = heads_of(proj[PF_PROJ_K](x), kv_heads, head_dim, norm[PF_LN_K]);
+        vs = heads_of(proj[PF_PROJ_V](x), kv_heads, head_dim, none);
     }
-    // [b, s, heads * d] -> [b, s, heads, d]; Qwen3 normalises each head there.
-    qs = qs.view({b, s, heads, head_dim}), ks = ks.view({b, s, kv_heads, head_dim});
-    vs = vs.view({b, s, kv_heads, head_dim});
-    if (!norm[PF_LN_Q].is_empty())
-        qs = norm[PF_LN_Q](qs), ks = norm[PF_LN_K](ks);
-    qs = qs.transpose(1, 2), ks = ks.transpose(1, 2), vs = vs.transpose(1, 2);
-    if (cos.numel() > 0) {
-        qs = qs * cos + rotate_half(qs) * sin;
-        ks = ks * cos + rotate_half(ks) * sin;
+    if (cos.numel() > 0) { // both rotated before either input is let go
+        torch::Tensor q_embed = rotary(qs, cos, sin), k_embed = rotary(ks, cos, sin);
+        qs = std::move(q_embed), ks = std::move(k_embed);
     }
     // Grouped-query attention: ks and vs keep their kv_heads; each attention
     // repeats them as transformers does on its path (attention.cpp).
@@ -214,32 +224,46 @@ torch::Tensor DecoderLayerImpl::attention(const torch::Tensor &x, const torch::T
         qs = qs * std::sqrt((double)head_dim / config.query_scale_base);
     torch::Tensor out = attention_kind == PF_ATTN_EAGER ? attention_eager(qs, ks, vs, config.attn_softcap)
                                                         : attention_sdpa(qs, ks, vs);
-    return proj[PF_PROJ_O](out.transpose(1, 2).reshape({b, s, qw}));
+    torch::Tensor y = proj[PF_PROJ_O](out.transpose(1, 2).reshape({b, s, qw}));
+    out.reset(), qs.reset(), ks.reset(), vs.reset(); // as Python's locals at return
+    return y;
 }
 
 torch::Tensor DecoderLayerImpl::mlp(const torch::Tensor &x)
 {
     Projection &down = proj[PF_PROJ_DOWN];
-    if (!proj[PF_PROJ_GATE_UP].is_empty()) { // Phi-3: [gate | up]
+    torch::Tensor h;
+    if (!proj[PF_PROJ_GATE_UP].is_empty()) { // Phi-3: [gate | up], up * act(gate)
         auto parts = proj[PF_PROJ_GATE_UP](x).chunk(2, -1);
-        return down(parts[1] * activation(config.activation, parts[0]));
+        torch::Tensor act = activation(config.activation, parts[0]);
+        h = parts[1] * act;
+    } else if (!proj[PF_PROJ_GATE].is_empty()) { // act(gate(x)) * up(x), left to right
+        torch::Tensor act = activation(config.activation, proj[PF_PROJ_GATE](x));
+        torch::Tensor up = proj[PF_PROJ_UP](x);
+        h = act * up;
+        act.reset(), up.reset();
+    } else {
+        h = activation(config.activation, proj[PF_PROJ_UP](x));
     }
-    if (!proj[PF_PROJ_GATE].is_empty())
-        return down(activation(config.activation, proj[PF_PROJ_GATE](x)) * proj[PF_PROJ_UP](x));
-    return down(activation(config.activation, proj[PF_PROJ_UP](x)));
+    return down(h);
 }
 
+// residual = x; h = norm(x); h = attn(h); h = residual + h; residual = h; ...
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor &x, const torch::Tensor &cos,
                                         const torch::Tensor &sin)
 {
-    torch::Tensor a = attention(norm[PF_LN_INPUT](x), cos, sin);
+    torch::Tensor h = norm[PF_LN_INPUT](x);
+    h = attention(h, cos, sin);
     if (!norm[PF_LN_AFTER_ATTN].is_empty())
-        a = norm[PF_LN_AFTER_ATTN](a);
-    torch::Tensor h = x + a;
-    torch::Tensor f = mlp(norm[PF_LN_PRE_MLP](h));
+        h = norm[PF_LN_AFTER_ATTN](h);
+    h = x + h;
+    torch::Tensor residual = h;
+    h = norm[PF_LN_PRE_MLP](h);
+    h = mlp(h);
     if (!norm[PF_LN_AFTER_MLP].is_empty())
-        f = norm[PF_LN_AFTER_MLP](f);
-    return h + f;
+        h = norm[PF_LN_AFTER_MLP](h);
+    h = residual + h; // the MLP's output let go, then residual
+    return h;
 }
 
 // --- the model -----------------------------------------------------------
@@ -259,18 +283,6 @@ DecoderImpl::DecoderImpl(const pf_model_config &c, const pf_train_options &t)
         lm_head = register_at(*this, names.head, Projection(c.hidden_size, c.vocab_size, false, false, 0));
         fill_uniform(lm_head->weight, 0.02 * std::sqrt(3.0));
     }
-}
-
-// cos and sin of the rotary angles, [s, head_dim], as Hugging Face builds them.
-static std::pair<torch::Tensor, torch::Tensor> rotary_tables(const pf_model_config &c, int64_t s,
-                                                             torch::TensorOptions options)
-{
-    int64_t d = pf_head_dim(&c);
-    torch::Tensor exponents = torch::arange(0, d, 2, torch::kFloat) / (double)d;
-    torch::Tensor inv_freq = torch::pow(c.rope_theta, -exponents);
-    torch::Tensor angles = torch::outer(torch::arange(s, torch::kFloat), inv_freq);
-    torch::Tensor full = torch::cat({angles, angles}, -1).to(options);
-    return {full.cos(), full.sin()};
 }
 
 // The embeddings: Gemma scales them by sqrt(hidden_size); GPT-2 adds its

@@ -43,6 +43,12 @@ torch::Tensor attention_eager(const torch::Tensor &q, const torch::Tensor &k, co
 // alive at once (one expression would hold four). Give it x by std::move.
 torch::Tensor soft_cap(torch::Tensor x, double cap);
 
+// Rotary position embeddings (rotary.cpp): the cos and sin tables [s, head_dim]
+// for positions 0..s-1, and apply_rotary_pos_emb on one of q, k.
+std::pair<torch::Tensor, torch::Tensor> rotary_tables(const pf_model_config &c, int64_t s,
+                                                      torch::TensorOptions options);
+torch::Tensor rotary(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin);
+
 struct DecoderLayerImpl : torch::nn::Module {
     pf_model_config config;
     int64_t heads, kv_heads, head_dim;

@@ -85,6 +85,9 @@ def parse_args(argv):
     p.add_argument("--device", default="cpu")
     p.add_argument("--threads", type=int, default=0, help="intra-op threads (0: PyTorch's default)")
     p.add_argument("--foreach", action="store_true", help="AdamW's multi-tensor form")
+    p.add_argument("--reentrant", action="store_true",
+                   help="+ckpt: torch.utils.checkpoint's reentrant variant (use_reentrant=True, peakfit's), "
+                        "not transformers' default non-reentrant one")
     p.add_argument("--build", choices=("pretrained", "config"), default="pretrained",
                    help="random weights through from_pretrained's path (default) or from_config's")
     a = p.parse_args(argv)
@@ -159,7 +162,8 @@ def build(a, cfg, checkpoint):
         model = get_peft_model(model, LoraConfig(r=a.lora_rank, lora_alpha=2 * a.lora_rank, lora_dropout=0.0,
                                                  target_modules=lora_targets(cfg.model_type, letters)))
     if a.technique.endswith("+ckpt"):
-        model.gradient_checkpointing_enable()
+        model.gradient_checkpointing_enable(
+            gradient_checkpointing_kwargs={"use_reentrant": True} if a.reentrant else None)
     return model.to(a.device)
 
 
