@@ -34,10 +34,14 @@ grep -q "one more sample is predicted over it\|the next size up failed or was me
 max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
 awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
 
-# A time budget: no round starts after it; the coarse start is measured.
+# A time budget: the coarse start (3 points) is measured, then rounds run
+# until the budget is spent. How many fit in 1 s depends on the machine
+# (the torch-2.13 worker on an idle machine measures tiny's coarse start in
+# under a second, and then one more), so at least 3, and fewer than the
+# 8 points the budget of points would allow.
 "$PEAKFIT" auto tiny --technique full --seq-len 64 --threads 1 --time 1s -o "$TMP/t" >"$TMP/out" 2>/dev/null ||
     fail "auto --time: exit status $?"
-grep -q "^full: 3 points measured, 0 failed, [0-9]* s of worker time: the time budget (1 s) is spent$" "$TMP/out" ||
+grep -q "^full: [3-7] points measured, 0 failed, [0-9]* s of worker time: the time budget (1 s) is spent$" "$TMP/out" ||
     fail "auto --time: $(cat "$TMP/out")"
 
 # No worker: the run records nothing, and auto says so and stops (it once
