@@ -67,13 +67,9 @@ static void gap_line(const double *t, const double *e, int m, struct ols *f)
     ols_fit(t, NULL, e, m, f);
     if (!f->identifiable || f->c[1] >= 0)
         return;
-    double mean = 0, sq = 0;
-    for (int i = 0; i < m; i++)
-        mean += e[i] / m;
-    for (int i = 0; i < m; i++)
-        sq += (e[i] - mean) * (e[i] - mean);
+    double mean;
+    f->rss = ols_total_sum_of_squares(e, m, &mean);
     f->c[0] = mean, f->c[1] = 0;
-    f->rss = sq;
 }
 
 /* exact's line plus the gap's, with the gap's uncertainty (exact's counts
@@ -86,11 +82,7 @@ static void lift(struct ols *line, const struct ols *exact, const struct ols *ga
     for (int j = 0; j < 2; j++)
         for (int k = 0; k < 2; k++)
             line->cov[j][k] = gap->cov[j][k], line->xtx_inv[j][k] = gap->xtx_inv[j][k];
-    double mean = 0, tss = 0;
-    for (int i = 0; i < m; i++)
-        mean += y[i] / m;
-    for (int i = 0; i < m; i++)
-        tss += (y[i] - mean) * (y[i] - mean);
+    double tss = ols_total_sum_of_squares(y, m, NULL);
     line->n = m, line->rss = gap->rss, line->t975 = gap->t975, line->identifiable = gap->identifiable;
     line->r2 = tss > 0 ? 1 - gap->rss / tss : 1;
 }

@@ -55,13 +55,15 @@ static void inverse_gram(struct ols *f, const gsl_matrix *X, const double *scale
     gsl_matrix_free(xtx);
 }
 
-static double total_sum_of_squares(const double *y, int n)
+double ols_total_sum_of_squares(const double *y, int n, double *mean_out)
 {
     double mean = 0, tss = 0;
     for (int i = 0; i < n; i++)
         mean += y[i] / n;
     for (int i = 0; i < n; i++)
         tss += (y[i] - mean) * (y[i] - mean);
+    if (mean_out)
+        *mean_out = mean;
     return tss;
 }
 
@@ -89,7 +91,7 @@ void ols_fit(const double *x1, const double *x2, const double *y, int n, struct 
         read_back(f, c, cov, scale);
         inverse_gram(f, X, scale);
         f->rss = chisq;
-        double tss = total_sum_of_squares(y, n);
+        double tss = ols_total_sum_of_squares(y, n, NULL);
         f->r2 = tss > 0 ? 1 - chisq / tss : 1;
         f->t975 = n > f->p ? gsl_cdf_tdist_Pinv(0.975, n - f->p) : NAN;
     }
