@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/device.h"
+#include "util/name_list.h"
 #include "util/options.h"
 #include "util/parse.h"
 
@@ -45,13 +46,14 @@ int device_is_gpu(const char *name)
 const char *device_names(void)
 {
     static char text[128];
-    size_t used = 0;
+    struct name_list l;
     if (text[0])
         return text; /* built once */
-    for (int i = 0; i < KIND_COUNT && used < sizeof text; i++) {
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "", kinds[i].name);
-        if (kinds[i].takes_index && used < sizeof text)
-            used += (size_t)snprintf(text + used, sizeof text - used, ", %s:N", kinds[i].name);
+    name_list_start(&l, text, sizeof text);
+    for (int i = 0; i < KIND_COUNT; i++) {
+        name_list_add(&l, kinds[i].name);
+        if (kinds[i].takes_index)
+            name_list_addf(&l, "%s:N", kinds[i].name);
     }
     return text;
 }

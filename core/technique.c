@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/technique.h"
+#include "util/name_list.h"
 #include "util/options.h"
 #include "util/parse.h"
 
@@ -22,17 +23,6 @@ int technique_is_training(pf_technique t) { return pf_technique_info_of(t)->trai
 int technique_is_lora(pf_technique t) { return pf_technique_info_of(t)->lora; }
 int technique_is_checkpointed(pf_technique t) { return pf_technique_info_of(t)->checkpoint; }
 
-/* Joins names with ", " into buf once. */
-static const char *joined(char *buf, size_t size, const char *(*name_of)(int), int n)
-{
-    if (buf[0])
-        return buf;
-    size_t used = 0;
-    for (int i = 0; i < n && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", name_of(i));
-    return buf;
-}
-
 static const char *technique_name_at(int i) { return technique_name((pf_technique)i); }
 static int runs_steps_at(int i) { return technique_runs_steps((pf_technique)i); }
 
@@ -43,13 +33,13 @@ static const char *lora_name_at(int i) { return lora_names[i]; }
 const char *technique_names(void)
 {
     static char text[256];
-    return joined(text, sizeof text, technique_name_at, PF_TECH_COUNT);
+    return text[0] ? text : names_joined(text, sizeof text, technique_name_at, PF_TECH_COUNT);
 }
 
 const char *lora_target_names(void)
 {
     static char text[128];
-    return joined(text, sizeof text, lora_name_at, LORA_NAME_COUNT);
+    return text[0] ? text : names_joined(text, sizeof text, lora_name_at, LORA_NAME_COUNT);
 }
 
 unsigned lora_targets_from_list(const char *list)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "models/model_family.h"
+#include "util/name_list.h"
 
 #define HF (READS_HF_NAMES | READS_HEAD_DIM)
 
@@ -62,23 +63,13 @@ const struct model_family *model_family_find(const char *model_type)
     return NULL;
 }
 
-/* "a, b, c" of count names read by name_at. */
-static const char *joined(char *out, size_t size, size_t count, const char *(*name_at)(size_t))
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < count && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", name_at(i));
-    return out;
-}
-
-static const char *family_name_at(size_t i) { return model_families[i].model_type; }
-static const char *activation_name_at(size_t i) { return model_activations[i].name; }
+static const char *family_name_at(int i) { return model_families[i].model_type; }
+static const char *activation_name_at(int i) { return model_activations[i].name; }
 
 const char *model_family_names(void)
 {
     static char names[256];
-    return joined(names, sizeof names, model_family_count, family_name_at);
+    return names_joined(names, sizeof names, family_name_at, (int)model_family_count);
 }
 
 int model_activation_find(const char *name)
@@ -92,7 +83,7 @@ int model_activation_find(const char *name)
 const char *model_activation_names(void)
 {
     static char names[256];
-    return joined(names, sizeof names, model_activation_count, activation_name_at);
+    return names_joined(names, sizeof names, activation_name_at, (int)model_activation_count);
 }
 
 void model_family_apply(const struct model_family *f, pf_model_config *c)

@@ -7,6 +7,7 @@
 #include "plots/gnuplot_text.h"
 #include "plots/plot_charts.h"
 #include "plots/plot_data.h"
+#include "util/name_list.h"
 /* Distinct colours (Okabe-Ito's eight, then eight far from them): a group's
  * colour is never another group's in the same chart up to 16 groups;
  * past that the point type changes too. */
@@ -45,18 +46,17 @@ static const char *chart_title_text(const struct group_fit *const *g, int n, con
                                     size_t size)
 {
     char text[1400], name[256];
-    size_t used = 0;
-    text[0] = '\0';
+    struct name_list l;
+    name_list_start(&l, text, sizeof text);
     for (int i = 0; i < n; i++) {
         int seen = 0;
         for (int j = 0; j < i; j++)
             seen |= strcmp(g[j]->key.model, g[i]->key.model) == 0;
-        if (!seen && used < sizeof text)
-            used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", used ? ", " : "",
-                                     model_display_name(g[i]->key.model, name, sizeof name));
+        if (!seen)
+            name_list_add(&l, model_display_name(g[i]->key.model, name, sizeof name));
     }
-    if (used < sizeof text)
-        snprintf(text + used, sizeof text - used, ": %s", what);
+    if (!name_list_full(&l))
+        snprintf(text + l.used, sizeof text - l.used, ": %s", what);
     return gnuplot_quote(text, quoted, size);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "reports/calc.h"
 #include "core/technique.h"
+#include "util/name_list.h"
 
 /* The choices a request may have to make, in order: which model, which
  * device, which attention. Each must be named when there are several, and
@@ -69,9 +70,8 @@ static int any_candidate(const struct fit_set *set, const struct calc_request *r
  * before it, as "a, b" in out; returns how many there are. */
 static int choices(const struct fit_set *set, const struct calc_request *r, int axis, char *out, size_t size)
 {
-    int n = 0;
-    size_t used = 0;
-    out[0] = '\0';
+    struct name_list l;
+    name_list_start(&l, out, size);
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         int seen = 0;
@@ -82,23 +82,20 @@ static int choices(const struct fit_set *set, const struct calc_request *r, int 
             continue;
         char name[256];
         const char *text = axis == 0 ? model_display_name(g->key.model, name, sizeof name) : key_field(g, axis);
-        if (used < size)
-            used += (size_t)snprintf(out + used, size - used, "%s%s", n ? ", " : "", text);
-        n++;
+        name_list_add(&l, text);
     }
-    return n;
+    return l.n;
 }
 
 static const char *techniques_fitted(const struct fit_set *set, char *out, size_t size)
 {
-    size_t used = 0;
-    out[0] = '\0';
+    struct name_list l;
+    name_list_start(&l, out, size);
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         if (g->metric != METRIC_RSS || strstr(out, g->key.technique))
             continue;
-        if (used < size)
-            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", g->key.technique);
+        name_list_add(&l, g->key.technique);
     }
     return out;
 }

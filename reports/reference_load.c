@@ -13,6 +13,7 @@
 #include "sweeps/limits.h"
 #include "core/technique.h"
 #include "util/id_index.h"
+#include "util/name_list.h"
 #include "util/parse.h"
 
 static const char *const columns[] = {"work", "technique", "batch", "seq_len", "peak_above_baseline_mb"};
@@ -28,9 +29,8 @@ int reference_same_model(const char *ours, const char *theirs)
 /* "a, b": our distinct models by display name; returns how many. */
 static int our_models(const struct fit_set *set, char *out, size_t size)
 {
-    int n = 0;
-    size_t used = 0;
-    out[0] = '\0';
+    struct name_list l;
+    name_list_start(&l, out, size);
     for (int i = 0; i < set->obs.n_ok + set->obs.n_failed; i++) {
         const struct observation *o = i < set->obs.n_ok ? &set->obs.ok[i] : &set->obs.failed[i - set->obs.n_ok];
         int seen = 0;
@@ -38,13 +38,10 @@ static int our_models(const struct fit_set *set, char *out, size_t size)
             seen = !strcmp((j < set->obs.n_ok ? &set->obs.ok[j] : &set->obs.failed[j - set->obs.n_ok])->model,
                            o->model);
         char name[4096];
-        if (!seen && used < size) {
-            used += (size_t)snprintf(out + used, size - used, "%s%s", n ? ", " : "",
-                                     model_display_name(o->model, name, sizeof name));
-            n++;
-        }
+        if (!seen && !name_list_full(&l))
+            name_list_add(&l, model_display_name(o->model, name, sizeof name));
     }
-    return n;
+    return l.n;
 }
 
 static int read_row(const struct reference *ref, const struct csv_row *row, const int *col, int model_col,

@@ -10,27 +10,28 @@
 #include "reports/report.h"
 #include "reports/report_sections.h"
 #include "util/exit_status.h"
+#include "util/name_list.h"
 #include "util/options.h"
 #include "util/output_file.h"
 
 /* Adds text to list ("a, b") unless it is there already. */
-static void add_distinct(char *list, size_t size, const char *text)
+static void add_distinct(struct name_list *l, const char *text)
 {
-    size_t n = strlen(text), used = strlen(list);
-    for (const char *at = strstr(list, text); at; at = strstr(at + 1, text))
-        if ((at == list || (at - list >= 2 && at[-2] == ',')) && (at[n] == ',' || at[n] == '\0'))
-            return;
-    snprintf(list + used, size - used, "%s%s", used ? ", " : "", text);
+    if (!name_list_has(l, text))
+        name_list_add(l, text);
 }
 
 /* "# MODELS: TECHNIQUES", what a reader looks for first, then where the
  * measurements are (a path is no title). */
 static void write_title(FILE *f, const struct fit_set *set)
 {
-    char models[1024] = "", techniques[512] = "", name[256], cell[3 * 4096]; /* escaping can triple */
+    char models[1024], techniques[512], name[256], cell[3 * 4096]; /* escaping can triple */
+    struct name_list m, t;
+    name_list_start(&m, models, sizeof models);
+    name_list_start(&t, techniques, sizeof techniques);
     for (int i = 0; i < set->n_groups; i++) {
-        add_distinct(models, sizeof models, model_display_name(set->groups[i].key.model, name, sizeof name));
-        add_distinct(techniques, sizeof techniques, set->groups[i].key.technique);
+        add_distinct(&m, model_display_name(set->groups[i].key.model, name, sizeof name));
+        add_distinct(&t, set->groups[i].key.technique);
     }
     fprintf(f, "# %s", md_cell(models[0] ? models : "no model measured", cell, sizeof cell));
     fprintf(f, "%s%s\n\n", techniques[0] ? ": " : "", md_cell(techniques, cell, sizeof cell));

@@ -6,6 +6,7 @@
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
 #include "core/attention.h"
+#include "util/name_list.h"
 
 static const double MB_PER_MIB = 1.048576;
 
@@ -140,10 +141,10 @@ static double series_slope(const struct fit_set *set, const struct reference_row
 /* The batches of the series from first on, "1, 2, 4, 8". */
 static const char *series_batches(const struct reference_row *first, char *out, size_t size)
 {
-    size_t used = 0;
-    out[0] = '\0';
-    for (const struct reference_row *o = first; o && used < size; o = o->next)
-        used += (size_t)snprintf(out + used, size - used, "%s%ld", used ? ", " : "", o->batch);
+    struct name_list l;
+    name_list_start(&l, out, size);
+    for (const struct reference_row *o = first; o && !name_list_full(&l); o = o->next)
+        name_list_addf(&l, "%ld", o->batch);
     return out;
 }
 

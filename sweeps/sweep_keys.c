@@ -10,6 +10,7 @@
 #include "sweeps/sweep_keys.h"
 #include "core/attention.h"
 #include "core/technique.h"
+#include "util/name_list.h"
 #include "util/options.h"
 #include "util/parse.h"
 
@@ -94,15 +95,12 @@ const struct sweep_key *sweep_key_find(const char *name)
     return NULL;
 }
 
+static const char *key_name_at(int i) { return keys[i].name; }
+
 const char *sweep_key_names(void)
 {
     static char text[512];
-    size_t used = 0;
-    if (text[0])
-        return text; /* built once */
-    for (int i = 0; i < KEY_COUNT && used < sizeof text; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "", keys[i].name);
-    return text;
+    return text[0] ? text : names_joined(text, sizeof text, key_name_at, KEY_COUNT);
 }
 
 /* --- the README's table ------------------------------------------------- */
@@ -110,13 +108,13 @@ const char *sweep_key_names(void)
 /* "`a`, `b`" from "a, b". */
 static void backticked(const char *list, char *out, size_t size)
 {
-    size_t used = 0;
+    struct name_list l;
     char copy[512], *items[64];
     snprintf(copy, sizeof copy, "%s", list);
     int n = split_list(copy, items, 64);
-    out[0] = '\0';
-    for (int i = 0; i < n && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, "%s`%s`", i ? ", " : "", items[i]);
+    name_list_start(&l, out, size);
+    for (int i = 0; i < n; i++)
+        name_list_addf(&l, "`%s`", items[i]);
 }
 
 static void choices(const struct sweep_key *k, char *out, size_t size)

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include "util/name_list.h"
 #include "util/near_name.h"
 #include "util/options.h"
 #include "util/parse.h"
@@ -26,11 +27,11 @@ static void *field_of(void *target, const struct opt_row *row) { return (char *)
 
 const char *opt_names_text(const struct opt_names *n, char *buf, size_t size)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n->count && used < size; i++)
+    struct name_list l;
+    name_list_start(&l, buf, size);
+    for (int i = 0; i < n->count; i++)
         if (!n->allowed || n->allowed(i))
-            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", n->name(i));
+            name_list_add(&l, n->name(i));
     return buf;
 }
 
