@@ -11,8 +11,9 @@ void point_result_init(struct point_result *r)
     memset(r, 0, sizeof *r);
     r->baseline_rss_mib = r->peak_rss_mib = r->tensor_peak_mib = r->baseline_tensor_mib = -1;
     r->params = r->trainable_params = -1;
-    r->weight_bytes = r->grad_bytes = r->optimizer_bytes = -1;
+    r->weight_mib = r->grad_mib = r->optimizer_mib = -1;
     r->build_s = r->start_s = r->init_s = -1;
+    r->step1_s = -1;
     r->loss = -1;
     r->threads = r->blas_threads = -1;
     r->exit_code = -1;
@@ -29,13 +30,38 @@ static void take_step(struct point_result *r, double seconds)
         r->later_steps_s += seconds;
 }
 
+/* The C type of a field, from struct point_result itself, and the type
+ * each unit is read into (take() below; the runner's rows: any). */
+enum field_type {
+    FIELD_ANY = -1, FIELD_DOUBLE, FIELD_INT, FIELD_LONG_LONG, FIELD_CHARS, FIELD_DOUBLES,
+    UNIT_FIELD_KIB = FIELD_DOUBLE, UNIT_FIELD_BYTES = FIELD_DOUBLE, UNIT_FIELD_REAL = FIELD_DOUBLE,
+    UNIT_FIELD_STEP = FIELD_DOUBLE, UNIT_FIELD_COUNT = FIELD_LONG_LONG, UNIT_FIELD_INT = FIELD_INT,
+    UNIT_FIELD_TEXT = FIELD_CHARS, UNIT_FIELD_PHASE_BYTES = FIELD_DOUBLES, UNIT_FIELD_PHASE_KIB = FIELD_DOUBLES,
+    UNIT_FIELD_RUNNER = FIELD_ANY
+};
+#define FIELD_TYPE(field)                                                                                         \
+    _Generic(((struct point_result *)0)->field, double: FIELD_DOUBLE, int: FIELD_INT, long long: FIELD_LONG_LONG, \
+             char *: FIELD_CHARS, double *: FIELD_DOUBLES)
+/* A row whose field's type is not its unit's, or whose text is not
+ * TEXT for a string (NOW uses no field), does not compile. */
+#define POINT_RESULT_TYPE_CHECK(name_, unit_, field, column_, text_, less_)                                     \
+    _Static_assert(UNIT_FIELD_##unit_ == FIELD_ANY || FIELD_TYPE(field) == UNIT_FIELD_##unit_,                 \
+                   "report key " #name_ ": its field's type is not its unit's");                                \
+    _Static_assert(REPORT_TEXT_##text_ == REPORT_TEXT_NOW ||                                                    \
+                       (REPORT_TEXT_##text_ == REPORT_TEXT_TEXT) == (FIELD_TYPE(field) == FIELD_CHARS),         \
+                   "report key " #name_ ": a text field is written as TEXT, a number not");
+WORKER_REPORT(POINT_RESULT_TYPE_CHECK)
+#undef POINT_RESULT_TYPE_CHECK
+
 /* Each report row's field in struct point_result: WORKER_REPORT's third
  * column, bound here so that the table itself needs no point_result. */
 static const struct {
     size_t off, size;
+    enum field_type type;
 } fields[REPORT_N_KEYS] = {
-#define POINT_RESULT_FIELD(name_, unit_, field, column_) \
-    [REPORT_##name_] = {offsetof(struct point_result, field), sizeof(((struct point_result *)0)->field)},
+#define POINT_RESULT_FIELD(name_, unit_, field, column_, text_, less_)                                          \
+    [REPORT_##name_] = {offsetof(struct point_result, field), sizeof(((struct point_result *)0)->field),       \
+                        FIELD_TYPE(field)},
     WORKER_REPORT(POINT_RESULT_FIELD)
 #undef POINT_RESULT_FIELD
 };
@@ -45,6 +71,23 @@ void *point_result_field(struct point_result *r, enum worker_report_key k, size_
     if (size)
         *size = fields[k].size;
     return (char *)r + fields[k].off;
+}
+
+double point_result_number(const struct point_result *r, enum worker_report_key k, int phase)
+{
+    const char *field = (const char *)r + fields[k].off;
+    switch (fields[k].type) {
+    case FIELD_DOUBLE: return *(const double *)field;
+    case FIELD_INT: return *(const int *)field;
+    case FIELD_LONG_LONG: return (double)*(const long long *)field;
+    case FIELD_DOUBLES: return ((const double *)field)[phase];
+    default: return -1;
+    }
+}
+
+const char *point_result_text(const struct point_result *r, enum worker_report_key k)
+{
+    return fields[k].type == FIELD_CHARS ? (const char *)r + fields[k].off : "";
 }
 
 /* The value into the row's field (phase: its element), by the row's unit. */
@@ -75,8 +118,7 @@ int point_result_take_line(struct point_result *r, char *line)
     *eq = '\0';
     for (int k = 0; k < REPORT_N_KEYS; k++) {
         const struct worker_report_row *row = &worker_report_rows[k];
-        int phases = row->unit == REPORT_PHASE_BYTES || row->unit == REPORT_PHASE_KIB ? PF_PHASE_COUNT : 1;
-        for (int i = 0; row->unit != REPORT_RUNNER && i < phases; i++) {
+        for (int i = 0; row->unit != REPORT_RUNNER && i < worker_report_phases((enum worker_report_key)k); i++) {
             char key[64];
             if (strcmp(worker_report_key((enum worker_report_key)k, i, key, sizeof key), line) == 0)
                 return take(r, (enum worker_report_key)k, i, eq + 1), 1;

@@ -28,12 +28,12 @@ struct point_result {
     double baseline_tensor_mib;
     double tensor_peak_mib;
     long long params, trainable_params;
-    long long weight_bytes, grad_bytes, optimizer_bytes;
+    double weight_mib, grad_mib, optimizer_mib;
     double build_s;
     double start_s;        /* fork to the worker's main: exec and dynamic loading */
     double init_s;         /* pf_init: allocator, thread pools */
     int n_steps;           /* every step the worker reported: no cap */
-    double step1_s;        /* the first (it also allocates AdamW's state) */
+    double step1_s;        /* the first (it also allocates AdamW's state); -1 before it */
     double later_steps_s;  /* the sum of the steps after the first */
     double loss;
     char torch_version[32];
@@ -63,4 +63,9 @@ void point_result_init(struct point_result *r);
 int point_result_take_line(struct point_result *r, char *line);
 /* Report key k's field in r (a phase row's: its array), and its size. */
 void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size);
+/* Report key k's field as a number (a phase row's: that phase's), or -1
+ * for a text field. */
+double point_result_number(const struct point_result *r, enum worker_report_key k, int phase);
+/* Report key k's field as text, or "" for a number. */
+const char *point_result_text(const struct point_result *r, enum worker_report_key k);
 #endif

@@ -19,12 +19,6 @@ const char *results_header(void)
     return peaks_header();
 }
 
-static const char *whole(results_number num, long long v)
-{
-    snprintf(num, sizeof(results_number), "%lld", v);
-    return num;
-}
-
 /* Empty when unknown (negative): the worker never reported it. */
 static const char *amount(results_number num, double v, const char *fmt)
 {
@@ -33,8 +27,6 @@ static const char *amount(results_number num, double v, const char *fmt)
     snprintf(num, sizeof(results_number), fmt, v);
     return num;
 }
-
-static double mib(long long bytes) { return bytes < 0 ? -1 : bytes / 1048576.0; }
 
 static double difference(double a, double b) { return a < 0 || b < 0 ? -1 : a - b; }
 
@@ -51,67 +43,34 @@ static const char *now_text(results_number num)
     return num;
 }
 
-/* What its worker and the runner measured; NULL for the point's own columns. */
+/* Report row k's column (its phase's) as the row's text says. */
+static const char *row_text(enum worker_report_key k, int phase, const struct point_result *r, results_number num)
+{
+    static const char *const decimals[] = {
+        [REPORT_TEXT_D0] = "%.0f", [REPORT_TEXT_D3] = "%.3f", [REPORT_TEXT_D4] = "%.4f", [REPORT_TEXT_D5] = "%.5f"};
+    const struct worker_report_row *row = &worker_report_rows[k];
+    double v = point_result_number(r, k, phase);
+    if (row->less != REPORT_none)
+        v = difference(v, point_result_number(r, row->less, 0));
+    switch (row->text) {
+    case REPORT_TEXT_TEXT: return point_result_text(r, k);
+    case REPORT_TEXT_WHOLE: snprintf(num, sizeof(results_number), "%lld", (long long)v); return num;
+    case REPORT_TEXT_STEP_MEAN: return amount(num, step_mean(r), "%.4f");
+    case REPORT_TEXT_NOW: return now_text(num);
+    default: return amount(num, v, decimals[row->text]);
+    }
+}
+
+/* What its worker and the runner measured, by the report row that ends in
+ * column c; NULL for the point's own columns. */
 static const char *result_text(enum peaks_column c, const struct point_result *r, results_number num)
 {
-    switch (c) {
-    case PEAKS_COL_status: return r->status;
-    case PEAKS_COL_exit_code: return whole(num, r->exit_code);
-    case PEAKS_COL_signal: return whole(num, r->signal);
-    case PEAKS_COL_params: return amount(num, (double)r->params, "%.0f");
-    case PEAKS_COL_trainable_params: return amount(num, (double)r->trainable_params, "%.0f");
-    case PEAKS_COL_weight_mib: return amount(num, mib(r->weight_bytes), "%.3f");
-    case PEAKS_COL_grad_mib: return amount(num, mib(r->grad_bytes), "%.3f");
-    case PEAKS_COL_optimizer_mib: return amount(num, mib(r->optimizer_bytes), "%.3f");
-    case PEAKS_COL_baseline_rss_mib: return amount(num, r->baseline_rss_mib, "%.3f");
-    case PEAKS_COL_peak_rss_mib: return amount(num, r->peak_rss_mib, "%.3f");
-    case PEAKS_COL_peak_above_baseline_mib:
-        return amount(num, difference(r->peak_rss_mib, r->baseline_rss_mib), "%.3f");
-    case PEAKS_COL_rusage_maxrss_mib: return amount(num, r->rusage_maxrss_mib, "%.3f");
-    case PEAKS_COL_tensor_peak_mib:
-        return amount(num, difference(r->tensor_peak_mib, r->baseline_tensor_mib), "%.3f");
-    case PEAKS_COL_build_s: return amount(num, r->build_s, "%.4f");
-    case PEAKS_COL_start_s: return amount(num, r->start_s, "%.4f");
-    case PEAKS_COL_init_s: return amount(num, r->init_s, "%.4f");
-    case PEAKS_COL_step1_s: return amount(num, r->n_steps > 0 ? r->step1_s : -1, "%.4f");
-    case PEAKS_COL_step_mean_s: return amount(num, step_mean(r), "%.4f");
-    case PEAKS_COL_worker_wall_s: return amount(num, r->wall_s, "%.3f");
-    case PEAKS_COL_loss: return amount(num, r->loss, "%.5f");
-    case PEAKS_COL_torch_version: return r->torch_version;
-    case PEAKS_COL_threads: return amount(num, r->threads, "%.0f");
-    case PEAKS_COL_blas: return r->blas;
-    case PEAKS_COL_blas_threads: return amount(num, r->blas_threads, "%.0f");
-    case PEAKS_COL_cpu_model: return r->cpu_model;
-    case PEAKS_COL_finished_at: return now_text(num);
-    case PEAKS_COL_error: return r->error;
-    case PEAKS_COL_forward_peak_mib:
-    case PEAKS_COL_backward_peak_mib:
-    case PEAKS_COL_optimizer_peak_mib:
-        return amount(num, difference(r->phase_peak_mib[c - PEAKS_COL_forward_peak_mib], r->baseline_tensor_mib),
-                      "%.3f");
-    case PEAKS_COL_forward_end_rss_mib:
-    case PEAKS_COL_backward_end_rss_mib:
-    case PEAKS_COL_optimizer_end_rss_mib:
-        return amount(num, difference(r->phase_end_rss_mib[c - PEAKS_COL_forward_end_rss_mib], r->baseline_rss_mib),
-                      "%.3f");
-    case PEAKS_COL_forward_gpu_allocated_peak_mib:
-    case PEAKS_COL_backward_gpu_allocated_peak_mib:
-    case PEAKS_COL_optimizer_gpu_allocated_peak_mib:
-        return amount(num, r->phase_gpu_allocated_mib[c - PEAKS_COL_forward_gpu_allocated_peak_mib], "%.3f");
-    case PEAKS_COL_forward_gpu_reserved_peak_mib:
-    case PEAKS_COL_backward_gpu_reserved_peak_mib:
-    case PEAKS_COL_optimizer_gpu_reserved_peak_mib:
-        return amount(num, r->phase_gpu_reserved_mib[c - PEAKS_COL_forward_gpu_reserved_peak_mib], "%.3f");
-    case PEAKS_COL_gpu_allocated_peak_mib: return amount(num, r->gpu_allocated_peak_mib, "%.3f");
-    case PEAKS_COL_gpu_reserved_peak_mib: return amount(num, r->gpu_reserved_peak_mib, "%.3f");
-    case PEAKS_COL_gpu_context_mib: return amount(num, r->gpu_context_mib, "%.3f");
-    case PEAKS_COL_gpu_total_mib: return amount(num, r->gpu_total_mib, "%.3f");
-    case PEAKS_COL_gpu_name: return r->gpu_name;
-    case PEAKS_COL_cuda_version: return r->cuda_version;
-    case PEAKS_COL_driver_version: return r->driver_version;
-    case PEAKS_COL_memory_method: return r->memory_method;
-    default: return NULL;
+    for (int k = 0; k < REPORT_N_KEYS; k++) {
+        int first = (int)worker_report_rows[k].column;
+        if (first != PEAKS_COL_none && (int)c >= first && (int)c < first + worker_report_phases((enum worker_report_key)k))
+            return row_text((enum worker_report_key)k, (int)c - first, r, num);
     }
+    return NULL;
 }
 
 const char *results_column_text(enum peaks_column c, const struct grid_point *p, const struct point_result *r,

@@ -60,9 +60,9 @@ static void calc_fixture_write(const char *dir, const struct calc_fixture *fx)
         if (fx->p_step > 0)
             calc_fixture_phases(&r, 1000 + 0.5 * points[i].batch * 256, fx->p_step, fx->noise ? fx->noise[i] : 0);
         if (fx->weight_bytes > 0) { /* else as the worker never said */
-            r.weight_bytes = fx->weight_bytes;
-            r.grad_bytes = fx->grad_bytes;
-            r.optimizer_bytes = fx->optimizer_bytes;
+            r.weight_mib = fx->weight_bytes / 1048576.0;
+            r.grad_mib = fx->grad_bytes / 1048576.0;
+            r.optimizer_mib = fx->optimizer_bytes / 1048576.0;
         }
         CHECK(results_append(fd, &points[i], &r) == 0, "append");
     }

@@ -1,7 +1,7 @@
 /* The point record's tables agree: every sweep key that reaches the worker
  * and every peaks.csv column that is not a measurement has its row in
- * point/point_rows.h, every measured column its row in the worker's report
- * table and its text in peaks.csv, what the runner passes the worker reads
+ * point/point_rows.h, every measured column its text in peaks.csv (its
+ * report row: tests/worker_report_test.c), what the runner passes the worker reads
  * back as the same settings (the two sides of the process boundary, through
  * the worker's own parser, sweep_set), and every field of the fit's group
  * key goes from a point through peaks.csv and the fit's reader back into
@@ -17,6 +17,7 @@
 #include "point/worker_report.h"
 #include "results/results_csv.h"
 #include "sweeps/sweep_keys.h"
+#include "sweeps/worker_options.h"
 #include "tests/check.h"
 
 static const struct point_field *row_of_key(const char *key)
@@ -28,12 +29,27 @@ static const struct point_field *row_of_key(const char *key)
     return NULL;
 }
 
+/* Both ways: a sweep key with a worker flag has its row and is an option
+ * of the worker's parser (sweeps/worker_options.c); every worker option
+ * but --report-fd is such a key's; a row's key exists, and a row with a key
+ * the worker is not given is the runner's alone (no flag). */
 static void check_sweep_keys(void)
 {
+    const struct opt_table *worker = worker_options();
     const struct sweep_key *k;
-    for (int i = 0; (k = sweep_key_at(i)); i++)
+    for (int i = 0; (k = sweep_key_at(i)); i++) {
         CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but has no row in "
-              "point/point_fields.c", k->name, k->flag);
+              "point/point_rows.h", k->name, k->flag);
+        CHECK(!k->flag || opt_find(worker, k->flag), "sweep key %s's flag --%s is not a peakfit-worker option",
+              k->name, k->flag);
+    }
+    for (int i = 0; i < worker->n_rows; i++) {
+        const char *flag = worker->rows[i].name;
+        int found = !strcmp(flag, "report-fd");
+        for (int j = 0; !found && (k = sweep_key_at(j)); j++)
+            found = k->flag && !strcmp(k->flag, flag);
+        CHECK(found, "peakfit-worker option --%s is no sweep key's flag", flag);
+    }
     const struct point_field *f;
     for (int i = 0; (f = point_field_at(i)); i++)
         CHECK(!f->key || sweep_key_find(f->key), "point field %s names sweep key %s, which does not exist",
@@ -86,47 +102,6 @@ static void check_group_key(void)
         CHECK(!strcmp(group[i], kept[i]), "group key field %d is %s, fit.csv's column %s", i + 1, group[i], kept[i]);
 }
 
-/* Every measured column is fed by a row of the worker's report table (the
- * phase rows feed one column per phase), and every key the worker can
- * write is read back into its field. */
-static void check_report(void)
-{
-    int fed[PEAKS_N_COLUMNS] = {0};
-    for (int k = 0; k < REPORT_N_KEYS; k++) {
-        const struct worker_report_row *row = &worker_report_rows[k];
-        int phase_row = row->unit == REPORT_PHASE_BYTES || row->unit == REPORT_PHASE_KIB;
-        for (int i = 0; i < (phase_row ? PF_PHASE_COUNT : 1); i++)
-            fed[row->column + i] = 1;
-        CHECK(peaks_columns[row->column].role == PEAKS_RESULT, "report key %s feeds column %s, not a measurement",
-              row->name, peaks_columns[row->column].name);
-        if (row->unit == REPORT_RUNNER)
-            continue;
-        for (int i = 0; i < (phase_row ? PF_PHASE_COUNT : 1); i++) {
-            struct point_result r;
-            char line[128], key[64];
-            point_result_init(&r);
-            snprintf(line, sizeof line, "%s=2048", worker_report_key((enum worker_report_key)k, i, key, sizeof key));
-            CHECK(point_result_take_line(&r, line) == 1, "key %s is not read", key);
-            const char *field = point_result_field(&r, (enum worker_report_key)k, NULL);
-            double v = row->unit == REPORT_KIB || row->unit == REPORT_PHASE_KIB ? 2
-                       : row->unit == REPORT_BYTES || row->unit == REPORT_PHASE_BYTES ? 2048 / 1048576.0 : 2048;
-            int ok = row->unit == REPORT_TEXT ? !strcmp(field, "2048")
-                     : row->unit == REPORT_COUNT ? *(const long long *)field == 2048
-                     : row->unit == REPORT_INT ? *(const int *)field == 2048
-                     : row->unit == REPORT_STEP ? r.n_steps == 1 && r.step1_s == 2048
-                                               : ((const double *)field)[phase_row ? i : 0] == v;
-            CHECK(ok, "key %s=2048 is not read into its field", key);
-        }
-    }
-    for (int c = 0; c < PEAKS_N_COLUMNS; c++)
-        CHECK(fed[c] || peaks_columns[c].role != PEAKS_RESULT, "measured column %s has no row in "
-              "point/worker_report.h", peaks_columns[c].name);
-    struct point_result r;
-    char unknown[] = "no_such_key=1";
-    point_result_init(&r);
-    CHECK(point_result_take_line(&r, unknown) == 0, "an unknown key is taken");
-}
-
 static char dir[] = "/tmp/peakfit-point-fields-XXXXXX";
 
 static struct sweep *load(const char *text)
@@ -140,38 +115,39 @@ static struct sweep *load(const char *text)
     return s;
 }
 
-/* The runner's argv, set key by key through the worker's parser: every
- * setting the worker is given reads back as the runner's. */
+/* The runner's argv, read by the worker's own parser (as peakfit-worker
+ * reads it): every setting the worker is given reads back as the
+ * runner's. */
 static void check_round_trip(const struct grid_point *p)
 {
     struct worker_command c;
-    char err[1024];
+    char why[1400];
+    int n;
     worker_command_build(&c, "peakfit-worker", p, 3);
-    struct sweep *s = sweep_new_point();
-    CHECK(s != NULL, "sweep_new_point");
-    if (!s)
+    struct worker_point w = {.sweep = sweep_new_point(), .report_fd = 1};
+    CHECK(w.sweep != NULL, "sweep_new_point");
+    if (!w.sweep)
         return;
-    for (int i = 1; i + 1 < c.argc; i += 2) {
-        const struct sweep_key *k = NULL;
-        for (int j = 0; (k = sweep_key_at(j)) && !(k->flag && !strcmp(c.argv[i] + 2, k->flag)); j++)
-            ;
-        if (!k) /* --threads and --report-fd: the runner's own */
-            continue;
-        CHECK(sweep_set(s, &s->jobs[0], k->name, c.argv[i + 1], err, sizeof err) == 0, "%s %s: %s", c.argv[i],
-              c.argv[i + 1], err);
-    }
+    w.job = &w.sweep->jobs[0];
+    CHECK(opt_parse_args(worker_options(), c.argc, c.argv, &w, NULL, 0, &n, why, sizeof why) == 0,
+          "the worker does not read the runner's argv: %s", why);
+    CHECK(w.report_fd == 3, "--report-fd reads back as %d", w.report_fd);
     struct grid g;
-    CHECK(grid_expand(s, &g) == 0 && g.n == 1, "the worker's point expands to %d points", g.n);
+    CHECK(grid_expand(w.sweep, &g) == 0 && g.n == 1, "the worker's point expands to %d points", g.n);
     const struct point_field *f;
+    int passed = 0;
     for (int i = 0; g.n == 1 && (f = point_field_at(i)); i++) {
         point_text a, b;
         if (!point_field_passed(f, p))
             continue;
+        passed++;
         const char *sent = point_field_text(f, p, a), *read = point_field_text(f, &g.points[0], b);
         CHECK(!strcmp(sent, read), "%s: the runner passes %s, the worker reads %s", f->name, sent, read);
     }
+    /* the passed settings, --threads (the runner's share) and --report-fd */
+    CHECK(c.argc == 1 + 2 * (passed + 2), "%s: argv has %d words for %d settings", p->id, c.argc, passed);
     grid_free(&g);
-    sweep_free(s);
+    sweep_free(w.sweep);
 }
 
 /* A result with every report key the worker can write (=2048) and the
@@ -268,7 +244,6 @@ int main(void)
     check_sweep_keys();
     check_columns();
     check_group_key();
-    check_report();
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     check_points();
     char cmd[128];

@@ -77,7 +77,7 @@ static void test_header_and_columns(void)
     struct point_result r = result("oom", -1);
     r.signal = 9;
     r.params = r.trainable_params = 10;
-    r.weight_bytes = r.grad_bytes = r.optimizer_bytes = 1 << 20;
+    r.weight_mib = r.grad_mib = r.optimizer_mib = 1;
     r.baseline_tensor_mib = 1;
     r.tensor_peak_mib = r.rusage_maxrss_mib = r.build_s = r.loss = r.wall_s = r.start_s = r.init_s = 2;
     r.threads = r.blas_threads = 2;

@@ -88,6 +88,7 @@
     X(optimizer_gpu_reserved_peak_mib, NUM, RESULT)
 
 enum peaks_column {
+    PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */
 #define PEAKS_ENUM(name, type, role) PEAKS_COL_##name,
     PEAKS_COLUMNS(PEAKS_ENUM)
 #undef PEAKS_ENUM
