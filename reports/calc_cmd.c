@@ -9,6 +9,7 @@
 #include "reports/calc.h"
 #include "reports/calc_standalone.h"
 #include "util/exit_status.h"
+#include "util/json_rows.h"
 
 /* After the message that said what was wrong: one line, not the option
  * list (which would push the message off the screen). */
@@ -92,43 +93,50 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
 #define GROUP_KEY_JSON(field, size, ...) json_object_set_new(o, #field, json_string(g->key.field));
     GROUP_KEY_ALL(GROUP_KEY_JSON)
 #undef GROUP_KEY_JSON
-    json_object_set_new(o, "seq_len", json_integer(p->seq_len));
-    json_object_set_new(o, "budget_mib", json_real(req->budget_mib));
-    json_object_set_new(o, "margin", json_real(req->margin));
-    json_object_set_new(o, "usable_mib", json_real(p->usable_mib));
-    json_object_set_new(o, "baseline_mib", json_real(g->baseline_mib));
-    json_object_set_new(o, "metric", json_string(metric_name(g->metric)));
-    json_object_set_new(o, "fit_model", json_string(group_chosen(g)->p == 3 ? "quadratic" : "linear"));
-    json_object_set_new(o, "fixed_mib", json_real(p->fixed_mib));
-    json_object_set_new(o, "zero_stage", json_integer(req->zero));
-    json_object_set_new(o, "fixed_per_replica_mib", json_real(p->fixed_per_replica_mib));
-    json_object_set_new(o, "per_sample_mib", json_real(p->per_sample_mib));
-    json_object_set_new(o, "training", json_boolean(p->training));
-    json_object_set_new(o, "max_micro_batch", json_integer(p->max_micro_batch));
-    json_object_set_new(o, "micro_batch", json_integer(p->micro_batch));
-    if (p->training) { /* no accumulation without training */
-        json_object_set_new(o, "accum_steps", json_integer(p->accum));
-        json_object_set_new(o, "replicas", json_integer(req->replicas));
-        json_object_set_new(o, "effective_batch", json_integer(p->effective_batch));
-    }
-    json_object_set_new(o, "activation_mib", json_real(p->activation_mib));
-    json_object_set_new(o, "predicted_peak_mib", json_real(p->predicted_mib));
-    json_object_set_new(o, "predicted_peak_ci95_mib",
-                        isfinite(p->predicted_ci95_mib) ? json_real(p->predicted_ci95_mib) : json_null());
-    json_object_set_new(o, "interval", json_string("95% prediction interval of a new measurement"));
-    json_object_set_new(o, "fits", json_boolean(p->fits));
-    json_object_set_new(o, "outcome", json_string(plan_outcome_words(p->outcome)));
-    json_object_set_new(o, "max_micro_batch_at_estimate", json_integer(p->max_micro_batch_estimate));
-    json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
-    json_object_set_new(o, "linear_in_seq_len_beyond_measured", json_boolean(p->linear_seq_len_beyond));
-    json_object_set_new(o, "far_outside_measured", json_boolean(p->far_extrapolated));
-    json_object_set_new(o, "extrapolation", json_boolean(p->past_tokens));
-    json_object_set_new(o, "tokens_max_measured", json_real(g->max_tokens));
-    json_object_set_new(o, "floor", json_boolean(g->floor.found));
-    json_object_set_new(o, "set_by", json_string(p->floor_binds ? "floor" : "line"));
-    json_object_set_new(o, "points_above_knee", json_integer(g->n_above));
-    json_object_set_new(o, "too_few_above_knee", json_boolean(g->n_above < GROUP_FIT_ABOVE_MIN));
-    json_object_set_new(o, "fit_flags", json_string(g->flags));
+    const struct json_row plan[] = {
+        JROW_INT("seq_len", p->seq_len),
+        JROW_REAL("budget_mib", req->budget_mib),
+        JROW_REAL("margin", req->margin),
+        JROW_REAL("usable_mib", p->usable_mib),
+        JROW_REAL("baseline_mib", g->baseline_mib),
+        JROW_TEXT("metric", metric_name(g->metric)),
+        JROW_TEXT("fit_model", group_chosen(g)->p == 3 ? "quadratic" : "linear"),
+        JROW_REAL("fixed_mib", p->fixed_mib),
+        JROW_INT("zero_stage", req->zero),
+        JROW_REAL("fixed_per_replica_mib", p->fixed_per_replica_mib),
+        JROW_REAL("per_sample_mib", p->per_sample_mib),
+        JROW_BOOL("training", p->training),
+        JROW_INT("max_micro_batch", p->max_micro_batch),
+        JROW_INT("micro_batch", p->micro_batch),
+    };
+    const struct json_row training[] = { /* no accumulation without training */
+        JROW_INT("accum_steps", p->accum),
+        JROW_INT("replicas", req->replicas),
+        JROW_INT("effective_batch", p->effective_batch),
+    };
+    const struct json_row outcome[] = {
+        JROW_REAL("activation_mib", p->activation_mib),
+        JROW_REAL("predicted_peak_mib", p->predicted_mib),
+        JROW_REAL_OR_NULL("predicted_peak_ci95_mib", p->predicted_ci95_mib),
+        JROW_TEXT("interval", "95% prediction interval of a new measurement"),
+        JROW_BOOL("fits", p->fits),
+        JROW_TEXT("outcome", plan_outcome_words(p->outcome)),
+        JROW_INT("max_micro_batch_at_estimate", p->max_micro_batch_estimate),
+        JROW_BOOL("extrapolated", p->extrapolated),
+        JROW_BOOL("linear_in_seq_len_beyond_measured", p->linear_seq_len_beyond),
+        JROW_BOOL("far_outside_measured", p->far_extrapolated),
+        JROW_BOOL("extrapolation", p->past_tokens),
+        JROW_REAL("tokens_max_measured", g->max_tokens),
+        JROW_BOOL("floor", g->floor.found),
+        JROW_TEXT("set_by", p->floor_binds ? "floor" : "line"),
+        JROW_INT("points_above_knee", g->n_above),
+        JROW_BOOL("too_few_above_knee", g->n_above < GROUP_FIT_ABOVE_MIN),
+        JROW_TEXT("fit_flags", g->flags),
+    };
+    JSON_ROWS_ADD(o, plan);
+    if (p->training)
+        JSON_ROWS_ADD(o, training);
+    JSON_ROWS_ADD(o, outcome);
     return o;
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "reports/calc_standalone.h"
+#include "util/json_rows.h"
 
 static long largest_batch(double usable, double fixed, double per_sample)
 {
@@ -76,27 +77,35 @@ void standalone_plan_print(const struct calc_request *req, const struct standalo
 json_t *standalone_plan_json(const struct calc_request *req, const struct standalone_plan *p)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "mode", json_string("standalone"));
-    if (req->per_token_mib > 0) {
-        json_object_set_new(o, "per_token_mib", json_real(req->per_token_mib));
-        json_object_set_new(o, "seq_len", json_integer(req->seq_len));
-    }
-    json_object_set_new(o, "per_sample_mib", json_real(p->per_sample_mib));
-    json_object_set_new(o, "micro_batch", json_integer(p->micro_batch));
-    json_object_set_new(o, "accum_steps", json_integer(p->accum));
-    json_object_set_new(o, "replicas", json_integer(p->replicas));
-    json_object_set_new(o, "effective_batch", json_integer(p->effective_batch));
-    json_object_set_new(o, "activation_mib", json_real(p->activation_mib));
-    json_object_set_new(o, "activation_bytes", json_real(round(p->activation_mib * 1048576.0)));
-    if (p->judged) {
-        json_object_set_new(o, "fixed_mib", json_real(req->fixed_mib));
-        json_object_set_new(o, "budget_mib", json_real(req->budget_mib));
-        json_object_set_new(o, "margin", json_real(req->margin));
-        json_object_set_new(o, "usable_mib", json_real(p->usable_mib));
-        json_object_set_new(o, "max_micro_batch", json_integer(p->max_micro_batch));
-        json_object_set_new(o, "predicted_peak_mib", json_real(p->predicted_mib));
-        json_object_set_new(o, "fits", json_boolean(p->outcome == PLAN_FITS));
-        json_object_set_new(o, "outcome", json_string(plan_outcome_words(p->outcome)));
-    }
+    const struct json_row mode[] = {JROW_TEXT("mode", "standalone")};
+    const struct json_row per_token[] = {
+        JROW_REAL("per_token_mib", req->per_token_mib),
+        JROW_INT("seq_len", req->seq_len),
+    };
+    const struct json_row plan[] = {
+        JROW_REAL("per_sample_mib", p->per_sample_mib),
+        JROW_INT("micro_batch", p->micro_batch),
+        JROW_INT("accum_steps", p->accum),
+        JROW_INT("replicas", p->replicas),
+        JROW_INT("effective_batch", p->effective_batch),
+        JROW_REAL("activation_mib", p->activation_mib),
+        JROW_REAL("activation_bytes", round(p->activation_mib * 1048576.0)),
+    };
+    const struct json_row judged[] = { /* with --fixed and --budget */
+        JROW_REAL("fixed_mib", req->fixed_mib),
+        JROW_REAL("budget_mib", req->budget_mib),
+        JROW_REAL("margin", req->margin),
+        JROW_REAL("usable_mib", p->usable_mib),
+        JROW_INT("max_micro_batch", p->max_micro_batch),
+        JROW_REAL("predicted_peak_mib", p->predicted_mib),
+        JROW_BOOL("fits", p->outcome == PLAN_FITS),
+        JROW_TEXT("outcome", plan_outcome_words(p->outcome)),
+    };
+    JSON_ROWS_ADD(o, mode);
+    if (req->per_token_mib > 0)
+        JSON_ROWS_ADD(o, per_token);
+    JSON_ROWS_ADD(o, plan);
+    if (p->judged)
+        JSON_ROWS_ADD(o, judged);
     return o;
 }
