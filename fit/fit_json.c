@@ -124,6 +124,8 @@ static json_t *prediction_json(const struct group_fit *g)
         json_object_set_new(low, "min_gap_from_tokens", number(g->lower_tokens));
         json_object_set_new(o, "lower_bound", low);
     }
+    if (g->gap_model && g->gap.p == 3)
+        json_object_set_new(o, "gap_with_per_sample_term", ols_json(&g->gap));
     return o;
 }
 

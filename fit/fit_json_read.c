@@ -162,6 +162,20 @@ static int read_lower(struct reader *r, json_t *p, struct group_fit *g)
     return 0;
 }
 
+/* prediction.gap_with_per_sample_term (optional): the gap's fit, x1 = T
+ * and x2 = b, of an RSS or reserved fit over two seq_lens or more. */
+static int read_gap(struct reader *r, json_t *p, struct group_fit *g)
+{
+    if (!json_object_get(p, "gap_with_per_sample_term"))
+        return 0;
+    if (read_ols(r, p, "gap_with_per_sample_term", &g->gap))
+        return -1;
+    if (g->gap.p != 3)
+        return missing(r, "gap_with_per_sample_term", "an object with 3 coefficients");
+    g->gap_model = 1;
+    return 0;
+}
+
 static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
 {
     json_t *f = json_object_get(o, "floor"), *p = json_object_get(o, "prediction");
@@ -174,7 +188,8 @@ static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
            get_int(r, f, "n_above_knee", 0, 1L << 30, &g->n_above) || get_number(r, f, "f_test_F", &g->floor.f_stat) ||
            get_number(r, f, "f_test_p", &g->floor.f_p) || get_number(r, p, "sigma_mib", &g->sigma) ||
            get_int(r, p, "dof", -3, 1L << 30, &g->dof) || get_number(r, p, "t975", &g->t975) ||
-           get_text(r, o, "flags", g->flags, sizeof g->flags) || read_lower(r, p, g);
+           get_text(r, o, "flags", g->flags, sizeof g->flags) || read_lower(r, p, g) ||
+           read_gap(r, p, g);
 }
 
 static int read_group(struct reader *r, json_t *o, struct group_fit *g)

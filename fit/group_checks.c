@@ -19,7 +19,7 @@ static double loo_predict(const struct group_fit *g, int i)
 {
     const struct observation *p = g->points[i];
     const struct ols *c = group_chosen(g);
-    double line = ols_predict(c, p->tokens, group_bs2(p));
+    double line = ols_predict(c, p->tokens, group_bs2(p)) + group_gap_per_sample(g) * p->batch;
     if (g->on_floor[i]) {
         int k = g->floor.k;
         double f = floor_at(&g->floor, p->tokens), h = group_floor_leverage(&g->floor, p->tokens);
@@ -27,7 +27,7 @@ static double loo_predict(const struct group_fit *g, int i)
             return fmax(line, f - (g->y[i] - f) * h / (1 - h));
         return k > 1 ? fmax(line, (k * g->floor.p_mib - g->y[i]) / (k - 1)) : line;
     }
-    double h = ols_leverage(c, p->tokens, group_bs2(p));
+    double h = group_line_leverage(g, p->batch, p->seq_len);
     if (h > 1 - 1e-9)
         return NAN;
     double without = line - (g->y[i] - line) * h / (1 - h);

@@ -132,7 +132,7 @@ double group_bs2(const struct observation *p) { return (double)p->batch * p->seq
 /* The prediction from a line fit f at point p: the larger of P and the line. */
 double group_point_predict(const struct group_fit *g, const struct ols *f, const struct observation *p)
 {
-    double line = ols_predict(f, p->tokens, group_bs2(p));
+    double line = ols_predict(f, p->tokens, group_bs2(p)) + group_gap_per_sample(g) * p->batch;
     return g->floor.found ? fmax(line, floor_at(&g->floor, p->tokens)) : line;
 }
 

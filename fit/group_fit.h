@@ -59,8 +59,13 @@ struct group_fit {
      * RSS's A is never below the allocator's. gap_model marks it (2 fitted
      * coefficients, whatever p says). Its prediction is never below exact's
      * plus lower_gap, the smallest gap measured (>= 0), scaled by
-     * T / lower_tokens below lower_tokens, the fewest tokens measured. */
+     * T / lower_tokens below lower_tokens, the fewest tokens measured.
+     * gap is the gap's own fit above the knee: x1 = T, and where those
+     * points span two seq_lens or more also x2 = b, a per-sample term (p = 3:
+     * the heap keeps more per token at a smaller s, SmolLM2-135M's b30 s128
+     * against b15 s256); its leverage gives the interval there. */
     int gap_model;
+    struct ols gap;
     int has_lower;
     struct ols lower;                     /* the allocator-level fit's chosen line */
     struct floor_search lower_floor;      /* and its floor (found = 0: none) */
@@ -141,6 +146,11 @@ int group_find_floor(struct group_fit *g, const struct group_fit *exact, double 
 int group_gap_fit(struct group_fit *g, const struct group_fit *exact);
 /* The coefficients fitted to this metric's points (dof). */
 int group_coefficients(const struct group_fit *g);
+/* group_predict.c: the gap's per-sample term (MiB per sample; 0 but in a
+ * gap model whose gap has one), and a new point's leverage on the chosen
+ * line (on the gap's fit where that has the per-sample term). */
+double group_gap_per_sample(const struct group_fit *g);
+double group_line_leverage(const struct group_fit *g, double b, double s);
 
 /* group_checks.c: each needs the chosen model (group_chosen non-NULL) but group_fixed_costs */
 void group_leave_one_out(struct group_fit *g);

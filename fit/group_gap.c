@@ -11,7 +11,12 @@
  *     (points in the heap's transition, just past the knee, can tilt a
  *     free RSS line below the allocator's: Qwen2.5-0.5B b 6-8);
  *   - with one token count on the floor its rise is taken proportional
- *     to T (nothing freed, nothing kept, at T = 0: `load` keeps 2.5 MiB).
+ *     to T (nothing freed, nothing kept, at T = 0: `load` keeps 2.5 MiB);
+ *   - where the points above the knee span two seq_lens, the gap also has
+ *     a per-sample term c2*b: at the same T the heap keeps more with more,
+ *     shorter samples (SmolLM2-135M: b30 s128 ~230 MiB over b15 s256; all
+ *     measured shapes, bench/results/rss-gap-shape.txt). One seq_len
+ *     cannot tell it from T: a prediction at another s is then the line's.
  * Chosen by leave-one-out on the auto sweeps' own points
  * (bench/rss-model-cv.py, bench/results/rss-model-cv.txt). */
 #include <math.h>
@@ -22,7 +27,7 @@
 
 int group_coefficients(const struct group_fit *g)
 {
-    return g->gap_model ? 2 : group_chosen(g)->p;
+    return g->gap_model ? (g->gap.p == 3 ? 3 : 2) : group_chosen(g)->p;
 }
 
 /* exact's prediction at point i: its line, or its floor where that binds. */
@@ -72,6 +77,36 @@ static void gap_line(const double *t, const double *e, int m, struct ols *f)
     f->c[0] = mean, f->c[1] = 0;
 }
 
+/* The gap's fit: where the m points span two seq_lens or more, with the
+ * per-sample term c2*b, always (no test): at a shape not measured the
+ * prediction then carries that term's uncertainty, where a dropped term
+ * would leave an interval as narrow as at the shapes measured. It needs
+ * two residual dof (m >= 5) and a rising gap (c1 >= 0); else the line. */
+static void gap_fit(const double *t, const double *b, const double *e, int m, int shapes, struct ols *f)
+{
+    if (shapes >= 2 && m >= 5) {
+        ols_fit(t, b, e, m, f);
+        if (f->identifiable && f->c[1] >= 0)
+            return;
+    }
+    gap_line(t, e, m, f);
+}
+
+/* 2 where the points above the knee span two seq_lens or more, 1 one, 0 none. */
+static int shapes_above(const struct group_fit *g)
+{
+    int first = -1;
+    for (int i = 0; i < g->n; i++) {
+        if (g->on_floor[i])
+            continue;
+        if (first < 0)
+            first = g->points[i]->seq_len;
+        else if (g->points[i]->seq_len != first)
+            return 2;
+    }
+    return first < 0 ? 0 : 1;
+}
+
 /* exact's line plus the gap's, with the gap's uncertainty (exact's counts
  * are exact to the byte); r2 against this metric's points above the knee. */
 static void lift(struct ols *line, const struct ols *exact, const struct ols *gap, const double *y, int m)
@@ -108,10 +143,10 @@ static void lower_bound(struct group_fit *g, const struct group_fit *exact)
 
 int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
 {
-    double *w = malloc(4 * (size_t)g->n * sizeof *w);
+    double *w = malloc(5 * (size_t)g->n * sizeof *w);
     if (!w)
         return -1;
-    double *x1 = w, *t = w + g->n, *e = w + 2 * g->n, *y = w + 3 * g->n;
+    double *x1 = w, *t = w + g->n, *e = w + 2 * g->n, *y = w + 3 * g->n, *b = w + 4 * g->n;
     for (int i = 0; i < g->n; i++)
         x1[i] = g->points[i]->tokens;
     g->gap_model = 1;
@@ -121,16 +156,20 @@ int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
     int m = 0;
     for (int i = 0; i < g->n; i++)
         if (!g->on_floor[i])
-            t[m] = x1[i], e[m] = g->y[i] - exact_at(exact, i), y[m++] = g->y[i];
+            t[m] = x1[i], b[m] = g->points[i]->batch, e[m] = g->y[i] - exact_at(exact, i), y[m++] = g->y[i];
     g->n_above = m;
     struct ols gap;
-    gap_line(t, e, m, &gap);
+    gap_fit(t, b, e, m, shapes_above(g), &gap);
+    g->gap = gap;
     lift(&g->linear, group_chosen(exact), &gap, y, m);
     g->quadratic = g->linear;
     g->choice = gap.identifiable ? exact->choice : CHOICE_NONE;
     g->f_stat = g->f_p = g->aic_linear = g->aic_quadratic = NAN;
     /* exact's reason says why linear or quadratic: the same choice here */
-    if (gap.identifiable)
+    if (gap.identifiable && gap.p == 3)
+        snprintf(g->reason, sizeof g->reason, "%.150s; plus the heap's gap %.1f + %.4f*T + %.2f*b MiB above the knee",
+                 exact->reason, gap.c[0], gap.c[1], gap.c[2]);
+    else if (gap.identifiable)
         snprintf(g->reason, sizeof g->reason, "%.180s; plus the heap's gap %.1f + %.4f*T MiB above the knee", exact->reason,
                  gap.c[0], gap.c[1]);
     else

@@ -21,9 +21,21 @@ int group_held_inside(const struct group_fit *g, int i)
     return fabs(g->held_predicted[i] - g->held_y[i]) <= g->held_ci95[i]; /* false for a NAN interval */
 }
 
+double group_gap_per_sample(const struct group_fit *g)
+{
+    return g->gap_model && g->gap.p == 3 ? g->gap.c[2] : 0;
+}
+
+double group_line_leverage(const struct group_fit *g, double b, double s)
+{
+    if (g->gap_model && g->gap.p == 3)
+        return ols_leverage(&g->gap, b * s, b);
+    return ols_leverage(group_chosen(g), b * s, b * s * s);
+}
+
 static double line_at(const struct group_fit *g, double b, double s)
 {
-    return ols_predict(group_chosen(g), b * s, b * s * s);
+    return ols_predict(group_chosen(g), b * s, b * s * s) + group_gap_per_sample(g) * b;
 }
 
 int group_floor_binds(const struct group_fit *g, double b, double s)
@@ -46,7 +58,7 @@ static int metric_is_exact(enum metric m) { return m == METRIC_TENSOR || m == ME
 double group_predict(const struct group_fit *g, double b, double s, double *pi95)
 {
     int on_floor = group_floor_binds(g, b, s);
-    double spread = on_floor ? group_floor_leverage(&g->floor, b * s) : ols_leverage(group_chosen(g), b * s, b * s * s);
+    double spread = on_floor ? group_floor_leverage(&g->floor, b * s) : group_line_leverage(g, b, s);
     double y = on_floor ? floor_at(&g->floor, b * s) : line_at(g, b, s);
     if (g->has_lower) {
         double low = ols_predict(&g->lower, b * s, b * s * s);
@@ -66,13 +78,14 @@ double group_knee_tokens(const struct group_fit *g, double s)
     const struct ols *c = group_chosen(g);
     if (!g->floor.found || !c)
         return NAN;
-    double per_token = c->c[1] + (c->p == 3 ? c->c[2] * s : 0) - g->floor.slope;
+    double per_token = c->c[1] + (c->p == 3 ? c->c[2] * s : 0) + group_gap_per_sample(g) / s - g->floor.slope;
     double at_zero = g->floor.p_mib - g->floor.slope * g->floor.t_mean;
     return per_token > 0 ? (at_zero - c->c[0]) / per_token : NAN;
 }
 
 double group_per_sample(const struct group_fit *g, double s)
 {
-    return group_chosen(g)->c[1] * s + (group_chosen(g)->p == 3 ? group_chosen(g)->c[2] * s * s : 0);
+    return group_chosen(g)->c[1] * s + (group_chosen(g)->p == 3 ? group_chosen(g)->c[2] * s * s : 0) +
+           group_gap_per_sample(g);
 }
 
