@@ -183,6 +183,20 @@ def budget(d, budget_text, lines):
 
 def main():
     lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing)",
+             "# 2026-12-04 13:59-14:40 (helper rss18, #18's RSS side): RSS's heap gap depends on the shape besides T:",
+             "# at one T it keeps ~12.8 MiB more per sample (SmolLM2 b30 s128 2479 MiB against b15 s256 2260; gap =",
+             "# 28.3 + 0.535*T + 12.8*b, t = 7.7, residual sd 80 -> 45 MiB; Qwen: no such term, t = 0.4:",
+             "# bench/results/rss-gap-shape.txt). One seq_len cannot tell it from T, so fit/group_gap.c fits it where",
+             "# the points above the knee span two seq_lens (tests/rss_gap_shape_test.c) and the sweep needs a",
+             "# second seq_len: smollm2-128-auto was resumed at mem_limit 11 GiB (one slice of --time 15m under the",
+             "# lock; its peaks.csv got this version's columns first): full +b9, 18, 29 (its 8 points), LoRA +b8, 16,",
+             "# 32. smollm2-both fits smollm2-auto (s = 256) and smollm2-128-auto (s = 128) as one set and predicts",
+             "# the held-out points of both heldout stages (bench/peaks-combine.py; 1x128, 3x128 and 1x256 are on",
+             "# its grid, not held out; 30x128 is now next to the grid's 29x128). smollm2-128-heldout re-fitted with",
+             "# the resumed auto (its measured/peaks.csv got the columns; its held-out points as before, measuring",
+             "# nothing; no new 2x point: 2 x 29 at s = 128 would need ~20 GiB). smollm2-heldout (s = 256 alone)",
+             "# still has b30 s128 outside its interval (-2.05%): a fit from one seq_len has no shape term.",
+             "# smollm2-128-heldout's plan.txt is the earlier auto's (5 points), kept as measured.",
              "# 2026-12-04 10:43-11:50 (helper rss, #18's RSS side): RSS is now the allocator-level fit plus the",
              "# heap's gap (fit/group_gap.c, chosen by leave-one-out on training points: bench/results/rss-model-cv.txt)",
              "# and auto also measures until RSS's A interval is within the target or its budget is spent. qwen-auto",
@@ -238,6 +252,14 @@ def main():
         if key == "smollm2":
             heldout(f"{key}-rescore", lines, "the held-out points measured in another session (rescore stage)")
         budget(f"{key}-budget", budget_text, lines)
+    lines.append("")
+    lines.append("## smollm2-135m, seq_len 256 and 128 (smollm2-auto and smollm2-128-auto fitted as one)")
+    combine = os.path.join(OUT, "smollm2-both", "combine.txt")
+    if os.path.exists(combine):
+        lines.append("smollm2-both: " + open(combine).read().strip().split(": ", 1)[1])
+    heldout("smollm2-both", lines, "the held-out points of smollm2-heldout and smollm2-128-heldout")
+    lines.append("smollm2-both-b9: the same, s = 128's auto points up to b = 9 only (before b = 18 and 29):")
+    heldout("smollm2-both-b9", lines, "the same held-out points")
     text = "\n".join(lines) + "\n"
     open(os.path.join(OUT, "summary.txt"), "w").write(text)
     print(text, end="")

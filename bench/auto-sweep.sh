@@ -10,7 +10,8 @@
 # Every stage resumes (rerun to continue). bench/auto-sweep-summary.py then
 # writes bench/results/auto-sweep/summary.txt (re-fitting only: no measurement).
 # Usage: bench/auto-sweep.sh MODEL [STAGE...]   MODEL: smollm2 or qwen; STAGE: auto,
-# heldout, budget (default: all three, in that order)
+# heldout, budget (default: all three, in that order); dense, rescore, both (smollm2: its
+# s = 256 and s = 128 auto sweeps fitted as one, measuring nothing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/results/auto-sweep
@@ -45,10 +46,10 @@ declare -A PLAN=([smollm2]=8GiB [smollm2-128]=8GiB [qwen]=18GiB)
 # up to T ~ 1024 and linear only past it (5.07 MiB/token against the
 # allocator's 4.21), so auto's RSS criterion needs points up to ~14 GiB;
 # twice its largest batch is then measured at s = 64 (2x@64).
-declare -A LIMIT=([smollm2]=11GiB [smollm2-128]=3584MiB [qwen]=15GiB)
+declare -A LIMIT=([smollm2]=11GiB [smollm2-128]=11GiB [qwen]=15GiB)
 # the mem_limit of the held-out, dense and budget points: what the machine can give
 # (SmolLM2's was 11 GiB: b16 s256, 11478 MiB above baseline, stopped there as oom)
-declare -A BIG=([smollm2]=13GiB [smollm2-128]=8GiB [qwen]=21GiB)
+declare -A BIG=([smollm2]=13GiB [smollm2-128]=13GiB [qwen]=21GiB)
 declare -A HELD=([smollm2]="1x128 3x128 6x128 6x384 1x1024 12x256 16x256 2x@128 plan" [smollm2-128]="1x256 2x160 3x256 5x192 7x128 2x"
     [qwen]="3x128 3x192 10x128 6x256 16x128 17x128 2x@64 plan")
 # the dense grid: auto's points, the held-out points (as fitted points) and these (TECHNIQUE:B,B,...)
@@ -184,6 +185,26 @@ rescore_stage() {
     "$tmp/peakfit" report "$h" >/dev/null 2>&1 || true
 }
 
+# SmolLM2's two auto sweeps, s = 256 (smollm2-auto) and s = 128 (smollm2-128-auto),
+# fitted as one set: the heap's gap gets its per-sample term (fit/group_gap.c);
+# the held-out points of both heldout stages predicted from it (those on
+# either auto grid are not held out). No measurement.
+both_stage() {
+    local h=$out/$1-both
+    mkdir -p "$h"
+    bench/peaks-combine.py "$h/peaks.csv" "$out/$1-auto/peaks.csv" "$out/$1-128-auto/peaks.csv" -- \
+        "$out/$1-heldout/measured/peaks.csv" "$out/$1-128-heldout/measured/peaks.csv" >"$h/combine.txt"
+    "$tmp/peakfit" fit "$h" >"$h/fit.txt"
+    "$tmp/peakfit" report "$h" >/dev/null 2>&1 || true
+    # the same with s = 128's points up to b = 9 only (auto's first past the
+    # heap's transition; before b = 18 and 29): 30x128 then lies 3x past them
+    mkdir -p "$h-b9"
+    awk -F, 'NR == 1 || $6 <= 9' "$out/$1-128-auto/peaks.csv" >"$h-b9/auto-128-b9.csv"
+    bench/peaks-combine.py "$h-b9/peaks.csv" "$out/$1-auto/peaks.csv" "$h-b9/auto-128-b9.csv" -- \
+        "$out/$1-heldout/measured/peaks.csv" "$out/$1-128-heldout/measured/peaks.csv" >"$h-b9/combine.txt"
+    "$tmp/peakfit" fit "$h-b9" >"$h-b9/fit.txt"
+}
+
 budget_stage() {
     local d=$out/$1 b
     stage budget "$d-budget" pf auto "${MODEL[$1]}" --technique full --seq-len "${SEQ[$1]}" --threads 2 \
@@ -198,7 +219,7 @@ budget_stage() {
 
 key=$1
 shift
-[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 smollm2|smollm2-128|qwen [auto] [heldout] [dense] [budget] [rescore]" >&2; exit 2; }
+[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 smollm2|smollm2-128|qwen [auto] [heldout] [dense] [budget] [rescore] [both]" >&2; exit 2; }
 for st in "${@:-auto heldout dense budget}"; do
     for s in $st; do "${s}_stage" "$key"; done
 done
