@@ -6,22 +6,6 @@
 #include "point/point_result.h"
 #include "point/worker_report.h"
 
-void point_result_init(struct point_result *r)
-{
-    memset(r, 0, sizeof *r);
-    r->baseline_rss_mib = r->peak_rss_mib = r->tensor_peak_mib = r->baseline_tensor_mib = -1;
-    r->params = r->trainable_params = -1;
-    r->weight_mib = r->grad_mib = r->optimizer_mib = -1;
-    r->build_s = r->start_s = r->init_s = -1;
-    r->step1_s = -1;
-    r->loss = -1;
-    r->threads = r->blas_threads = -1;
-    r->exit_code = -1;
-    for (int i = 0; i < PF_PHASE_COUNT; i++)
-        r->phase_peak_mib[i] = r->phase_end_rss_mib[i] = r->phase_gpu_allocated_mib[i] = r->phase_gpu_reserved_mib[i] = -1;
-    r->gpu_allocated_peak_mib = r->gpu_reserved_peak_mib = r->gpu_context_mib = r->gpu_total_mib = -1;
-}
-
 static void take_step(struct point_result *r, double seconds)
 {
     if (r->n_steps++ == 0)
@@ -65,6 +49,25 @@ static const struct {
     WORKER_REPORT(POINT_RESULT_FIELD)
 #undef POINT_RESULT_FIELD
 };
+
+/* Every field the worker reports is -1 (unknown) until it says; the
+ * runner's own start at 0 but the exit code, -1 until the worker ends. */
+void point_result_init(struct point_result *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int k = 0; k < REPORT_N_KEYS; k++) {
+        char *field = (char *)r + fields[k].off;
+        for (int i = 0; worker_report_rows[k].unit != REPORT_RUNNER && i < worker_report_phases(k); i++)
+            switch (fields[k].type) {
+            case FIELD_DOUBLE: *(double *)field = -1; break;
+            case FIELD_INT: *(int *)field = -1; break;
+            case FIELD_LONG_LONG: *(long long *)field = -1; break;
+            case FIELD_DOUBLES: ((double *)field)[i] = -1; break;
+            default: break; /* text: empty */
+            }
+    }
+    r->exit_code = -1;
+}
 
 void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size)
 {

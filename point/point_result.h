@@ -56,6 +56,7 @@ struct point_result {
     char memory_method[16];
 };
 
+/* Every report row's field -1 (unknown), the runner's 0 but exit_code -1. */
 void point_result_init(struct point_result *r);
 /* Applies one "key=value" line of a worker's report (line is cut at its
  * '='). 1 when the key is one it knows, 0 when not (a newer worker's: the
