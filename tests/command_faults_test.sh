@@ -59,8 +59,9 @@ sweep "$TMP/two.sweep" "8, 16"
 FAKE_TRAIN_HOLD=1 "$PEAKFIT" run "$TMP/two.sweep" -o "$TMP/runner" 2>"$TMP/log" &
 runner=$!
 wait_for "$FAKE_TRAIN_PIDS/child.pid"
-kill -9 "$(cat "$FAKE_TRAIN_PIDS/child.pid")" # the first point ends (an error row)
-rm -f "$FAKE_TRAIN_PIDS"/*
+first=$(cat "$FAKE_TRAIN_PIDS/child.pid")
+rm -f "$FAKE_TRAIN_PIDS"/* # before the kill: the second point's files come after it
+kill -9 "$first" # the first point ends (an error row)
 wait_for "$FAKE_TRAIN_PIDS/child.pid" # the second point is under way
 second=$(cat "$FAKE_TRAIN_PIDS/parent.pid")
 kill -9 "$runner"
