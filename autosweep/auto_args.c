@@ -29,9 +29,10 @@ static int parse_target(const char *text, double *out)
     return *out < 1 ? 0 : -1;
 }
 
-static int set_target(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-                      size_t size)
+static int set_target(const struct opt_row *row, const char *display, const char *value, void *target,
+                      void *ctx, char *why, size_t size)
 {
+    (void)ctx;
     if (parse_target(value, (double *)((char *)target + row->off)) == 0)
         return 0;
     snprintf(why, size, "%s must be a fraction or percentage: 0.02 or 2%%, not \"%s\"", display, value);
@@ -45,8 +46,9 @@ static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_va
 #define AUTO_FIELD(f) offsetof(struct auto_request, f)
 
 static const struct opt_row auto_rows[] = {
-    {"technique", 0, "T[,T...]", OPT_ENUM_LIST, AUTO_FIELD(techniques), 0, AUTO_MAX_TECHNIQUES,
-     .flags = OPT_REQUIRED, .names = &stepping_technique_option_names, .count_off = AUTO_FIELD(n_techniques),
+    {"technique", 0, "T[,T...]", OPT_ENUM, AUTO_FIELD(techniques), .flags = OPT_REQUIRED | OPT_LIST,
+     .names = &stepping_technique_option_names, .count_off = AUTO_FIELD(n_techniques),
+     .size = sizeof(pf_technique), .items = AUTO_MAX_TECHNIQUES,
      .help = "the techniques to measure, each once"},
     {"seq-len", 0, "S", OPT_LONG, AUTO_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .flags = OPT_REQUIRED,
      .help = "sequence length"},

@@ -58,9 +58,10 @@ const char *device_names(void)
     return text;
 }
 
-int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-                      size_t size)
+int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
+                      void *ctx, char *why, size_t size)
 {
+    (void)ctx;
     if (!device_name_is_known(value)) {
         snprintf(why, size, "%s must be one of %s, not \"%s\"", display, device_names(), value);
         return -1;

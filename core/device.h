@@ -15,6 +15,6 @@ const char *device_names(void);
 struct opt_row;
 /* An OPT_CUSTOM setter (util/options.h): a known device name into the
  * row's const char * field. */
-int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-                      size_t size);
+int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
+                      void *ctx, char *why, size_t size);
 #endif

@@ -64,8 +64,9 @@ unsigned lora_targets_from_list(const char *list)
 }
 
 int lora_targets_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
-                            char *why, size_t size)
+                            void *ctx, char *why, size_t size)
 {
+    (void)ctx;
     unsigned bits = lora_targets_from_list(value);
     if (!bits) {
         snprintf(why, size, "%s must list some of %s, not \"%s\"", display, lora_target_names(), value);

@@ -89,5 +89,5 @@ struct opt_row;
 /* An OPT_CUSTOM setter (util/options.h): a list of LoRA targets into the
  * row's unsigned field, as bits. */
 int lora_targets_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
-                            char *why, size_t size);
+                            void *ctx, char *why, size_t size);
 #endif

@@ -151,7 +151,7 @@ const char *point_field_column_text(const struct point_field *f, const struct gr
 
 int point_field_passed(const struct point_field *f, const struct grid_point *p)
 {
-    const struct sweep_key *k = f->key ? sweep_key_find(f->key) : NULL;
+    const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
     return k && k->flag && point_field_applies(f, p) && !(f->uses & POINT_RUNNER_PASSES) &&
            (!f->passed_if || f->passed_if(p));
 }

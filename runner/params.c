@@ -20,7 +20,7 @@ static const struct opt_row params_rows[] = {
     {"lora-rank", 0, "R", OPT_INT, PARAMS_FIELD(lora_rank), 1, LIMIT_LORA_RANK_MAX, .def = OPT_TEXT_OF(DEFAULT_LORA_RANK),
      .help = "LoRA rank r"},
     {"lora-targets", 0, "q,v", OPT_CUSTOM, PARAMS_FIELD(lora_targets), .set = lora_targets_option_set,
-     .def = "the sweep key lora_targets' default", .help = "projections with adapters"},
+     .def = DEFAULT_LORA_TARGETS_TEXT, .help = "projections with adapters"},
 };
 
 const struct opt_table params_options = OPT_TABLE("params", "MODEL", params_rows, NULL);
@@ -37,14 +37,14 @@ static int params_usage(const char *why)
 
 int params_main(int argc, char **argv)
 {
-    pf_train_options t = {.technique = PF_TECH_FULL, .lora_rank = DEFAULT_LORA_RANK,
-                         .lora_targets = DEFAULT_LORA_TARGETS, .learning_rate = DEFAULT_LEARNING_RATE};
+    pf_train_options t = {.learning_rate = DEFAULT_LEARNING_RATE};
     const char *model;
     char why[1024];
     int n;
     if (argc < 2)
         return params_usage(NULL);
-    if (opt_parse_args(&params_options, argc, argv, &t, &model, 1, &n, why, sizeof why) != 0)
+    if (opt_defaults(params_rows, (int)(sizeof params_rows / sizeof params_rows[0]), &t, NULL, why, sizeof why) != 0 ||
+        opt_parse_args(&params_options, argc, argv, &t, &model, 1, &n, why, sizeof why) != 0)
         return params_usage(why);
     if (n != 1)
         return params_usage("needs one MODEL");

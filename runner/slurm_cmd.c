@@ -45,14 +45,16 @@ static int set_directive_text(const struct opt_row *row, const char *display, co
 }
 
 static int set_partition(const struct opt_row *row, const char *display, const char *value, void *target,
-                         char *why, size_t size)
+                         void *ctx, char *why, size_t size)
 {
+    (void)ctx;
     return set_directive_text(row, display, value, target, why, size, name_chars, "_ . , -");
 }
 
-static int set_time(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-                    size_t size)
+static int set_time(const struct opt_row *row, const char *display, const char *value, void *target,
+                    void *ctx, char *why, size_t size)
 {
+    (void)ctx;
     return set_directive_text(row, display, value, target, why, size, time_chars, ": -");
 }
 

@@ -20,8 +20,8 @@
 #define DEFAULT_STEPS 1
 #define DEFAULT_WARM 1                  /* AdamW state made before the first step */
 #define DEFAULT_REPEATS 1
-#define DEFAULT_TIMEOUT_S 600.0
+#define DEFAULT_TIMEOUT_S 600            /* seconds */
 #define DEFAULT_LORA_RANK 8
-#define DEFAULT_LORA_TARGETS (PF_LORA_Q | PF_LORA_V)
+#define DEFAULT_LORA_TARGETS_TEXT "q, v"
 #define DEFAULT_LEARNING_RATE 1e-4
 #endif

@@ -1,18 +1,18 @@
-/* sweep_command.c: the keys of a command job (command, param.NAME; shell
- * is a bool, set as every bool is in sweep_key_set.c) and the check, when
- * the job ends, that its command can be filled in. */
+/* sweep_command.c: the setters of a command job's keys (command,
+ * param.NAME; shell is the engine's bool) and the check, when the job
+ * ends, that its command can be filled in. */
 #include <string.h>
 #include "sweeps/command_template.h"
 #include "sweeps/sweep_parser.h"
 #include "util/hash.h"
 
-int sweep_set_command(struct parser *p, const struct sweep_key *k, const char *value)
+SWEEP_SETTER(sweep_set_command)
 {
-    char *field = (char *)p->job + k->off;
-    if (strlen(value) >= k->size)
-        return parser_fail(p, "%s is longer than %zu characters", k->name, k->size - 1);
-    memcpy(field, value, strlen(value) + 1);
-    p->job->command_line = p->line;
+    const struct parser *p = ctx;
+    if (strlen(value) >= row->size)
+        return opt_fail(why, size, "%s is longer than %zu characters", display, row->size - 1);
+    memcpy((char *)target + row->off, value, strlen(value) + 1);
+    ((struct sweep_job *)target)->command_line = p->line;
     return 0;
 }
 
@@ -23,23 +23,26 @@ static int valid_param_name(const char *name)
            strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
 }
 
-/* A [global] param is the job's until the job sets its own; one section
- * sets a name once. */
-int sweep_set_param(struct parser *p, const char *key, const char *value)
+/* display is the key as written (param.NAME). A [global] param is the
+ * job's until the job sets its own; one section sets a name once. */
+SWEEP_SETTER(sweep_set_param)
 {
-    struct sweep_job *j = p->job;
-    const char *name = key + strlen(COMMAND_PARAM_PREFIX);
+    const struct parser *p = ctx;
+    struct sweep_job *j = target;
+    const char *name = display + strlen(COMMAND_PARAM_PREFIX);
+    (void)row;
     if (!valid_param_name(name))
-        return parser_fail(p, "%s: a param's name is 1-%d letters, digits or _", key, SWEEP_PARAM_NAME_MAX - 1);
+        return opt_fail(why, size, "%s: a param's name is 1-%d letters, digits or _", display,
+                        SWEEP_PARAM_NAME_MAX - 1);
     if (strlen(value) >= SWEEP_PARAM_VALUE_MAX)
-        return parser_fail(p, "%s is longer than %d characters", key, SWEEP_PARAM_VALUE_MAX - 1);
+        return opt_fail(why, size, "%s is longer than %d characters", display, SWEEP_PARAM_VALUE_MAX - 1);
     int i = 0;
     while (i < j->n_params && strcmp(j->params[i].name, name) != 0)
         i++;
     if (i < j->n_params && j->params[i].line > j->line)
-        return parser_fail(p, "%s is set twice in this section", key);
+        return opt_fail(why, size, "%s is set twice in this section", display);
     if (i == SWEEP_MAX_PARAMS)
-        return parser_fail(p, "too many params (at most %d)", SWEEP_MAX_PARAMS);
+        return opt_fail(why, size, "too many params (at most %d)", SWEEP_MAX_PARAMS);
     j->n_params += i == j->n_params;
     snprintf(j->params[i].name, sizeof j->params[i].name, "%s", name);
     snprintf(j->params[i].value, sizeof j->params[i].value, "%s", value);

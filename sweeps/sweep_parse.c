@@ -1,6 +1,6 @@
 /* sweep_parse.c: reads a sweep file line by line: sections, comments and
  * `key = value` lines; what a key's value means is the key table's business
- * (sweep_keys.c). Every error names the file and line, and nothing is
+ * (sweep_keys.c, the option engine's rows). Every error names the file and line, and nothing is
  * guessed: an unknown key, a duplicate key or a value out of range stops
  * the parse. Reading is bounded: only a regular file of at most
  * SWEEP_FILE_MAX_BYTES, and it stops at the first over-long line. */
@@ -125,18 +125,18 @@ static int read_assignment(struct reader *r, char *text)
     char *key = trim(text), *value = trim(eq + 1);
     if (!p->job)
         return parser_fail(p, "\"%s\" comes before any [section]", key);
-    const struct sweep_key *k = sweep_key_find(key);
+    const struct opt_row *k = sweep_key_find(key);
     if (!k)
         return unknown_key(p, key);
     if (!value[0])
         return parser_fail(p, "%s has no value", key);
-    if (k->type == KEY_PARAM) /* one row, many names: the setter finds a name set twice */
-        return sweep_set_param(p, key, value);
     unsigned long long bit = 1ULL << (k - sweep_key_at(0));
-    if (r->seen & bit)
-        return parser_fail(p, "%s is set twice in this section", key);
-    r->seen |= bit;
-    return sweep_key_set(p, k, value);
+    if (!sweep_key_is_param(k)) { /* one row, many names: its setter finds a name set twice */
+        if (r->seen & bit)
+            return parser_fail(p, "%s is set twice in this section", key);
+        r->seen |= bit;
+    }
+    return sweep_key_set(p, k, key, value);
 }
 
 /* A '#' or ';' at the start, or after white space, starts a comment:
@@ -238,13 +238,8 @@ struct sweep *sweep_new_point(void)
 int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const char *value, char *err, size_t errlen)
 {
     struct parser p = {.err = err, .errlen = errlen, .sweep = s, .job = job};
-    const struct sweep_key *k = sweep_key_find(key);
-    if (!k)
-        return unknown_key(&p, key);
-    char *copy = strdup(value);
-    int rc = copy ? sweep_key_set(&p, k, copy) : parser_fail(&p, "out of memory");
-    free(copy);
-    return rc;
+    const struct opt_row *k = sweep_key_find(key);
+    return k ? sweep_key_set(&p, k, key, value) : unknown_key(&p, key);
 }
 
 const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i)

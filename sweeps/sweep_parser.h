@@ -1,9 +1,11 @@
 /* sweep_parser.h: what the line reader (sweep_parse.c) and the key table's
- * value setters (sweep_keys.c) share. Private to sweeps/. */
+ * own value setters (sweep_key_set.c, sweep_command.c) share. Private to
+ * sweeps/. */
 #ifndef PEAKFIT_SWEEP_PARSER_H
 #define PEAKFIT_SWEEP_PARSER_H
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
+#include "sweeps/sweep_setters.h"
 
 struct parser {
     const char *path;         /* NULL: one option (the worker's): no file or line */
@@ -16,11 +18,10 @@ struct parser {
 
 /* Writes "FILE:LINE: message" (or the message alone) into p->err; returns -1. */
 int parser_fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Sets key on p->job from value (modified in place). Returns 0 or -1. */
-int sweep_key_set(struct parser *p, const struct sweep_key *key, char *value);
-/* The command job's keys (sweep_command.c): command, shell, param.NAME. */
-int sweep_set_command(struct parser *p, const struct sweep_key *k, const char *value);
-int sweep_set_param(struct parser *p, const char *key, const char *value);
+/* Sets key on p->job from value through its row (util/options.h's
+ * opt_set_in, ctx p). Returns 0 or -1. */
+int sweep_key_set(struct parser *p, const struct opt_row *key, const char *display, const char *value);
+
 /* At the end of a job: its command splits, and names only placeholders it has. */
 int sweep_check_command(struct parser *p, const struct sweep_job *job);
 /* The table's defaults, as a job starts before [global] changes them. */

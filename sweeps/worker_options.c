@@ -10,20 +10,21 @@
 enum { WORKER_MAX_OPTIONS = 32 };
 
 /* The key whose worker flag is flag, or NULL. */
-static const struct sweep_key *key_of_flag(const char *flag)
+static const struct opt_row *key_of_flag(const char *flag)
 {
-    const struct sweep_key *k;
+    const struct opt_row *k;
     for (int i = 0; (k = sweep_key_at(i)); i++)
         if (k->flag && strcmp(k->flag, flag) == 0)
             return k;
     return NULL;
 }
 
-static int set_key(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-                   size_t size)
+static int set_key(const struct opt_row *row, const char *display, const char *value, void *target,
+                   void *ctx, char *why, size_t size)
 {
+    (void)ctx;
     struct worker_point *w = target;
-    const struct sweep_key *k = key_of_flag(row->name);
+    const struct opt_row *k = key_of_flag(row->name);
     char err[1024];
     if (k && sweep_set(w->sweep, w->job, k->name, value, err, sizeof err) == 0)
         return 0;
@@ -37,7 +38,7 @@ static char helps[WORKER_MAX_OPTIONS][64];
 const struct opt_table *worker_options(void)
 {
     static struct opt_table table = {"worker", NULL, rows, 0, NULL};
-    const struct sweep_key *k;
+    const struct opt_row *k;
     if (table.n_rows)
         return &table; /* built once */
     for (int i = 0; (k = sweep_key_at(i)) && table.n_rows < WORKER_MAX_OPTIONS - 1; i++) {

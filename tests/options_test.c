@@ -4,6 +4,7 @@
  * out, key = value lines; and every command's table: each row has help
  * text, a name the parser finds, and a value name where it takes one. */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include "autosweep/auto_args.h"
 #include "core/attention.h"
@@ -19,8 +20,9 @@
 #include "util/options.h"
 
 struct sample {
-    int count, flag, on, attention, techniques[4], n_techniques;
+    int count, flag, on, attention, techniques[4], n_techniques, counts[3], n_counts;
     long big;
+    int64_t bytes;
     double ratio, mib, seconds;
     const char *text, *technique;
 };
@@ -37,8 +39,11 @@ static const struct opt_row sample_rows[] = {
     {"attention", 0, "A", OPT_ENUM, SAMPLE(attention), .names = &attention_option_names, .help = "an enum"},
     {"technique", 0, "T", OPT_NAME, SAMPLE(technique), .names = &stepping_technique_option_names,
      .help = "a name"},
-    {"techniques", 0, "T,T", OPT_ENUM_LIST, SAMPLE(techniques), 0, 4, .names = &technique_option_names,
-     .count_off = SAMPLE(n_techniques), .help = "a list"},
+    {"techniques", 0, "T,T", OPT_ENUM, SAMPLE(techniques), .flags = OPT_LIST, .names = &technique_option_names,
+     .count_off = SAMPLE(n_techniques), .size = sizeof(int), .items = 4, .help = "a list"},
+    {"counts", 0, "N,N", OPT_INT, SAMPLE(counts), 1, 100, .flags = OPT_LIST, .count_off = SAMPLE(n_counts),
+     .size = sizeof(int), .items = 3, .def = "1, 2", .help = "a list of numbers"},
+    {"bytes", 0, "SIZE", OPT_BYTES, SAMPLE(bytes), .def = "none", .help = "a size or none"},
     {"flag", 0, NULL, OPT_FLAG, SAMPLE(flag), .help = "a flag"},
     {"on", 0, "B", OPT_BOOL, SAMPLE(on), .help = "a bool"},
 };
@@ -116,6 +121,25 @@ static void test_errors(void)
     CHECK(PARSE(&s, why, "-c", "1", "--", "-x") == 0, "after --, -x is an operand: %s", why);
 }
 
+/* A list of numbers, a size or none, and the defaults read by the rows' setters. */
+static void test_lists_and_defaults(void)
+{
+    struct sample s = {0};
+    char why[512];
+    CHECK(opt_defaults(sample_rows, (int)(sizeof sample_rows / sizeof sample_rows[0]), &s, NULL, why, sizeof why) == 0 &&
+              s.n_counts == 2 && s.counts[0] == 1 && s.counts[1] == 2 && s.bytes == 0,
+          "defaults: %s", why);
+    CHECK(PARSE(&s, why, "-c", "1", "--counts", "7, 8,9", "--bytes", "2MiB") == 0 && s.n_counts == 3 &&
+              s.counts[2] == 9 && s.bytes == 2 << 20, "%s", why);
+    expect_error(PARSE(&s, why, "-c", "1", "--counts", "64,064"), why, "--counts lists 64 twice");
+    expect_error(PARSE(&s, why, "-c", "1", "--counts", "1,0"), why,
+                 "--counts must be whole numbers from 1 to 100, not \"0\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--counts", "1,2,3,4"), why,
+                 "--counts needs 1 to 3 comma-separated values, none of them empty, not \"1,2,3,4\"");
+    expect_error(PARSE(&s, why, "-c", "1", "--bytes", "lots"), why,
+                 "--bytes must be a size like 512MiB or 4GiB, or none, not \"lots\"");
+}
+
 static void test_lines(void)
 {
     struct sample s = {0};
@@ -148,8 +172,9 @@ static void test_tables(void)
             CHECK(opt_find(t, r->name) == r, "%s --%s: another row has its name", t->command, r->name);
             CHECK((r->arg != NULL) == (r->type != OPT_FLAG), "%s --%s: a value name iff it takes a value",
                   t->command, r->name);
-            CHECK(r->type != OPT_ENUM_LIST || r->count_off, "%s --%s: a list without a count", t->command, r->name);
-            CHECK((r->names != NULL) == (r->type == OPT_ENUM || r->type == OPT_NAME || r->type == OPT_ENUM_LIST),
+            CHECK(!(r->flags & OPT_LIST) || (r->count_off && r->size && r->items > 0),
+                  "%s --%s: a list without a count, a value size or a most", t->command, r->name);
+            CHECK((r->names != NULL) == (r->type == OPT_ENUM || r->type == OPT_NAME),
                   "%s --%s: names iff it is chosen from names", t->command, r->name);
         }
         char synopsis[2048];
@@ -163,6 +188,7 @@ int main(void)
     test_values();
     test_errors();
     test_lines();
+    test_lists_and_defaults();
     test_tables();
     CHECK_DONE();
 }

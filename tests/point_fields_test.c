@@ -36,7 +36,7 @@ static const struct point_field *row_of_key(const char *key)
 static void check_sweep_keys(void)
 {
     const struct opt_table *worker = worker_options();
-    const struct sweep_key *k;
+    const struct opt_row *k;
     for (int i = 0; (k = sweep_key_at(i)); i++) {
         CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but has no row in "
               "point/point_rows.h", k->name, k->flag);

@@ -17,10 +17,17 @@ static void check_defaults(void)
 {
     struct sweep *s = sweep_new_point();
     const struct sweep_job *j = &s->jobs[0];
-    CHECK(j->steps == DEFAULT_STEPS && j->repeats == DEFAULT_REPEATS && j->timeout_s == DEFAULT_TIMEOUT_S &&
-          j->lora_rank == DEFAULT_LORA_RANK && j->lora_targets == DEFAULT_LORA_TARGETS && j->mem_limit == 0 &&
-          j->threads == 0 && j->seed == 0, "defaults are limits.h's");
+    CHECK(j->steps == 1 && j->repeats == 1 && j->timeout_s == 600 && j->lora_rank == 8 &&
+          j->lora_targets == (PF_LORA_Q | PF_LORA_V) && j->mem_limit == 0 && j->threads == 0 && j->seed == 0 &&
+          j->warm == 1 && j->jobs == 1 && j->shell == 0, "defaults are the rows' texts (limits.h's)");
     CHECK(j->n_devices == 1 && strcmp(j->devices[0], "cpu") == 0, "default device cpu");
+    CHECK(j->n_attentions == 1 && j->attentions[0] == PF_ATTN_SDPA, "default attention sdpa");
+    /* each default is a value its own row reads, as a sweep file's line would be */
+    const struct opt_row *k;
+    char err[1024];
+    for (int i = 0; (k = sweep_key_at(i)); i++)
+        CHECK(!k->def || sweep_set(s, &s->jobs[0], k->name, k->def, err, sizeof err) == 0, "default of %s: %s",
+              k->name, err);
     CHECK(j->n_models == 0 && j->n_techniques == 0 && j->n_batches == 0 && !j->weights[0], "no default");
     sweep_free(s);
 }
@@ -48,8 +55,12 @@ static void check_set(void)
 static void check_rows(void)
 {
     int n = 0;
-    for (const struct sweep_key *k; (k = sweep_key_at(n)); n++) {
+    for (const struct opt_row *k; (k = sweep_key_at(n)); n++) {
         CHECK(sweep_key_find(k->name) == k, "%s found", k->name);
+        CHECK(!(k->flags & OPT_LIST) || (k->count_off && k->size && k->items > 0), "%s: a list's count, size, most",
+              k->name);
+        CHECK((k->type == OPT_CUSTOM) == (k->set != NULL), "%s: a setter iff custom", k->name);
+        CHECK(!k->def != !k->unset, "%s: a default or what happens without one", k->name);
         for (int i = 0; i < n; i++)
             CHECK(!k->flag || !sweep_key_at(i)->flag || strcmp(k->flag, sweep_key_at(i)->flag) != 0,
                   "flag %s twice", k->flag);

@@ -15,14 +15,15 @@ enum opt_type {
     OPT_LONG,     /* long, min .. max */
     OPT_DOUBLE,   /* double, min .. max; the message calls it .noun ("number") */
     OPT_SIZE_MIB, /* double MiB from a size with a unit (24GiB, 512MiB); above 0 */
+    OPT_BYTES,    /* int64_t bytes from a size (512MiB, 4GiB) above 0, or none: 0 */
     OPT_DURATION, /* double seconds from 90, 90s, 15m, 2h; above 0 */
     OPT_TEXT,     /* const char *: the argument itself (command lines only) */
     OPT_ENUM,     /* int: the value of the name in .names */
     OPT_NAME,     /* const char *: one of .names, stored as the table's own text */
-    OPT_ENUM_LIST,/* int[]: comma-separated names from .names, each once; count at .count_off */
     OPT_FLAG,     /* int set to 1; takes no value */
     OPT_BOOL,     /* int: true, false, 1 or 0 */
     OPT_CUSTOM    /* .set reads the value */
+    /* Any type with OPT_LIST: a comma-separated list of its values. */
 };
 
 /* The names an OPT_ENUM row accepts: name(i) for i = 0 .. count-1, whose
@@ -38,6 +39,9 @@ struct opt_names {
 enum {
     OPT_REQUIRED = 1,  /* the command needs it */
     OPT_MAIN_FORM = 2, /* the synopsis shows it unbracketed; the command checks it (another form goes without) */
+    OPT_LIST = 4,      /* 1 .. .items values of its type, comma-separated, each once: value i at
+                        * .off + i * .size, their count (an int) at .count_off */
+    OPT_DEF_WORDS = 8, /* .def says what happens without it ("the cluster's"): not a value to read */
 };
 
 struct opt_row {
@@ -47,18 +51,29 @@ struct opt_row {
     enum opt_type type;
     size_t off;        /* offsetof(the target struct, its field) */
     double min, max;   /* numbers: the range; lists: max is the most items */
-    const char *def;   /* the default, as the help says it; NULL: none */
+    const char *def;   /* the default: its text, read by the row's setter (opt_defaults); the help shows it */
     const char *help;
     unsigned flags;
-    const struct opt_names *names;      /* OPT_ENUM, OPT_ENUM_LIST */
-    size_t count_off;                   /* OPT_ENUM_LIST: offsetof(its int count) */
+    const struct opt_names *names;      /* OPT_ENUM, OPT_NAME */
+    size_t count_off;                   /* OPT_LIST: offsetof(its int count) */
     const char *noun;                   /* OPT_DOUBLE: "fraction"; default "number" */
     /* OPT_CUSTOM: reads value into target (its field at row->off); 0, or
-     * -1 with the whole message in why (display names the option). */
-    int (*set)(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-               size_t size);
+     * -1 with the whole message in why (display names the option). ctx is
+     * what the reader passed to opt_set_in (a sweep file's parser), or NULL. */
+    int (*set)(const struct opt_row *row, const char *display, const char *value, void *target, void *ctx,
+               char *why, size_t size);
     /* After a value is read: what else it sets (calc's unit of a shown size). */
     void (*then)(const struct opt_row *row, const char *value, void *target);
+    size_t size;                        /* OPT_LIST: one value's size; text kept in the struct: its capacity */
+    int items;                          /* OPT_LIST: at most this many values */
+    /* OPT_LIST of OPT_CUSTOM: how "lists X twice" shows a value given twice
+     * in two spellings; NULL: as the second was written. */
+    void (*show)(const struct opt_row *row, const void *value, void *ctx, char *buf, size_t size);
+    /* The help's "%s": what it takes ("cpu, cuda"), for a row whose values
+     * are neither names (.names) nor a range. */
+    const char *(*choices)(void);
+    const char *flag;   /* a key = value table's row: its --flag on a command line (the worker's); or NULL */
+    const char *unset;  /* no .def: what the help says happens without it ("random weights") */
 };
 
 /* One command's options. */
@@ -89,6 +104,14 @@ int opt_parse_args(const struct opt_table *t, int argc, char **argv, void *targe
  * the message names it, "--budget" or "budget"); 0 or -1 with why. */
 int opt_set(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
             size_t size);
+/* The same, with ctx for an OPT_CUSTOM row's setter (a sweep file's parser). */
+int opt_set_in(const struct opt_row *row, const char *display, const char *value, void *target, void *ctx,
+               char *why, size_t size);
+/* Every row's default (.def, unless OPT_DEF_WORDS) read into target by
+ * its own setter, as if given; 0, or -1 with why (a table's own fault). */
+int opt_defaults(const struct opt_row *rows, int n_rows, void *target, void *ctx, char *why, size_t size);
+/* Writes "..." into why (at most size bytes) and returns -1. */
+int opt_fail(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A "key = value" line (white space around both trimmed; line is
  * changed) into target, as opt_set; where ("FILE:LINE") begins the
