@@ -39,6 +39,37 @@ static int set_target(const struct opt_row *row, const char *display, const char
     return -1;
 }
 
+/* --seq-len S[,S...]: each 1 .. LIMIT_SEQ_LEN_MAX, distinct, at most AUTO_MAX_SEQ_LENS. */
+static int set_seq_lens(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+                        size_t size)
+{
+    struct auto_request *r = target; /* the field at row->off is r->seq_lens */
+    (void)row;
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", value);
+    r->n_seq_lens = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (r->n_seq_lens == AUTO_MAX_SEQ_LENS || parse_long(tok, 1, LIMIT_SEQ_LEN_MAX, &v) != 0) {
+            snprintf(why, size, "%s takes up to %d sequence lengths, each 1 to %ld, comma-separated: not \"%s\"", display,
+                     AUTO_MAX_SEQ_LENS, LIMIT_SEQ_LEN_MAX, value);
+            return -1;
+        }
+        for (int i = 0; i < r->n_seq_lens; i++)
+            if (r->seq_lens[i] == v) {
+                snprintf(why, size, "%s lists %ld twice", display, v);
+                return -1;
+            }
+        r->seq_lens[r->n_seq_lens++] = v;
+    }
+    if (r->n_seq_lens == 0) {
+        snprintf(why, size, "%s needs a sequence length", display);
+        return -1;
+    }
+    r->seq_len = r->seq_lens[0];
+    return 0;
+}
+
 static const char *metric_name_at(int i) { return i == 0 ? "tensor" : "rss"; }
 static const int metric_values[] = {METRIC_TENSOR, METRIC_RSS};
 static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_values};
@@ -50,12 +81,12 @@ static const struct opt_row auto_rows[] = {
      .names = &stepping_technique_option_names, .count_off = AUTO_FIELD(n_techniques),
      .size = sizeof(pf_technique), .items = AUTO_MAX_TECHNIQUES,
      .help = "the techniques to measure, each once"},
-    {"seq-len", 0, "S", OPT_LONG, AUTO_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .flags = OPT_REQUIRED,
-     .help = "sequence length"},
+    {"seq-len", 0, "S[,S...]", OPT_CUSTOM, AUTO_FIELD(seq_lens), .flags = OPT_REQUIRED, .set = set_seq_lens,
+     .help = "sequence length(s): with two, RSS's fit gets the heap's per-sample term"},
     {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for auto.sweep, peaks.csv and the results"},
     {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST,
-     .def = OPT_TEXT_OF(AUTO_DEFAULT_POINTS) "; " OPT_TEXT_OF(AUTO_BUDGET_POINTS) " with --budget", .help = "points per technique"},
+     .def = OPT_TEXT_OF(AUTO_DEFAULT_POINTS) "; " OPT_TEXT_OF(AUTO_BUDGET_POINTS) " with --budget", .help = "points per technique and seq_len"},
     {"time", 0, "T", OPT_DURATION, AUTO_FIELD(time_s), .help = "no round starts after this long (90s, 15m, 2h)"},
     {"target", 0, "2%", OPT_CUSTOM, AUTO_FIELD(target), .def = "2%", .set = set_target,
      .help = "A's relative 95% half-width to reach"},

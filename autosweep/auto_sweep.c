@@ -19,9 +19,13 @@ static void write_global(FILE *f, const char *model, const struct auto_request *
         fprintf(f, "timeout = %.0fs\n", r->point_timeout_s);
 }
 
-static void write_job(FILE *f, const struct auto_job *j)
+static void write_job(FILE *f, const struct auto_request *r, const struct auto_job *j)
 {
-    fprintf(f, "\n[auto-%s]\ntechnique = %s\nbatch = ", technique_name(j->technique), technique_name(j->technique));
+    if (r->n_seq_lens > 1)
+        fprintf(f, "\n[auto-%s-s%ld]\ntechnique = %s\nseq_len = %ld\nbatch = ", technique_name(j->technique), j->seq_len,
+                technique_name(j->technique), j->seq_len);
+    else
+        fprintf(f, "\n[auto-%s]\ntechnique = %s\nbatch = ", technique_name(j->technique), technique_name(j->technique));
     for (int i = 0; i < j->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", j->batches[i]);
     fputc('\n', f);
@@ -42,6 +46,6 @@ int auto_sweep_write(const char *path, const char *model, const struct auto_requ
     write_global(out.f, model, r);
     for (int i = 0; i < n_jobs; i++)
         if (jobs[i].n > 0)
-            write_job(out.f, &jobs[i]);
+            write_job(out.f, r, &jobs[i]);
     return output_file_commit(&out, err, errlen);
 }

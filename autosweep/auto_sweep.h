@@ -1,7 +1,8 @@
 /* auto_sweep.h: the automated sweep's request, and the sweep file it
  * writes into DIR before each round (DIR/auto.sweep): a [global] section
  * with the model, device, attention, seq_len and settings, and one job
- * [auto-TECHNIQUE] per technique listing every batch chosen so far. It is
+ * [auto-TECHNIQUE] per technique listing every batch chosen so far (with
+ * several seq_lens [auto-TECHNIQUE-sS] per technique and seq_len). It is
  * an ordinary sweep: `peakfit run DIR/auto.sweep -o DIR2` measures the
  * same points again, and `peakfit auto` with the same options resumes. */
 #ifndef PEAKFIT_AUTO_SWEEP_H
@@ -11,14 +12,20 @@
 #include "core/technique.h"
 #include "sweeps/sweep.h"
 
-enum { AUTO_MAX_TECHNIQUES = 8 };
+enum { AUTO_MAX_TECHNIQUES = 8, AUTO_MAX_SEQ_LENS = 4 };
 
 struct auto_request {
     const char *model_arg;   /* as given */
     const char *dir, *device, *attention;
     pf_technique techniques[AUTO_MAX_TECHNIQUES];
     int n_techniques;
-    long seq_len, threads, points;
+    long seq_len, threads, points;  /* seq_len: seq_lens[0] */
+    /* --seq-len S[,S...]: with two or more, one job per technique and
+     * seq_len ([auto-TECHNIQUE-sS], its own seq_len), each chosen as its
+     * own, so that the fit has two shapes (RSS's heap gap has a
+     * per-sample term: fit/group_gap.c) */
+    long seq_lens[AUTO_MAX_SEQ_LENS];
+    int n_seq_lens;
     double target;           /* A's relative 95% half-width to reach */
     double budget_mib;       /* > 0: find the largest micro-batch within it */
     double mem_limit_mib;    /* > 0: each point's mem_limit */
@@ -30,6 +37,7 @@ struct auto_request {
 /* The batches of one technique's job, ascending. */
 struct auto_job {
     pf_technique technique;
+    long seq_len;             /* written in the job where the request has several */
     int batches[SWEEP_MAX_LIST];
     int n;
 };

@@ -167,8 +167,8 @@ int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
     g->f_stat = g->f_p = g->aic_linear = g->aic_quadratic = NAN;
     /* exact's reason says why linear or quadratic: the same choice here */
     if (gap.identifiable && gap.p == 3)
-        snprintf(g->reason, sizeof g->reason, "%.150s; plus the heap's gap %.1f + %.4f*T + %.2f*b MiB above the knee",
-                 exact->reason, gap.c[0], gap.c[1], gap.c[2]);
+        snprintf(g->reason, sizeof g->reason, "%.150s; plus the heap's gap %.1f + %.4f*T %c %.2f*b MiB above the knee",
+                 exact->reason, gap.c[0], gap.c[1], gap.c[2] < 0 ? '-' : '+', fabs(gap.c[2]));
     else if (gap.identifiable)
         snprintf(g->reason, sizeof g->reason, "%.180s; plus the heap's gap %.1f + %.4f*T MiB above the knee", exact->reason,
                  gap.c[0], gap.c[1]);

@@ -26,16 +26,25 @@
 #define AUTO_FREE_MARGIN_MIB 1024.0
 /* --- the rounds ---------------------------------------------------------- */
 
+/* One track per technique and seq_len: track i is technique i / n_seq_lens
+ * at seq_len i % n_seq_lens, chosen, measured and stopped on its own. */
+enum { AUTO_MAX_TRACKS = AUTO_MAX_TECHNIQUES * AUTO_MAX_SEQ_LENS };
+
 struct auto_run {
     const struct auto_request *r;
     struct model_spec spec;
     char sweep[4200], csv[4200];
-    struct auto_job jobs[AUTO_MAX_TECHNIQUES];
-    struct auto_fit fits[AUTO_MAX_TECHNIQUES];
-    int stopped[AUTO_MAX_TECHNIQUES];
-    char why[AUTO_MAX_TECHNIQUES][256];
+    struct auto_job jobs[AUTO_MAX_TRACKS];
+    struct auto_fit fits[AUTO_MAX_TRACKS];
+    int stopped[AUTO_MAX_TRACKS];
+    char why[AUTO_MAX_TRACKS][256];
+    char label[AUTO_MAX_TRACKS][48];      /* "full", or "full/s128" with several seq_lens */
     double started;
 };
+
+static int n_tracks(const struct auto_run *a) { return a->r->n_techniques * a->r->n_seq_lens; }
+static pf_technique track_technique(const struct auto_run *a, int i) { return a->r->techniques[i / a->r->n_seq_lens]; }
+static long track_seq_len(const struct auto_run *a, int i) { return a->r->seq_lens[i % a->r->n_seq_lens]; }
 
 static int read_fits(struct auto_run *a)
 {
@@ -45,9 +54,9 @@ static int read_fits(struct auto_run *a)
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_BAD_INPUT;
     }
-    for (int i = 0; i < a->r->n_techniques; i++) {
-        struct auto_select sel = {a->spec.name, a->r->device, technique_name(a->r->techniques[i]),
-                                  a->r->attention, (int)a->r->seq_len, a->r->metric};
+    for (int i = 0; i < n_tracks(a); i++) {
+        struct auto_select sel = {a->spec.name, a->r->device, technique_name(track_technique(a, i)),
+                                  a->r->attention, (int)track_seq_len(a, i), a->r->metric};
         auto_fit_read(&o, &sel, &a->fits[i]);
     }
     observations_free(&o);
@@ -66,7 +75,7 @@ static double room_mib(const struct auto_run *a, const struct auto_fit *f)
 static void print_state(const struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
-    printf("%s: %d points (%d above the knee", technique_name(a->r->techniques[i]), f->n, f->n_above);
+    printf("%s: %d points (%d above the knee", a->label[i], f->n, f->n_above);
     if (f->knee_tokens > 0)
         printf(", the floor up to %.0f tokens", f->knee_tokens);
     printf(")");
@@ -94,7 +103,7 @@ static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
         return;
     }
     for (int k = 0; k < grid.n; k++) {
-        if (grid.points[k].technique != a->r->techniques[i])
+        if (grid.points[k].technique != track_technique(a, i) || grid.points[k].seq_len != track_seq_len(a, i))
             continue;
         struct grid_point p = grid.points[k];
         struct predictor pr;
@@ -103,7 +112,7 @@ static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
         double one = predictor_peak_mib(&pr, &p);
         p.batch = 2;
         double per_sample = predictor_peak_mib(&pr, &p) - one;
-        g->arith_per_token_mib = per_sample / (double)a->r->seq_len;
+        g->arith_per_token_mib = per_sample / (double)track_seq_len(a, i);
         g->arith_fixed_mib = one - pr.baseline_mib - per_sample;
         predictor_free(&pr);
         break;
@@ -149,11 +158,12 @@ static const char *budget_spent(struct auto_run *a, int i)
 static int choose(struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
-    struct auto_goal g = {a->r->target, a->r->budget_mib, room_mib(a, f), (int)a->r->seq_len, 0, 0};
+    struct auto_goal g = {a->r->target, a->r->budget_mib, room_mib(a, f), (int)track_seq_len(a, i), 0, 0};
     struct auto_job *j = &a->jobs[i];
     int next[AUTO_N_COARSE], n;
     arithmetic_of(a, i, &g);
-    j->technique = a->r->techniques[i];
+    j->technique = track_technique(a, i);
+    j->seq_len = track_seq_len(a, i);
     j->n = 0;
     for (int k = 0; k < f->n; k++)
         j->batches[j->n++] = f->pts[k].batch;
@@ -166,16 +176,16 @@ static int choose(struct auto_run *a, int i)
         return a->stopped[i] = 1, 0;
     for (int k = 0; k < n; k++) {
         add_batch(j, next[k]);
-        printf("%s: next b = %d, s = %ld\n", technique_name(j->technique), next[k], a->r->seq_len);
+        printf("%s: next b = %d, s = %ld\n", a->label[i], next[k], j->seq_len);
     }
     return n;
 }
 
-/* Points with a row, ok or failed, over every technique. */
+/* Points with a row, ok or failed, over every track. */
 static int points_known(const struct auto_run *a)
 {
     int n = 0;
-    for (int i = 0; i < a->r->n_techniques; i++)
+    for (int i = 0; i < n_tracks(a); i++)
         n += a->fits[i].n;
     return n;
 }
@@ -184,7 +194,7 @@ static int one_round(struct auto_run *a, int *added)
 {
     char err[4600];
     *added = 0;
-    for (int i = 0; i < a->r->n_techniques; i++) {
+    for (int i = 0; i < n_tracks(a); i++) {
         if (!a->stopped[i])
             print_state(a, i);
         *added += choose(a, i);
@@ -192,7 +202,7 @@ static int one_round(struct auto_run *a, int *added)
     fflush(stdout);
     if (!*added)
         return EXIT_DONE;
-    if (auto_sweep_write(a->sweep, a->spec.source, a->r, a->jobs, a->r->n_techniques, err, sizeof err) != 0) {
+    if (auto_sweep_write(a->sweep, a->spec.source, a->r, a->jobs, n_tracks(a), err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
     }
@@ -213,7 +223,7 @@ static int one_round(struct auto_run *a, int *added)
 static void print_summary(const struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
-    const char *t = technique_name(a->r->techniques[i]);
+    const char *t = a->label[i];
     int failed = f->n - f->n_ok;
     printf("%s: %d points measured, %d failed, %.0f s of worker time: %s\n", t, f->n, failed, f->wall_s, a->why[i]);
     if (isfinite(f->a) && isfinite(f->a_rel))
@@ -231,7 +241,7 @@ static void print_summary(const struct auto_run *a, int i)
         over += f->pts[k].ok && f->pts[k].baseline_mib + f->pts[k].rss_mib > a->r->budget_mib;
     if (b > 0)
         printf("%s: the largest micro-batch within %.0f MiB at seq_len %ld: b = %d (measured peak %.1f MiB); "
-               "%d runs, %d over the budget, %d failed\n", t, a->r->budget_mib, a->r->seq_len, b, peak, f->n, over,
+               "%d runs, %d over the budget, %d failed\n", t, a->r->budget_mib, track_seq_len(a, i), b, peak, f->n, over,
                failed);
     else if (b == 0)
         printf("%s: no micro-batch measured within %.0f MiB\n", t, a->r->budget_mib);
@@ -245,10 +255,13 @@ static int run_rounds(struct auto_run *a)
     snprintf(a->sweep, sizeof a->sweep, "%s/auto.sweep", a->r->dir);
     snprintf(a->csv, sizeof a->csv, "%s/peaks.csv", a->r->dir);
     a->started = monotonic_seconds();
+    for (int i = 0; i < n_tracks(a); i++)
+        snprintf(a->label[i], sizeof a->label[i], a->r->n_seq_lens > 1 ? "%s/s%ld" : "%s",
+                 technique_name(track_technique(a, i)), track_seq_len(a, i));
     rc = read_fits(a);
     while (rc == EXIT_DONE && added)
         rc = one_round(a, &added);
-    for (int i = 0; rc == EXIT_DONE && i < a->r->n_techniques; i++)
+    for (int i = 0; rc == EXIT_DONE && i < n_tracks(a); i++)
         print_summary(a, i);
     return rc;
 }

@@ -24,6 +24,24 @@ rows=$(wc -l <"$dir/peaks.csv")
 expect_eq "rows after resuming" "$(wc -l <"$dir/peaks.csv")" "$rows"
 expect_eq "the same A" "$(grep 'above the knee$' "$TMP/again")" "$(grep 'above the knee$' "$TMP/out")"
 
+# Two seq_lens: one job per technique and seq_len, each chosen on its own (4
+# points each), both shapes in peaks.csv, and RSS's fit of the two gets the
+# heap's per-sample term (fit.json); a second run resumes, measuring nothing.
+two=$TMP/two
+"$PEAKFIT" auto tiny --technique full --seq-len 64,128 --threads 1 --points 4 -o "$two" >"$TMP/out" 2>"$TMP/err" ||
+    fail "auto --seq-len 64,128: exit status $?: $(tail -3 "$TMP/err")"
+expect_eq "two seq_lens: jobs" "$(grep '^\[' "$two/auto.sweep" | tr '\n' ' ')" "[global] [auto-full-s64] [auto-full-s128] "
+for s in 64 128; do
+    expect_eq "s = $s: points" "$("$CSVQ" "$two/peaks.csv" seq_len | grep -cx "$s")" 4
+    grep -q "^full/s$s: 4 points measured" "$TMP/out" || fail "s = $s: no summary line: $(cat "$TMP/out")"
+done
+"$PEAKFIT" fit "$two" >/dev/null 2>&1 || fail "fit of the two seq_lens: exit status $?"
+grep -q '"gap_with_per_sample_term"' "$two/fit.json" || fail "RSS's fit over two seq_lens has no per-sample term"
+rows=$(wc -l <"$two/peaks.csv")
+"$PEAKFIT" auto tiny --technique full --seq-len 64,128 --threads 1 --points 4 -o "$two" >/dev/null 2>&1 ||
+    fail "auto --seq-len 64,128 again: exit status $?"
+expect_eq "two seq_lens: rows after resuming" "$(wc -l <"$two/peaks.csv")" "$rows"
+
 # Budget mode: at most 5 runs, none over the budget or failed, and the next
 # size up predicted over it.
 "$PEAKFIT" auto tiny --technique full --seq-len 128 --threads 1 --budget 600MiB -o "$TMP/b" >"$TMP/out" 2>/dev/null ||
@@ -63,8 +81,10 @@ bad() {
 bad '--technique must be one of inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "load"' \
     --technique load --seq-len 64
 bad '--technique lists "full" twice' --technique full,full --seq-len 64
-bad "needs --seq-len S, sequence length" --technique full
-bad "needs --technique T[,T...] and --seq-len S" 
+bad "needs --seq-len S[,S...], sequence length(s): with two, RSS's fit gets the heap's per-sample term" --technique full
+bad "needs --technique T[,T...] and --seq-len S[,S...]"
+bad '--seq-len lists 64 twice' --technique full --seq-len 64,64
+bad '--seq-len takes up to 4 sequence lengths, each 1 to 1000000, comma-separated: not "64,x"' --technique full --seq-len 64,x
 bad '--target must be a fraction or percentage: 0.02 or 2%, not "150%"' --technique full --seq-len 64 --target 150%
 bad '--budget needs a unit (e.g. 24GiB, 512MiB), not "6"' --technique full --seq-len 64 --budget 6
 bad '--metric must be one of tensor, rss, not "rs"; did you mean rss?' --technique full --seq-len 64 --metric rs
