@@ -40,11 +40,11 @@ static int set_target(const struct opt_row *row, const char *display, const char
 }
 
 /* --seq-len S[,S...]: each 1 .. LIMIT_SEQ_LEN_MAX, distinct, at most AUTO_MAX_SEQ_LENS. */
-static int set_seq_lens(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
-                        size_t size)
+static int set_seq_lens(const struct opt_row *row, const char *display, const char *value, void *target, void *ctx,
+                        char *why, size_t size)
 {
     struct auto_request *r = target; /* the field at row->off is r->seq_lens */
-    (void)row;
+    (void)row, (void)ctx;
     char copy[256];
     snprintf(copy, sizeof copy, "%s", value);
     r->n_seq_lens = 0;
