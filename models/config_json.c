@@ -1,4 +1,6 @@
-/* config_json.c: jansson's tree walked with the family and field tables. */
+/* config_json.c: jansson's tree walked with the family and field tables;
+ * each field's value goes through its row's setter (the option engine's,
+ * models/model_config.h), as a command line's or a sweep file's would. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,45 +21,50 @@ static void value_text(const json_t *v, char *out, size_t size)
     free(text);
 }
 
-static int bad_value(const char *path, const struct config_field *f, const json_t *v, char *err, size_t errlen)
+static int bad_value(const char *path, const struct opt_row *r, const json_t *v, char *err, size_t errlen)
 {
-    char shown[64];
+    char shown[64], expected[128];
     value_text(v, shown, sizeof shown);
-    if (f->type == CONFIG_INT)
-        snprintf(err, errlen, "%s: %s must be a whole number from %.0f to %.0f, not %s", path, f->key, f->min,
-                 f->max, shown);
-    else if (f->type == CONFIG_REAL)
-        snprintf(err, errlen, "%s: %s must be a number from %g to %g, not %s", path, f->key, f->min, f->max,
-                 shown);
-    else
-        snprintf(err, errlen, "%s: %s must be true or false, not %s", path, f->key, shown);
+    snprintf(err, errlen, "%s: %s must be %s, not %s", path, r->name, opt_expected(r, expected, sizeof expected),
+             shown);
     return -1;
 }
 
+/* The JSON value as its row's setter reads it, when its JSON type is the
+ * row's (a whole number for OPT_INT64, any number for OPT_DOUBLE, true or
+ * false for OPT_BOOL: never the text "8" nor 8.0 for a whole number). */
+static int json_as_text(const struct opt_row *r, const json_t *v, char *text, size_t size)
+{
+    if (r->type == OPT_INT64 && json_is_integer(v))
+        snprintf(text, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    else if (r->type == OPT_DOUBLE && json_is_number(v))
+        snprintf(text, size, "%.17g", json_number_value(v)); /* exact: %.17g reads back as the same double */
+    else if (r->type == OPT_BOOL && json_is_boolean(v))
+        snprintf(text, size, "%s", json_is_true(v) ? "true" : "false");
+    else
+        return -1;
+    return 0;
+}
+
+/* One field through its row's setter (util/options.h); null is 0 or the default. */
 static int take_field(const char *path, const struct config_field *f, const json_t *v, pf_model_config *c,
                       char *err, size_t errlen)
 {
-    char *at = (char *)c + f->offset;
-    if (json_is_null(v) && !f->required) {
-        if (f->null_zero && f->type == CONFIG_INT) *(int64_t *)at = 0;
-        else if (f->null_zero) *(double *)at = 0;
+    const struct opt_row *r = &f->row;
+    char text[64], why[256];
+    if (json_is_null(v) && !(r->flags & OPT_REQUIRED)) {
+        if (f->null_zero)
+            memset((char *)c + r->off, 0, r->type == OPT_BOOL ? sizeof(int) : sizeof(int64_t));
         return 0; /* else the default stays */
     }
-    if (f->type == CONFIG_INT) {
-        if (!json_is_integer(v) || json_integer_value(v) < f->min || json_integer_value(v) > f->max)
-            return bad_value(path, f, v, err, errlen);
-        *(int64_t *)at = json_integer_value(v);
-    } else if (f->type == CONFIG_REAL) {
-        /* Written as the comparison that a NaN fails. */
-        if (!json_is_number(v) || !(json_number_value(v) >= f->min && json_number_value(v) <= f->max))
-            return bad_value(path, f, v, err, errlen);
-        *(double *)at = json_number_value(v);
-    } else {
-        if (!json_is_boolean(v))
-            return bad_value(path, f, v, err, errlen);
-        *(int *)at = json_is_true(v);
-    }
+    if (json_as_text(r, v, text, sizeof text) != 0 || opt_set(r, r->name, text, c, why, sizeof why) != 0)
+        return bad_value(path, r, v, err, errlen);
     return 0;
+}
+
+static int required(const struct config_field *f, const struct model_family *fam)
+{
+    return (f->row.flags & OPT_REQUIRED) && (f->reads & fam->reads);
 }
 
 /* "hidden_size, num_hidden_layers, ... and vocab_size": the fields the
@@ -66,13 +73,13 @@ static void required_list(const struct model_family *fam, char *out, size_t size
 {
     size_t used = 0, left = 0;
     for (size_t i = 0; i < model_config_field_count; i++)
-        left += model_config_fields[i].required && (model_config_fields[i].reads & fam->reads);
+        left += required(&model_config_fields[i], fam);
     out[0] = '\0';
     for (size_t i = 0; i < model_config_field_count && used < size; i++) {
-        if (!model_config_fields[i].required || !(model_config_fields[i].reads & fam->reads))
+        if (!required(&model_config_fields[i], fam))
             continue;
         left--;
-        used += (size_t)snprintf(out + used, size - used, "%s%s", model_config_fields[i].key,
+        used += (size_t)snprintf(out + used, size - used, "%s%s", model_config_fields[i].row.name,
                                  left > 1 ? ", " : left == 1 ? " and " : "");
     }
 }
@@ -82,16 +89,17 @@ static int take_fields(const char *path, const json_t *root, const struct model_
 {
     for (size_t i = 0; i < model_config_field_count; i++) {
         const struct config_field *f = &model_config_fields[i];
-        const json_t *v = json_object_get(root, f->key);
+        const json_t *v = json_object_get(root, f->row.name);
         if (!(f->reads & fam->reads))
             continue;
         if (v) {
             if (take_field(path, f, v, c, err, errlen) != 0)
                 return -1;
-        } else if (f->required) {
+        } else if (f->row.flags & OPT_REQUIRED) {
             char needs[256];
             required_list(fam, needs, sizeof needs);
-            snprintf(err, errlen, "%s: has no %s (a %s config.json needs %s)", path, f->key, fam->model_type, needs);
+            snprintf(err, errlen, "%s: has no %s (a %s config.json needs %s)", path, f->row.name, fam->model_type,
+                     needs);
             return -1;
         }
     }

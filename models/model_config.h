@@ -10,6 +10,7 @@
 #define PEAKFIT_MODEL_CONFIG_H
 #include <stddef.h>
 #include "core/model_config.h"
+#include "util/options.h"
 
 #define CONFIG_HIDDEN_MAX (1L << 20)
 #define CONFIG_LAYERS_MAX 10000L
@@ -19,31 +20,27 @@
 #define CONFIG_POSITIONS_MAX (1L << 24)
 #define CONFIG_HEAD_DIM_MAX (1L << 16)
 
-enum config_field_type { CONFIG_INT, CONFIG_REAL, CONFIG_BOOL };
-
-/* One config.json field: its key, where it lands in pf_model_config, its
- * range, whether a config must give it (else fallback applies, or the
- * family's default for the members model_family_apply sets), what null
- * means (null_zero: 0, "none"; else the default), and which families read
- * it (READS_* bits of model_family.reads; others ignore it, as
- * transformers does). */
+/* One config.json field: a row of the option engine (util/options.h):
+ * .name its key, .type OPT_INT64, OPT_DOUBLE or OPT_BOOL, .off where it
+ * lands in pf_model_config, its range, OPT_REQUIRED when a config must
+ * give it, and .def its default as text (NULL: 0), read by the row's own
+ * setter; config_json.c hands each JSON value to that setter. Besides the
+ * row: what null means (null_zero: 0, "none"; else the default), and which
+ * families read it (READS_* bits of model_family.reads; others ignore it,
+ * as transformers does). */
 struct config_field {
-    const char *key;
-    enum config_field_type type;
-    size_t offset;
-    double min, max;
-    int required;
-    double fallback;
+    struct opt_row row;
     int null_zero;
     unsigned reads;
 };
 
-/* num_key_value_heads' fallback, 0, means "as many as num_attention_heads". */
+/* num_key_value_heads' default, 0, means "as many as num_attention_heads". */
 extern const struct config_field model_config_fields[];
 extern const size_t model_config_field_count;
 
-/* Puts the fallback of every field a family with these READS_* bits reads
- * into c (the family's own defaults go on top: model_family_apply). */
+/* Puts the default of every field a family with these READS_* bits reads
+ * into c, each read by its row's setter (the family's own defaults go on
+ * top: model_family_apply). */
 void model_config_defaults(pf_model_config *c, unsigned reads);
 
 /* The builder's rules on a config whose fields are in range: heads divide

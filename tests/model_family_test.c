@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/config_json.h"
+#include "models/model_config.h"
 #include "models/model_family.h"
 #include "tests/check.h"
 #include "tests/doc_table.h"
@@ -14,6 +15,26 @@ static void check_doc(void)
 {
     check_doc_table("docs/models.md", "| `model_type` | transformers class | norm | activation (key: default) "
                        "| tied | head_dim | also |\n", model_families_markdown, "family");
+}
+
+/* The field table is the option engine's rows: each default is a value its
+ * own row reads, and the reader hands a JSON value to that row's setter only
+ * when its JSON type is the row's. */
+static void check_field_rows(void)
+{
+    for (size_t i = 0; i < model_config_field_count; i++) {
+        const struct opt_row *r = &model_config_fields[i].row;
+        pf_model_config c = {0};
+        char why[256] = "";
+        CHECK(r->type == OPT_INT64 || r->type == OPT_DOUBLE || r->type == OPT_BOOL, "%s: a JSON type", r->name);
+        CHECK(!r->def || opt_set(r, r->name, r->def, &c, why, sizeof why) == 0, "default of %s: %s", r->name, why);
+        CHECK(!r->def || !(r->flags & OPT_REQUIRED), "%s: required, yet a default", r->name);
+    }
+    pf_model_config d = {0};
+    model_config_defaults(&d, READS_HF_NAMES | READS_SOFTCAP);
+    CHECK(d.rope_theta == 10000 && d.rms_norm_eps == 1e-6 && d.attn_softcap == 50 && d.query_scale_base == 256 &&
+              !d.tie_embeddings && d.hidden_size == 0,
+          "defaults read from the rows' texts");
 }
 
 static pf_model_config parse(const char *json)
@@ -27,6 +48,7 @@ static pf_model_config parse(const char *json)
 int main(void)
 {
     check_doc();
+    check_field_rows();
     for (size_t i = 0; i < model_family_count; i++)
         CHECK(model_activation_find(model_families[i].activation_default) >= 0, "%s: activation %s",
               model_families[i].model_type, model_families[i].activation_default);

@@ -112,33 +112,45 @@ static int set_bytes(const struct opt_row *row, const char *display, const char 
     return 0;
 }
 
-/* A list's values are "whole numbers", one is "a whole number". */
+const char *opt_expected(const struct opt_row *row, char *buf, size_t size)
+{
+    if (row->type == OPT_INT || row->type == OPT_LONG || row->type == OPT_INT64)
+        snprintf(buf, size, "%s from %.0f to %.0f", row->flags & OPT_LIST ? "whole numbers" : "a whole number",
+                 row->min, row->max);
+    else if (row->type == OPT_DOUBLE)
+        snprintf(buf, size, "a %s from %g to %g", row->noun ? row->noun : "number", row->min, row->max);
+    else
+        snprintf(buf, size, "%s", row->type == OPT_BOOL ? "true or false" : "");
+    return buf;
+}
+
 static int set_number(const struct opt_row *row, const char *display, const char *value, void *target,
                       char *why, size_t size)
 {
     long n;
-    if (row->type == OPT_DOUBLE) {
-        if (parse_double(value, row->min, row->max, field_of(target, row)) == 0)
-            return 0;
-        return opt_fail(why, size, "%s must be a %s from %g to %g, not \"%s\"", display,
-                        row->noun ? row->noun : "number", row->min, row->max, value);
-    }
-    if (parse_long(value, (long)row->min, (long)row->max, &n) != 0)
-        return opt_fail(why, size, "%s must be %s from %.0f to %.0f, not \"%s\"", display,
-                        row->flags & OPT_LIST ? "whole numbers" : "a whole number", row->min, row->max, value);
+    char expected[128];
+    void *at = field_of(target, row);
+    if (row->type == OPT_DOUBLE ? parse_double(value, row->min, row->max, at) != 0
+                                : parse_long(value, (long)row->min, (long)row->max, &n) != 0)
+        return opt_fail(why, size, "%s must be %s, not \"%s\"", display, opt_expected(row, expected, sizeof expected),
+                        value);
     if (row->type == OPT_INT)
-        *(int *)field_of(target, row) = (int)n;
-    else
-        *(long *)field_of(target, row) = n;
+        *(int *)at = (int)n;
+    else if (row->type == OPT_LONG)
+        *(long *)at = n;
+    else if (row->type == OPT_INT64)
+        *(int64_t *)at = n;
     return 0;
 }
 
 static int set_bool(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
                     size_t size)
 {
+    char expected[32];
     int v = !strcmp(value, "true") || !strcmp(value, "1") ? 1 : !strcmp(value, "false") || !strcmp(value, "0") ? 0 : -1;
     if (v < 0)
-        return opt_fail(why, size, "%s must be true or false, not \"%s\"", display, value);
+        return opt_fail(why, size, "%s must be %s, not \"%s\"", display, opt_expected(row, expected, sizeof expected),
+                        value);
     *(int *)field_of(target, row) = v;
     return 0;
 }
@@ -148,7 +160,8 @@ static int set_typed(const struct opt_row *row, const char *display, const char 
 {
     double *seconds = field_of(target, row);
     switch (row->type) {
-    case OPT_INT: case OPT_LONG: case OPT_DOUBLE: return set_number(row, display, value, target, why, size);
+    case OPT_INT: case OPT_LONG: case OPT_INT64: case OPT_DOUBLE:
+        return set_number(row, display, value, target, why, size);
     case OPT_SIZE_MIB: return set_size_mib(row, display, value, target, why, size);
     case OPT_BYTES: return set_bytes(row, display, value, target, why, size);
     case OPT_DURATION:

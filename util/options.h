@@ -13,6 +13,7 @@
 enum opt_type {
     OPT_INT,      /* int, min .. max */
     OPT_LONG,     /* long, min .. max */
+    OPT_INT64,    /* int64_t, min .. max */
     OPT_DOUBLE,   /* double, min .. max; the message calls it .noun ("number") */
     OPT_SIZE_MIB, /* double MiB from a size with a unit (24GiB, 512MiB); above 0 */
     OPT_BYTES,    /* int64_t bytes from a size (512MiB, 4GiB) above 0, or none: 0 */
@@ -110,6 +111,10 @@ int opt_set_in(const struct opt_row *row, const char *display, const char *value
 /* Every row's default (.def, unless OPT_DEF_WORDS) read into target by
  * its own setter, as if given; 0, or -1 with why (a table's own fault). */
 int opt_defaults(const struct opt_row *rows, int n_rows, void *target, void *ctx, char *why, size_t size);
+/* What a number or bool row takes, as its messages say it: "a whole number
+ * from 1 to 10" (a list's: "whole numbers from ..."), "a fraction from 0
+ * to 0.5", "true or false"; "" for another type. */
+const char *opt_expected(const struct opt_row *row, char *buf, size_t size);
 /* Writes "..." into why (at most size bytes) and returns -1. */
 int opt_fail(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
