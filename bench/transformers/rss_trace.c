@@ -25,7 +25,10 @@
  * block, in order: "a|f chunk_bytes address mmapped thread", where thread is
  * 0 for the process's first thread and 1 for any other. RSS_TRACE_BT=1 adds
  * to each allocation the mangled names of the callers that name an ATen
- * operator (at::_ops::NAME::call), innermost first: which op made the block. */
+ * operator (at::_ops::NAME::call), innermost first: which op made the block;
+ * RSS_TRACE_BT=2 the names of the first 8 named callers, whatever they are;
+ * RSS_TRACE_BT_MAX=BYTES only for blocks up to that size. calloc and realloc
+ * are logged too (realloc as a free and an allocation). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -45,6 +48,7 @@ static int allocs_fd = -1;
 static size_t allocs_min;
 static pid_t main_tid;
 static int with_backtrace;
+static size_t bt_max = (size_t)-1; /* RSS_TRACE_BT_MAX: only blocks up to this size */
 static __thread int in_backtrace;
 
 /* " op1 op2": the at::_ops:: operators on the stack, innermost first. */
@@ -61,6 +65,12 @@ static int ops_on_stack(char *out, size_t room)
         Dl_info info;
         if (!dladdr(frames[i], &info) || !info.dli_sname)
             continue;
+        if (with_backtrace == 2) { /* RSS_TRACE_BT=2: every named caller, up to 8 */
+            if (i > 9)
+                break;
+            used += (size_t)snprintf(out + used, room - used, " %.70s", info.dli_sname);
+            continue;
+        }
         const char *ops = strstr(info.dli_sname, "2at4_ops");
         if (!ops || !strstr(ops, "4call"))
             continue;
@@ -85,7 +95,7 @@ static void log_block(char op, void *p)
     if (allocs_fd < 0 || size < allocs_min)
         return;
     char line[600], ops[480] = "";
-    if (op == 'a' && with_backtrace)
+    if (op == 'a' && with_backtrace && size <= bt_max)
         ops_on_stack(ops, sizeof ops);
     int n = snprintf(line, sizeof line, "%c %zu %p %d %d%s\n", op, size, p, (int)((word >> 1) & 1),
                      gettid() != main_tid, ops);
@@ -110,6 +120,27 @@ void *memalign(size_t align, size_t n)
 }
 
 void *aligned_alloc(size_t align, size_t n) { return memalign(align, n); }
+
+void *__libc_calloc(size_t, size_t);
+void *__libc_realloc(void *, size_t);
+
+void *calloc(size_t k, size_t n)
+{
+    void *p = __libc_calloc(k, n);
+    if (p && allocs_fd >= 0)
+        log_block('a', p);
+    return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+    if (old && allocs_fd >= 0)
+        log_block('f', old);
+    void *p = __libc_realloc(old, n);
+    if (p && allocs_fd >= 0)
+        log_block('a', p);
+    return p;
+}
 
 int posix_memalign(void **out, size_t align, size_t n)
 {
@@ -214,7 +245,9 @@ __attribute__((constructor)) static void rss_trace_start(void)
     if (getenv("RSS_TRACE_ALLOCS")) {
         allocs_min = (size_t)atol(getenv("RSS_TRACE_ALLOCS"));
         main_tid = gettid();
-        with_backtrace = getenv("RSS_TRACE_BT") != NULL;
+        with_backtrace = getenv("RSS_TRACE_BT") ? atoi(getenv("RSS_TRACE_BT")) == 2 ? 2 : 1 : 0;
+        if (getenv("RSS_TRACE_BT_MAX"))
+            bt_max = (size_t)atol(getenv("RSS_TRACE_BT_MAX"));
         snprintf(name, sizeof name, "%s.%ld.allocs", path, (long)getpid());
         allocs_fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     }
