@@ -21,7 +21,7 @@ static void write_global(FILE *f, const char *model, const struct auto_request *
 
 static void write_job(FILE *f, const struct auto_request *r, const struct auto_job *j)
 {
-    if (r->n_seq_lens > 1)
+    if (r->n_seq_lens > 1 && j->seq_len != r->seq_lens[0])
         fprintf(f, "\n[auto-%s-s%ld]\ntechnique = %s\nseq_len = %ld\nbatch = ", technique_name(j->technique), j->seq_len,
                 technique_name(j->technique), j->seq_len);
     else

@@ -2,7 +2,8 @@
  * writes into DIR before each round (DIR/auto.sweep): a [global] section
  * with the model, device, attention, seq_len and settings, and one job
  * [auto-TECHNIQUE] per technique listing every batch chosen so far (with
- * several seq_lens [auto-TECHNIQUE-sS] per technique and seq_len). It is
+ * several seq_lens also [auto-TECHNIQUE-sS] per technique and further
+ * seq_len S, so that a DIR measured at the first resumes with more). It is
  * an ordinary sweep: `peakfit run DIR/auto.sweep -o DIR2` measures the
  * same points again, and `peakfit auto` with the same options resumes. */
 #ifndef PEAKFIT_AUTO_SWEEP_H
@@ -21,7 +22,8 @@ struct auto_request {
     int n_techniques;
     long seq_len, threads, points;  /* seq_len: seq_lens[0] */
     /* --seq-len S[,S...]: with two or more, one job per technique and
-     * seq_len ([auto-TECHNIQUE-sS], its own seq_len), each chosen as its
+     * seq_len ([auto-TECHNIQUE] at the first, [auto-TECHNIQUE-sS] with its
+     * own seq_len at the others), each chosen as its
      * own, so that the fit has two shapes (RSS's heap gap has a
      * per-sample term: fit/group_gap.c) */
     long seq_lens[AUTO_MAX_SEQ_LENS];

@@ -30,7 +30,7 @@ expect_eq "the same A" "$(grep 'above the knee$' "$TMP/again")" "$(grep 'above t
 two=$TMP/two
 "$PEAKFIT" auto tiny --technique full --seq-len 64,128 --threads 1 --points 4 -o "$two" >"$TMP/out" 2>"$TMP/err" ||
     fail "auto --seq-len 64,128: exit status $?: $(tail -3 "$TMP/err")"
-expect_eq "two seq_lens: jobs" "$(grep '^\[' "$two/auto.sweep" | tr '\n' ' ')" "[global] [auto-full-s64] [auto-full-s128] "
+expect_eq "two seq_lens: jobs" "$(grep '^\[' "$two/auto.sweep" | tr '\n' ' ')" "[global] [auto-full] [auto-full-s128] "
 for s in 64 128; do
     expect_eq "s = $s: points" "$("$CSVQ" "$two/peaks.csv" seq_len | grep -cx "$s")" 4
     grep -q "^full/s$s: 4 points measured" "$TMP/out" || fail "s = $s: no summary line: $(cat "$TMP/out")"
@@ -41,6 +41,14 @@ rows=$(wc -l <"$two/peaks.csv")
 "$PEAKFIT" auto tiny --technique full --seq-len 64,128 --threads 1 --points 4 -o "$two" >/dev/null 2>&1 ||
     fail "auto --seq-len 64,128 again: exit status $?"
 expect_eq "two seq_lens: rows after resuming" "$(wc -l <"$two/peaks.csv")" "$rows"
+# A DIR measured at one seq_len takes a second: its points are kept, the new
+# seq_len's measured.
+"$PEAKFIT" auto tiny --technique full --seq-len 64 --threads 1 --points 3 -o "$TMP/add" >/dev/null 2>&1 ||
+    fail "auto at 64: exit status $?"
+"$PEAKFIT" auto tiny --technique full --seq-len 64,128 --threads 1 --points 3 -o "$TMP/add" >/dev/null 2>&1 ||
+    fail "auto adding 128: exit status $?"
+expect_eq "a second seq_len added" "$("$CSVQ" "$TMP/add/peaks.csv" seq_len | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
+    " 3 128; 3 64;"
 
 # Budget mode: at most 5 runs, none over the budget or failed, and the next
 # size up predicted over it.
