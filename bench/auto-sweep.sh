@@ -36,8 +36,13 @@ pf() {
 # smollm2-128: SmolLM2-135M at seq_len 128, where b = 1, 2 and 3 lie below the
 # knee (about 400 tokens): RSS's floor rises with T, and at s = 256 only b = 1
 # lies on it, so no sweep there can measure how it rises.
-declare -A MODEL=([smollm2]=smollm2-135m [smollm2-128]=smollm2-135m [qwen]=bench/configs/qwen2.5-0.5b/config.json)
-declare -A SEQ=([smollm2]=256 [smollm2-128]=128 [qwen]=128)
+# smollm2-2s: SmolLM2-135M full at two seq_lens in one auto sweep (auto
+# --seq-len 256,128), seeded with smollm2-auto's full points at s = 256 (its
+# sweep resumes with the second seq_len: only s = 128 is measured).
+declare -A MODEL=([smollm2]=smollm2-135m [smollm2-128]=smollm2-135m [smollm2-2s]=smollm2-135m
+    [qwen]=bench/configs/qwen2.5-0.5b/config.json)
+declare -A SEQ=([smollm2]=256 [smollm2-128]=128 [smollm2-2s]=256,128 [qwen]=128)
+declare -A TECH=([smollm2-2s]=full)
 declare -A BUDGET=([smollm2]=4.5GiB [smollm2-128]=4.5GiB [qwen]=16GiB)
 declare -A PLAN=([smollm2]=8GiB [smollm2-128]=8GiB [qwen]=18GiB)
 # each auto point's mem_limit (RSS above baseline): auto stays below it, so
@@ -46,7 +51,7 @@ declare -A PLAN=([smollm2]=8GiB [smollm2-128]=8GiB [qwen]=18GiB)
 # up to T ~ 1024 and linear only past it (5.07 MiB/token against the
 # allocator's 4.21), so auto's RSS criterion needs points up to ~14 GiB;
 # twice its largest batch is then measured at s = 64 (2x@64).
-declare -A LIMIT=([smollm2]=11GiB [smollm2-128]=11GiB [qwen]=15GiB)
+declare -A LIMIT=([smollm2]=11GiB [smollm2-128]=11GiB [smollm2-2s]=11GiB [qwen]=15GiB)
 # the mem_limit of the held-out, dense and budget points: what the machine can give
 # (SmolLM2's was 11 GiB: b16 s256, 11478 MiB above baseline, stopped there as oom)
 declare -A BIG=([smollm2]=13GiB [smollm2-128]=13GiB [qwen]=21GiB)
@@ -133,7 +138,14 @@ in_sweep() {
 
 auto_stage() {
     local d=$out/$1
-    stage auto "$d-auto" pf auto "${MODEL[$1]}" --technique full,lora --seq-len "${SEQ[$1]}" --threads 2 \
+    if [ "$1" = smollm2-2s ] && [ ! -e "$d-auto/peaks.csv" ]; then
+        mkdir -p "$d-auto"
+        awk '/^\[auto-lora\]/ { exit } { print }' "$out/smollm2-auto/auto.sweep" >"$d-auto/auto.sweep"
+        # this version's columns (smollm2-128-auto's header), then the rows by name
+        bench/peaks-combine.py "$d-auto/peaks.csv" <(head -1 "$out/smollm2-128-auto/peaks.csv") \
+            <(awk -F, 'NR == 1 || $5 == "full"' "$out/smollm2-auto/peaks.csv") -- >/dev/null
+    fi
+    stage auto "$d-auto" pf auto "${MODEL[$1]}" --technique "${TECH[$1]:-full,lora}" --seq-len "${SEQ[$1]}" --threads 2 \
         --mem-limit "${LIMIT[$1]}" ${SLICE:+--time "$SLICE"} -o "$d-auto"
 }
 
@@ -205,6 +217,16 @@ both_stage() {
     "$tmp/peakfit" fit "$h-b9" >"$h-b9/fit.txt"
 }
 
+# smollm2-2s: the held-out points of both SmolLM2 heldout stages predicted
+# from the two-seq_len auto sweep (those on its grid are not held out).
+twos_stage() {
+    local h=$out/$1-heldout
+    mkdir -p "$h"
+    bench/peaks-combine.py "$h/peaks.csv" "$out/$1-auto/peaks.csv" -- "$out/smollm2-heldout/measured/peaks.csv" \
+        "$out/smollm2-128-heldout/measured/peaks.csv" >"$h/combine.txt"
+    "$tmp/peakfit" fit "$h" >"$h/fit.txt"
+}
+
 budget_stage() {
     local d=$out/$1 b
     stage budget "$d-budget" pf auto "${MODEL[$1]}" --technique full --seq-len "${SEQ[$1]}" --threads 2 \
@@ -219,7 +241,7 @@ budget_stage() {
 
 key=$1
 shift
-[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 smollm2|smollm2-128|qwen [auto] [heldout] [dense] [budget] [rescore] [both]" >&2; exit 2; }
+[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 smollm2|smollm2-128|smollm2-2s|qwen [auto] [heldout] [dense] [budget] [rescore] [both] [twos]" >&2; exit 2; }
 for st in "${@:-auto heldout dense budget}"; do
     for s in $st; do "${s}_stage" "$key"; done
 done
