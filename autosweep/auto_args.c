@@ -85,7 +85,7 @@ static const struct opt_row auto_rows[] = {
      .help = "sequence length(s): with two, RSS's fit gets the heap's per-sample term"},
     {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for auto.sweep, peaks.csv and the results"},
-    {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST,
+    {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST, .flags = OPT_DEF_WORDS,
      .def = OPT_TEXT_OF(AUTO_DEFAULT_POINTS) "; " OPT_TEXT_OF(AUTO_BUDGET_POINTS) " with --budget", .help = "points per technique and seq_len"},
     {"time", 0, "T", OPT_DURATION, AUTO_FIELD(time_s), .help = "no round starts after this long (90s, 15m, 2h)"},
     {"target", 0, "2%", OPT_CUSTOM, AUTO_FIELD(target), .def = "2%", .set = set_target,
@@ -93,9 +93,11 @@ static const struct opt_row auto_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, AUTO_FIELD(budget_mib),
      .help = "find the largest micro-batch within this memory (8GiB)"},
     {"mem-limit", 0, "SIZE", OPT_SIZE_MIB, AUTO_FIELD(mem_limit_mib), .help = "each point's mem_limit"},
-    {"point-timeout", 0, "T", OPT_DURATION, AUTO_FIELD(point_timeout_s), .def = "the sweep's",
+    {"point-timeout", 0, "T", OPT_DURATION, AUTO_FIELD(point_timeout_s), .flags = OPT_DEF_WORDS,
+     .def = "the sweep's",
      .help = "each point's timeout"},
-    {"threads", 0, "N", OPT_LONG, AUTO_FIELD(threads), 0, LIMIT_THREADS_MAX, .def = "0, libtorch's",
+    {"threads", 0, "N", OPT_LONG, AUTO_FIELD(threads), 0, LIMIT_THREADS_MAX, .flags = OPT_DEF_WORDS,
+     .def = "0, libtorch's",
      .help = "libtorch intra-op threads"},
     {"attention", 0, "A", OPT_NAME, AUTO_FIELD(attention), .def = "sdpa", .names = &attention_option_names,
      .help = "attention implementation"},
@@ -110,7 +112,8 @@ int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, si
 {
     const char *model[2];
     int n;
-    if (opt_parse_args(&auto_options, argc, argv, r, model, 2, &n, why, size) != 0)
+    if (opt_defaults(auto_rows, (int)(sizeof auto_rows / sizeof auto_rows[0]), r, NULL, why, size) != 0 ||
+        opt_parse_args(&auto_options, argc, argv, r, model, 2, &n, why, size) != 0)
         return -1;
     if (n != 1) {
         snprintf(why, size, "needs one MODEL");

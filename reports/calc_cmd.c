@@ -189,7 +189,7 @@ static int calc_standalone_run(const struct calc_request *req)
 
 int calc_main(int argc, char **argv)
 {
-    struct calc_request req = {.technique = "full", .replicas = 1, .unit_name = "MiB", .unit_mib = 1};
+    struct calc_request req = {.unit_name = "MiB", .unit_mib = 1}; /* the options' defaults are their rows' */
     const char *dir;
     char why[1024];
     if (calc_parse_args(argc, argv, &req, &dir, why, sizeof why) != 0) {

@@ -28,23 +28,26 @@ static const struct opt_row calc_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(budget_mib), .flags = OPT_MAIN_FORM,
      .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
     {"target-batch", 0, "E", OPT_LONG, CALC_FIELD(target_batch), 1, LIMIT_TARGET_BATCH_MAX,
-     .def = "one micro-batch per replica", .help = "effective batch to reach by accumulation (training only)"},
+     .flags = OPT_DEF_WORDS, .def = "one micro-batch per replica",
+     .help = "effective batch to reach by accumulation (training only)"},
     {"replicas", 0, "G", OPT_LONG, CALC_FIELD(replicas), 1, LIMIT_REPLICAS_MAX, .def = "1",
      .help = "data-parallel replicas, each with its own memory"},
-    {"seq-len", 0, "S", OPT_LONG, CALC_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .def = "the largest measured",
-     .help = "sequence length"},
+    {"seq-len", 0, "S", OPT_LONG, CALC_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX,
+     .flags = OPT_DEF_WORDS, .def = "the largest measured", .help = "sequence length"},
     {"technique", 0, "T", OPT_NAME, CALC_FIELD(technique), .def = "full", .names = &technique_option_names,
      .help = "technique"},
-    {"model", 0, "M", OPT_TEXT, CALC_FIELD(model), .def = "the only model measured",
+    {"model", 0, "M", OPT_TEXT, CALC_FIELD(model), .flags = OPT_DEF_WORDS, .def = "the only model measured",
      .help = "model, as in peaks.csv's model column"},
-    {"device", 0, "D", OPT_TEXT, CALC_FIELD(device), .def = "the only device measured", .help = "device"},
-    {"attention", 0, "A", OPT_TEXT, CALC_FIELD(attention), .def = "the only attention measured",
+    {"device", 0, "D", OPT_TEXT, CALC_FIELD(device),
+     .flags = OPT_DEF_WORDS, .def = "the only device measured", .help = "device"},
+    {"attention", 0, "A", OPT_TEXT, CALC_FIELD(attention), .flags = OPT_DEF_WORDS, .def = "the only attention measured",
      .help = "attention implementation (sdpa, eager)"},
     {"margin", 0, "F", OPT_DOUBLE, CALC_FIELD(margin), 0, 0.99, .def = "0", .help = "fraction of the budget kept free",
      .noun = "fraction"},
     {"micro-batch", 0, "B", OPT_LONG, CALC_FIELD(micro_batch), 1, LIMIT_BATCH_MAX,
      .help = "check this micro-batch instead of choosing one"},
-    {"accum", 0, "A", OPT_LONG, CALC_FIELD(accum), 1, LIMIT_TARGET_BATCH_MAX, .def = "1",
+    {"accum", 0, "A", OPT_LONG, CALC_FIELD(accum), 1, LIMIT_TARGET_BATCH_MAX, .flags = OPT_DEF_WORDS,
+     .def = "1, or what --target-batch needs",
      .help = "with --micro-batch: accumulation steps of the plan to check"},
     {"json", 0, NULL, OPT_FLAG, CALC_FIELD(json), .help = "print one JSON object"},
     {"per-sample", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(per_sample_mib), .then = remember_unit,
@@ -53,7 +56,7 @@ static const struct opt_row calc_rows[] = {
      .help = "without DIR: activation memory per token, with --seq-len"},
     {"fixed", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(fixed_mib),
      .help = "without DIR, with --budget: memory that does not grow with the batch (weights, grads, optimizer)"},
-    {"zero", 0, "Z", OPT_LONG, CALC_FIELD(zero), 1, 3, .def = "none",
+    {"zero", 0, "Z", OPT_LONG, CALC_FIELD(zero), 1, 3, .flags = OPT_DEF_WORDS, .def = "none",
      .help = "with --replicas: ZeRO stage sharding 1 optimizer state, 2 + grads, 3 + weights (FSDP FULL_SHARD = 3)"},
 };
 
@@ -127,7 +130,8 @@ int calc_parse_args(int argc, char **argv, struct calc_request *r, const char **
     const char *operands[2];
     int n;
     *dir = NULL;
-    if (opt_parse_args(&calc_options, argc, argv, r, operands, 2, &n, why, size) != 0)
+    if (opt_defaults(calc_rows, (int)(sizeof calc_rows / sizeof calc_rows[0]), r, NULL, why, size) != 0 ||
+        opt_parse_args(&calc_options, argc, argv, r, operands, 2, &n, why, size) != 0)
         return -1;
     const char *problem = NULL;
     if (calc_request_standalone(r) && n > 0)

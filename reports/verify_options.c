@@ -14,11 +14,13 @@ static const struct opt_row verify_rows[] = {
      .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
     {"technique", 0, "T", OPT_NAME, VERIFY_FIELD(technique), .def = "full",
      .names = &stepping_technique_option_names, .help = "technique"},
-    {"seq-len", 0, "S", OPT_LONG, VERIFY_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX, .def = "the largest measured",
+    {"seq-len", 0, "S", OPT_LONG, VERIFY_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX,
+     .flags = OPT_DEF_WORDS, .def = "the largest measured",
      .help = "sequence length"},
-    {"model", 0, "M", OPT_TEXT, VERIFY_FIELD(model), .def = "the only model measured",
+    {"model", 0, "M", OPT_TEXT, VERIFY_FIELD(model), .flags = OPT_DEF_WORDS, .def = "the only model measured",
      .help = "model, as in peaks.csv's model column"},
-    {"device", 0, "D", OPT_TEXT, VERIFY_FIELD(device), .def = "the only device measured", .help = "device"},
+    {"device", 0, "D", OPT_TEXT, VERIFY_FIELD(device),
+     .flags = OPT_DEF_WORDS, .def = "the only device measured", .help = "device"},
 };
 
 const struct opt_table verify_options = OPT_TABLE("verify", "DIR", verify_rows, NULL);
@@ -26,7 +28,8 @@ const struct opt_table verify_options = OPT_TABLE("verify", "DIR", verify_rows, 
 int verify_parse_args(int argc, char **argv, struct calc_request *r, const char **dir, char *why, size_t size)
 {
     int n;
-    if (opt_parse_args(&verify_options, argc, argv, r, dir, 1, &n, why, size) != 0)
+    if (opt_defaults(verify_rows, (int)(sizeof verify_rows / sizeof verify_rows[0]), r, NULL, why, size) != 0 ||
+        opt_parse_args(&verify_options, argc, argv, r, dir, 1, &n, why, size) != 0)
         return -1;
     if (n == 1)
         return 0;

@@ -13,13 +13,15 @@
 static const struct opt_row run_rows[] = {
     {"output", 'o', "DIR", OPT_TEXT, RUN_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for peaks.csv and the results"},
-    {"jobs", 'j', "N", OPT_INT, RUN_FIELD(jobs), 1, RUN_JOBS_MAX, .def = "the sweep's jobs key",
+    {"jobs", 'j', "N", OPT_INT, RUN_FIELD(jobs), 1, RUN_JOBS_MAX, .flags = OPT_DEF_WORDS, .def = "the sweep's jobs key",
      .help = "points measured at once"},
-    {"point", 0, "K", OPT_LONG, RUN_FIELD(point), 0, LIMIT_GRID_POINTS_MAX - 1, .def = "every point",
+    {"point", 0, "K", OPT_LONG, RUN_FIELD(point), 0, LIMIT_GRID_POINTS_MAX - 1,
+     .flags = OPT_DEF_WORDS, .def = "every point",
      .help = "a Slurm task: measure only task K's points"},
     {"chunk", 0, "C", OPT_INT, RUN_FIELD(chunk), 1, LIMIT_GRID_POINTS_MAX, .def = "1",
      .help = "with --point: points per task (K*C .. K*C+C-1)"},
-    {"sweep-points", 0, "N", OPT_LONG, RUN_FIELD(sweep_points), 1, LIMIT_GRID_POINTS_MAX, .def = "any",
+    {"sweep-points", 0, "N", OPT_LONG, RUN_FIELD(sweep_points), 1, LIMIT_GRID_POINTS_MAX,
+     .flags = OPT_DEF_WORDS, .def = "any",
      .help = "with --point: the grid size the Slurm array was written for"},
 };
 

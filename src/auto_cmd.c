@@ -268,7 +268,7 @@ static int run_rounds(struct auto_run *a)
 
 int auto_main(int argc, char **argv)
 {
-    struct auto_request r = {.device = "cpu", .attention = "sdpa", .target = 0.02, .metric = METRIC_TENSOR};
+    struct auto_request r = {0}; /* the defaults are the option rows' (auto_parse_args) */
     char err[4400];
     if (auto_parse_args(argc, argv, &r, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit auto: %s\n", err);

@@ -196,7 +196,7 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
 
 int verify_main(int argc, char **argv)
 {
-    struct calc_request req = {.technique = "full", .replicas = 1};
+    struct calc_request req = {.replicas = 1}; /* the technique's default is its option row's */
     const char *dir = NULL;
     if (parse_args(argc, argv, &req, &dir) != 0)
         return EXIT_BAD_INPUT;

@@ -51,7 +51,7 @@ const struct opt_table *worker_options(void)
     }
     rows[table.n_rows++] = (struct opt_row){.name = "report-fd", .arg = "FD", .type = OPT_INT,
                                             .off = offsetof(struct worker_point, report_fd), .min = 0,
-                                            .max = 1 << 20, .def = "stdout",
+                                            .max = 1 << 20, .flags = OPT_DEF_WORDS, .def = "stdout",
                                             .help = "write the report to this descriptor"};
     return &table;
 }

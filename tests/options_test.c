@@ -158,9 +158,15 @@ static void test_lines(void)
 }
 
 /* Every row of every command's table: help text, found by its own name,
- * a value name unless a flag, and no name twice. */
+ * a value name unless a flag, and no name twice; its default is a value
+ * its own setter reads (opt_defaults), or marked as words the help says. */
 static void test_tables(void)
 {
+    static union {
+        max_align_t align;
+        char bytes[1 << 16];
+    } scratch;
+    char why[512];
     const struct opt_table *tables[] = {&sample_table,   &calc_options,       &auto_options,        &verify_options,
                                         &params_options, &run_options_table, &slurm_options_table,
                                         worker_options(),  &report_options};
@@ -176,6 +182,10 @@ static void test_tables(void)
                   "%s --%s: a list without a count, a value size or a most", t->command, r->name);
             CHECK((r->names != NULL) == (r->type == OPT_ENUM || r->type == OPT_NAME),
                   "%s --%s: names iff it is chosen from names", t->command, r->name);
+            CHECK(!r->def || (r->flags & OPT_DEF_WORDS) ||
+                      (r->off < sizeof scratch.bytes && opt_set(r, r->name, r->def, scratch.bytes, why, sizeof why) == 0),
+                  "%s --%s: its default \"%s\" is no value it reads (%s); words need OPT_DEF_WORDS", t->command,
+                  r->name, r->def, why);
         }
         char synopsis[2048];
         opt_synopsis(t, synopsis, sizeof synopsis);
