@@ -131,13 +131,14 @@ static void test_lists_and_defaults(void)
           "defaults: %s", why);
     CHECK(PARSE(&s, why, "-c", "1", "--counts", "7, 8,9", "--bytes", "2MiB") == 0 && s.n_counts == 3 &&
               s.counts[2] == 9 && s.bytes == 2 << 20, "%s", why);
-    expect_error(PARSE(&s, why, "-c", "1", "--counts", "64,064"), why, "--counts lists 64 twice");
-    expect_error(PARSE(&s, why, "-c", "1", "--counts", "1,0"), why,
-                 "--counts must be whole numbers from 1 to 100, not \"0\"");
-    expect_error(PARSE(&s, why, "-c", "1", "--counts", "1,2,3,4"), why,
-                 "--counts needs 1 to 3 comma-separated values, none of them empty, not \"1,2,3,4\"");
-    expect_error(PARSE(&s, why, "-c", "1", "--bytes", "lots"), why,
-                 "--bytes must be a size like 512MiB or 4GiB, or none, not \"lots\"");
+    static const struct { const char *option, *value, *message; } bad[] = {
+        {"--counts", "64,064", "--counts lists 64 twice"},
+        {"--counts", "1,0", "--counts must be whole numbers from 1 to 100, not \"0\""},
+        {"--counts", "1,2,3,4", "--counts needs 1 to 3 comma-separated values, none of them empty, not \"1,2,3,4\""},
+        {"--bytes", "lots", "--bytes must be a size like 512MiB or 4GiB, or none, not \"lots\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_error(PARSE(&s, why, "-c", "1", bad[i].option, bad[i].value), why, bad[i].message);
 }
 
 static void test_lines(void)
