@@ -1,6 +1,6 @@
 /* group_key.h: what makes a group of measurements one fit. fit, plot,
  * report and calc all group and look up by this key, so putting a setting
- * in it is its row's group column in point/point_rows.h: the struct, the
+ * in it is its row's group column in sweeps/setting_rows.h: the struct, the
  * observation's field it is read into, the comparison, the text form and
  * fit.csv's leading columns follow. Each field has the name of the
  * peaks.csv column and of struct observation's member it comes from. */
@@ -16,7 +16,7 @@
  * fits), but hold their usual value (or are empty) on most rows: fit.csv
  * and fit.json carry them as columns and fields, and the text form names
  * them where they are set to something else. GROUP_KEY_ALL(X): both.
- * All three are the rows of the point-settings table (point/point_rows.h)
+ * All three are the rows of the point-settings table (sweeps/setting_rows.h)
  * whose group column says SHOWN or SETTING. */
 
 struct group_key {

@@ -4,7 +4,7 @@
 #ifndef PEAKFIT_OBSERVATIONS_H
 #define PEAKFIT_OBSERVATIONS_H
 #include "core/phase.h"
-#include "point/point_rows.h"
+#include "sweeps/setting_rows.h"
 
 struct observation {
     int line;              /* in peaks.csv */

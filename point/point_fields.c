@@ -1,4 +1,4 @@
-/* point_fields.c: the table's rows (point/point_rows.h) as struct
+/* point_fields.c: the table's rows (sweeps/setting_rows.h) as struct
  * point_field, and the code each row names. */
 #include <stdio.h>
 #include <string.h>
@@ -115,8 +115,8 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
 /* POINT_GROUP from the row's group column: NO, SHOWN or SETTING. */
 enum { GROUP_BIT_NO = 0, GROUP_BIT_SHOWN = POINT_GROUP, GROUP_BIT_SETTING = POINT_GROUP };
 #define FIELD_ROW(A, name, key, column, uses, id, applies, off, value, text, passed, group, size, usual) \
-    {#name, key, PEAKS_COL_##column, (uses) | GROUP_BIT_##group, id, applies, off, value, text, passed},
-static const struct point_field fields[] = {POINT_FIELD_ROWS(FIELD_ROW, _)};
+    {#name, SETTING_KEY_NAME(key), PEAKS_COL_##column, (uses) | GROUP_BIT_##group, id, applies, off, value, text, passed},
+static const struct point_field fields[] = {SETTING_ROWS(FIELD_ROW, _)};
 #undef FIELD_ROW
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 

@@ -8,19 +8,19 @@
  * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c),
  * the predictor's "same kind" test (point/predict.c) and the fit's group
  * key with the observation fields it is read from (fit/group_key.h,
- * fit/observations.h). The rows are in point/point_rows.h, an X-macro that
+ * fit/observations.h). The rows are in sweeps/setting_rows.h, an X-macro that
  * those layers expand too.
  *
- * A new setting that reaches the worker: its sweep key row
- * (sweeps/sweep_keys.c, with the worker's flag), its peaks.csv column
- * (util/peaks_columns.h), one row in point/point_rows.h, and its use in
- * the worker; tests/point_fields_test.c fails while any of them is
- * missing. */
+ * A new setting that reaches the worker: its row in sweeps/setting_rows.h
+ * (with its sweep key's option-engine row and the worker's flag), its field
+ * in struct sweep_job, its peaks.csv column (util/peaks_columns.h) and its
+ * use in the worker; tests/point_fields_test.c fails while the row and the
+ * column disagree. */
 #ifndef PEAKFIT_POINT_FIELDS_H
 #define PEAKFIT_POINT_FIELDS_H
 #include <stddef.h>
 #include "point/point.h"
-#include "point/point_rows.h"
+#include "sweeps/setting_rows.h"
 #include "util/peaks_columns.h"
 
 /* What each row takes part in (bits of .uses). */

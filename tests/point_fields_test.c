@@ -1,6 +1,6 @@
 /* The point record's tables agree: every sweep key that reaches the worker
  * and every peaks.csv column that is not a measurement has its row in
- * point/point_rows.h, every measured column its text in peaks.csv (its
+ * sweeps/setting_rows.h, every measured column its text in peaks.csv (its
  * report row: tests/worker_report_test.c), what the runner passes the worker reads
  * back as the same settings (the two sides of the process boundary, through
  * the worker's own parser, sweep_set), and every field of the fit's group
@@ -38,8 +38,8 @@ static void check_sweep_keys(void)
     const struct opt_table *worker = worker_options();
     const struct opt_row *k;
     for (int i = 0; (k = sweep_key_at(i)); i++) {
-        CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but has no row in "
-              "point/point_rows.h", k->name, k->flag);
+        CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but is no row of "
+              "sweeps/setting_rows.h", k->name, k->flag);
         CHECK(!k->flag || opt_find(worker, k->flag), "sweep key %s's flag --%s is not a peakfit-worker option",
               k->name, k->flag);
     }
@@ -64,8 +64,19 @@ static void check_columns(void)
         for (int i = 0; (f = point_field_at(i)); i++)
             rows += f->column == (enum peaks_column)c;
         int set = peaks_columns[c].role != PEAKS_RESULT;
-        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in point/point_fields.c", peaks_columns[c].name,
+        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in sweeps/setting_rows.h", peaks_columns[c].name,
               set ? "set by the sweep: one row" : "measured: none", rows);
+    }
+    /* The row and its column's role agree: a setting that tells two points
+     * apart is in the point id (role POINT) or checked when a run resumes
+     * (SETTING or LIMIT), so a resumed run never takes a row measured under
+     * another value for its own. */
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++) {
+        enum peaks_role role = peaks_columns[f->column].role;
+        CHECK(!(f->uses & POINT_SETTINGS) || (role == PEAKS_POINT ? f->id_prefix != NULL : role != PEAKS_RESULT),
+              "setting %s: its column %s is %s", f->name, peaks_columns[f->column].name,
+              role == PEAKS_POINT ? "a part of the point id, yet the row has no id_prefix" : "a measured column");
     }
 }
 
@@ -91,7 +102,7 @@ static void check_group_key(void)
               peaks_columns[f->column].name);
         CHECK(peaks_columns[f->column].role != PEAKS_RESULT, "group key field %s is a measured column", f->name);
     }
-    CHECK(marked == n, "the group key has %d fields, point/point_rows.h marks %d POINT_GROUP", n, marked);
+    CHECK(marked == n, "the group key has %d fields, sweeps/setting_rows.h marks %d POINT_GROUP", n, marked);
     /* fit.csv's leading columns, a file format: the settings that change a
      * point's memory as much as its technique stay in the key. */
     static const char *const kept[] = {"model", "device", "technique", "attention", "lora_rank", "lora_targets",
