@@ -18,7 +18,8 @@ static const struct opt_row run_rows[] = {
     {"point", 0, "K", OPT_LONG, RUN_FIELD(point), 0, LIMIT_GRID_POINTS_MAX - 1,
      .flags = OPT_DEF_WORDS, .def = "every point",
      .help = "a Slurm task: measure only task K's points"},
-    {"chunk", 0, "C", OPT_INT, RUN_FIELD(chunk), 1, LIMIT_GRID_POINTS_MAX, .def = "1",
+    {"chunk", 0, "C", OPT_INT, RUN_FIELD(chunk), 1, LIMIT_GRID_POINTS_MAX, .def = "1", .flags = OPT_NOTE_GIVEN,
+     .given_off = RUN_FIELD(chunk_given),
      .help = "with --point: points per task (K*C .. K*C+C-1)"},
     {"sweep-points", 0, "N", OPT_LONG, RUN_FIELD(sweep_points), 1, LIMIT_GRID_POINTS_MAX,
      .flags = OPT_DEF_WORDS, .def = "any",
@@ -40,12 +41,11 @@ static const char *task_problem(const struct run_options *o, int chunk_given)
 int run_sweep_args(int argc, char **argv, struct run_options *o, char *why, size_t size)
 {
     int n;
-    *o = (struct run_options){.point = -1, .chunk = 0};
-    if (opt_parse_args(&run_options_table, argc, argv, o, &o->sweep, 1, &n, why, size) != 0)
+    *o = (struct run_options){.point = -1}; /* --point's "every point" */
+    if (opt_defaults(run_rows, (int)(sizeof run_rows / sizeof run_rows[0]), o, NULL, why, size) != 0 ||
+        opt_parse_args(&run_options_table, argc, argv, o, &o->sweep, 1, &n, why, size) != 0)
         return -1;
-    const char *problem = task_problem(o, o->chunk != 0);
-    if (!o->chunk)
-        o->chunk = 1;
+    const char *problem = task_problem(o, o->chunk_given);
     if (!problem && n == 0)
         problem = "needs a SWEEP file";
     if (problem)

@@ -299,7 +299,11 @@ int run_sweep_with(const struct run_options *o)
 
 int run_sweep(const char *sweep_path, const char *out_dir)
 {
-    struct run_options o = {.sweep = sweep_path, .dir = out_dir, .point = -1, .chunk = 1};
+    struct run_options o = {.point = -1}; /* every point; the rest as the options' rows say */
+    char why[256];
+    opt_defaults(run_options_table.rows, run_options_table.n_rows, &o, NULL, why, sizeof why); /* options_test */
+    o.sweep = sweep_path;
+    o.dir = out_dir;
     return run_sweep_with(&o);
 }
 

@@ -12,6 +12,7 @@ struct run_options {
     int jobs;    /* workers at once (-j); 0: the sweep's `jobs` */
     long point;  /* --point K: only this task's points; -1: every point */
     int chunk;   /* --chunk C: points per task (K*C .. K*C+C-1) */
+    int chunk_given; /* 1: --chunk was given (it goes with --point) */
     long sweep_points; /* --sweep-points N: the grid the Slurm array was written for; 0: any */
 };
 

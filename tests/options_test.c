@@ -141,6 +141,22 @@ static void test_lists_and_defaults(void)
         expect_error(PARSE(&s, why, "-c", "1", bad[i].option, bad[i].value), why, bad[i].message);
 }
 
+/* run's --chunk: its default 1 from its row, and whether it was given
+ * (OPT_NOTE_GIVEN), which --chunk without --point needs to know. */
+static void test_given(void)
+{
+    struct run_options o;
+    char why[512];
+    char *plain[] = {"run", "s.sweep", "-o", "d"};
+    char *task[] = {"run", "s.sweep", "-o", "d", "--point", "0", "--chunk", "1"};
+    CHECK(run_sweep_args(4, plain, &o, why, sizeof why) == 0 && o.chunk == 1 && !o.chunk_given && o.point == -1,
+          "run's defaults: %s", why);
+    CHECK(run_sweep_args(8, task, &o, why, sizeof why) == 0 && o.chunk == 1 && o.chunk_given, "--chunk 1 given: %s",
+          why);
+    expect_error(run_sweep_args(6, (char *[]){"run", "s.sweep", "-o", "d", "--chunk", "1"}, &o, why, sizeof why), why,
+                 "--chunk C needs --point K: it sets how many points task K measures");
+}
+
 static void test_lines(void)
 {
     struct sample s = {0};
@@ -183,8 +199,10 @@ static void test_tables(void)
                   "%s --%s: a list without a count, a value size or a most", t->command, r->name);
             CHECK((r->names != NULL) == (r->type == OPT_ENUM || r->type == OPT_NAME),
                   "%s --%s: names iff it is chosen from names", t->command, r->name);
+            CHECK(!(r->flags & OPT_NOTE_GIVEN) || r->given_off, "%s --%s: notes given nowhere", t->command, r->name);
             CHECK(!r->def || (r->flags & OPT_DEF_WORDS) ||
-                      (r->off < sizeof scratch.bytes && opt_set(r, r->name, r->def, scratch.bytes, why, sizeof why) == 0),
+                      (r->off < sizeof scratch.bytes &&
+                       opt_set(r, r->name, r->def, scratch.bytes, why, sizeof why) == 0),
                   "%s --%s: its default \"%s\" is no value it reads (%s); words need OPT_DEF_WORDS", t->command,
                   r->name, r->def, why);
         }
@@ -200,6 +218,7 @@ int main(void)
     test_errors();
     test_lines();
     test_lists_and_defaults();
+    test_given();
     test_tables();
     CHECK_DONE();
 }

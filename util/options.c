@@ -59,6 +59,17 @@ static const char *as_written(const char *arg, char *buf, size_t size)
     return buf;
 }
 
+/* A row's value, as given (not its default): the row may note that it was. */
+static int set_given(const struct opt_row *row, const char *display, const char *value, void *target, char *why,
+                     size_t size)
+{
+    if (opt_set(row, display, value, target, why, size) != 0)
+        return -1;
+    if (row->flags & OPT_NOTE_GIVEN)
+        *(int *)((char *)target + row->given_off) = 1;
+    return 0;
+}
+
 /* The option at argv[*i] (and its value); 0, or -1 with why. */
 static int take_option(const struct opt_table *t, int argc, char **argv, int *i, void *target,
                        unsigned char *seen, char *why, size_t size)
@@ -72,7 +83,8 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
     if (seen[row - t->rows]++)
         return opt_fail(why, size, "%s given twice; give it once", display);
     if (!row->arg)
-        return value ? opt_fail(why, size, "%s takes no value", display) : opt_set(row, display, "", target, why, size);
+        return value ? opt_fail(why, size, "%s takes no value", display)
+                     : set_given(row, display, "", target, why, size);
     if (!value && *i + 1 >= argc) /* what it is, as the help says */
         return opt_fail(why, size, "%s needs a value: %s %s, %s", display, display, row->arg, row->help);
     if (!value) {
@@ -81,7 +93,7 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
             return opt_fail(why, size, "%s %s %s: the unit must be attached to the number: %s %s%s", display, value,
                         argv[*i + 1], display, value, argv[*i + 1]);
     }
-    return opt_set(row, display, value, target, why, size);
+    return set_given(row, display, value, target, why, size);
 }
 
 /* "needs --technique T, --seq-len S and -o DIR": the required rows not
@@ -149,7 +161,7 @@ int opt_parse_line(const struct opt_table *t, const char *where, char *line, voi
                     near ? near : "", near ? "?" : "");
     }
     char inner[900];
-    if (opt_set(row, key, value, target, inner, sizeof inner) == 0)
+    if (set_given(row, key, value, target, inner, sizeof inner) == 0)
         return 0;
     return opt_fail(why, size, "%s: %s", where, inner);
 }

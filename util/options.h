@@ -43,6 +43,7 @@ enum {
     OPT_LIST = 4,      /* 1 .. .items values of its type, comma-separated, each once: value i at
                         * .off + i * .size, their count (an int) at .count_off */
     OPT_DEF_WORDS = 8, /* .def says what happens without it ("the cluster's"): not a value to read */
+    OPT_NOTE_GIVEN = 16, /* given (not its default): the int at .given_off becomes 1 */
 };
 
 struct opt_row {
@@ -75,6 +76,7 @@ struct opt_row {
     const char *(*choices)(void);
     const char *flag;   /* a key = value table's row: its --flag on a command line (the worker's); or NULL */
     const char *unset;  /* no .def: what the help says happens without it ("random weights") */
+    size_t given_off;   /* OPT_NOTE_GIVEN: offsetof(the int that says it was given) */
 };
 
 /* One command's options. */
