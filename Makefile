@@ -92,6 +92,9 @@ C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 WORKER_OBJ := $(B)/src/worker_main.o $(B)/worker/worker.o
 SRC_OBJ  := $(filter-out $(WORKER_OBJ),$(patsubst %.c,$(B)/%.o,$(wildcard src/*.c)))
 FRONT_OBJ := $(filter-out $(WORKER_OBJ),$(C_OBJ))
+# The commands (src/ but its main): tests call some directly (calc_main) or
+# walk their option tables.
+CMD_OBJ  := $(filter-out $(B)/src/main.o,$(SRC_OBJ))
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 # The tests that call the shim link libtorch; every other test links only
@@ -140,7 +143,7 @@ $(SHIM_LIB): $(SHIM_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(C_TEST_BIN): $(B)/tests/%: $(B)/tests/%.o $(FRONT_OBJ)
+$(C_TEST_BIN): $(B)/tests/%: $(B)/tests/%.o $(FRONT_OBJ) $(CMD_OBJ)
 	$(CC) -o $@ $^ $(FRONT_LDLIBS)
 
 $(TORCH_TEST_BIN): $(B)/tests/%: $(B)/tests/%.o $(C_OBJ) $(SHIM_LIB)

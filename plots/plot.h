@@ -1,4 +1,4 @@
-/* plot.h: `peakfit plot DIR`: data files and a gnuplot script in DIR/plots,
+/* plot.h: the charts of `peakfit plot DIR` (src/plot_cmd.c): data files and a gnuplot script in DIR/plots,
  * then gnuplot (an external program) draws PNG and SVG charts from them.
  * The script stays there, so a user can edit it and run gnuplot again. */
 #ifndef PEAKFIT_PLOT_H
@@ -10,7 +10,6 @@
  * charts that have something to draw. Returns an exit status
  * (util/exit_status.h) after saying what went wrong. */
 int plot_write(const struct fit_set *set);
-int plot_main(int argc, char **argv);
 /* Is gnuplot on PATH? */
 int plot_have_gnuplot(void);
 #endif

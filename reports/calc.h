@@ -84,7 +84,8 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
 long calc_choose_micro_batch(long max_b, long target, long replicas);
 /* The plan as one JSON object (to json_decref), as `calc --json` prints it. */
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *plan);
-int calc_main(int argc, char **argv);
+/* The plan in a few lines on stdout, as `calc` prints it. */
+void calc_plan_print(const struct calc_request *req, const struct calc_plan *plan);
 
 /* calc's option table (calc_options.c): its parser, --help and synopsis. */
 extern const struct opt_table calc_options;

@@ -306,11 +306,3 @@ int run_sweep(const char *sweep_path, const char *out_dir)
     o.dir = out_dir;
     return run_sweep_with(&o);
 }
-
-int run_sweep_main(int argc, char **argv)
-{
-    struct run_options o;
-    if (run_sweep_args_or_say(argc, argv, &o) != 0)
-        return EXIT_BAD_INPUT;
-    return run_sweep_with(&o);
-}

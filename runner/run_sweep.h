@@ -1,4 +1,5 @@
-/* run_sweep.h: `peakfit run SWEEP -o DIR [-j N] [--point K [--chunk C]]`. */
+/* run_sweep.h: running a sweep, as `peakfit run SWEEP -o DIR [-j N] [--point K
+ * [--chunk C]]` (src/run_cmd.c) and `all` do. */
 #ifndef PEAKFIT_RUN_SWEEP_H
 #define PEAKFIT_RUN_SWEEP_H
 #include <stddef.h>
@@ -16,10 +17,6 @@ struct run_options {
     long sweep_points; /* --sweep-points N: the grid the Slurm array was written for; 0: any */
 };
 
-/* Exit status (util/exit_status.h): 0 when every point has a row, 2 for
- * bad input, 1 when the results cannot be written (or no point measured
- * this time succeeded), 130 when interrupted (SIGINT, SIGTERM, SIGHUP). */
-int run_sweep_main(int argc, char **argv);
 /* run's (and all's) options: the parser's table, its --help and synopsis. */
 extern const struct opt_table run_options_table;
 /* Reads "SWEEP -o|--output DIR [-j N] [--point K] [--chunk C]"; 0, or -1
@@ -28,7 +25,10 @@ int run_sweep_args(int argc, char **argv, struct run_options *o, char *why, size
 /* run_sweep_args, and on bad input its message (named after argv[0], the
  * command) and the synopsis on stderr; 0 or EXIT_BAD_INPUT. */
 int run_sweep_args_or_say(int argc, char **argv, struct run_options *o);
-/* The run those options describe. */
+/* The run those options describe. Exit status (util/exit_status.h): 0
+ * when every point has a row, 2 for bad input, 1 when the results cannot
+ * be written (or no point measured this time succeeded), 130 when
+ * interrupted (SIGINT, SIGTERM, SIGHUP). */
 int run_sweep_with(const struct run_options *o);
 /* Every point of a sweep, as many at once as its `jobs` key says. */
 int run_sweep(const char *sweep_path, const char *out_dir);

@@ -1,7 +1,7 @@
 /* all_cmd.c: the whole pipeline from one sweep: run, then fit + plot +
  * report from the same fits. A missing gnuplot costs the charts only. */
 #include <stdio.h>
-#include "fit/fit_cmd.h"
+#include "fit/fit_output.h"
 #include "plots/plot.h"
 #include "reports/report.h"
 #include "runner/run_sweep.h"

@@ -8,6 +8,7 @@
  * wrapped and marked every plan "far outside the measured range"). */
 #include <math.h>
 #include <string.h>
+#include "src/commands.h"
 #include "reports/calc.h"
 #include "tests/calc_fixture.h"
 

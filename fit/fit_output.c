@@ -1,10 +1,11 @@
-/* fit_cmd.c: fit.csv, fit-residuals.csv and the printed table. Each CSV's
+/* fit_output.c: fit.csv, fit-residuals.csv and the printed table (fit.json
+ * is fit_json.c's). Each CSV's
  * columns are one X-macro list: its header and its rows both walk it, after
  * the group key's own columns (GROUP_KEY_FIELDS). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "fit/fit_cmd.h"
+#include "fit/fit_output.h"
 #include "fit/fit_json.h"
 #include "fit/phases.h"
 #include "util/csv_table.h"
@@ -256,26 +257,4 @@ void fit_print_table(const struct fit_set *set, FILE *out)
         if (g->flags[0])
             fprintf(out, "  %s (%s): POOR FIT: %s\n", key, metric_name(g->metric), g->flags);
     }
-}
-
-int fit_main(int argc, char **argv)
-{
-    if (argc != 2) {
-        fprintf(stderr, "usage: peakfit fit DIR\n");
-        return EXIT_BAD_INPUT;
-    }
-    struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0) {
-        fit_set_free(&set);
-        return EXIT_BAD_INPUT;
-    }
-    int rc = EXIT_BAD_INPUT;
-    if (set.n_groups == 0) {
-        fprintf(stderr, "peakfit: %s/peaks.csv: no successful points to fit\n", argv[1]);
-    } else {
-        fit_print_table(&set, stdout);
-        rc = fit_write_files(&set) == 0 ? EXIT_DONE : EXIT_IO;
-    }
-    fit_set_free(&set);
-    return rc;
 }

@@ -1,4 +1,4 @@
-/* params.c: `peakfit params MODEL`: what a model holds for a technique,
+/* params_cmd.c: `peakfit params MODEL`: what a model holds for a technique,
  * from the config's arithmetic (models/param_count.h), with nothing built:
  * it answers at once, in a few MB, even for a 70B config. */
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/options.h"
-#include "runner/params.h"
+#include "src/params_cmd.h"
 
 #define PARAMS_FIELD(f) offsetof(pf_train_options, f)
 

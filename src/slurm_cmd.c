@@ -14,7 +14,7 @@
 #include "results/results_csv.h"
 #include "results/results_resume.h"
 #include "point/worker_command.h"
-#include "runner/slurm_cmd.h"
+#include "src/slurm_cmd.h"
 #include "sweeps/limits.h"
 #include "util/exit_status.h"
 #include "util/output_file.h"
