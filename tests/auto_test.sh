@@ -36,7 +36,15 @@ for s in 64 128; do
     grep -q "^full/s$s: 4 points measured" "$TMP/out" || fail "s = $s: no summary line: $(cat "$TMP/out")"
 done
 "$PEAKFIT" fit "$two" >/dev/null 2>&1 || fail "fit of the two seq_lens: exit status $?"
-grep -q '"gap_with_per_sample_term"' "$two/fit.json" || fail "RSS's fit over two seq_lens has no per-sample term"
+# Under ASan (test-asan) RSS is the sanitizer's: its quarantine holds freed
+# chunks, so tiny's heap gap need not rise with T, and a falling gap takes no
+# per-sample term (fit/group_gap.c). make test and test-torch2 check it here;
+# tests/rss_gap_shape_test.c checks the term on synthetic groups in every build.
+if [ -z "${PEAKFIT_SANITIZED:-}" ]; then
+    grep -q '"gap_with_per_sample_term"' "$two/fit.json" || fail "RSS's fit over two seq_lens has no per-sample term"
+else
+    echo "    note: the per-sample term is not checked under ASan (RSS is the sanitizer's): make test checks it"
+fi
 rows=$(wc -l <"$two/peaks.csv")
 "$PEAKFIT" auto tiny --technique full --seq-len 64,128 --threads 1 --points 4 -o "$two" >/dev/null 2>&1 ||
     fail "auto --seq-len 64,128 again: exit status $?"
