@@ -66,6 +66,7 @@ int fit_set_open(const char *dir, struct fit_set *set)
     if (fit_set_load(dir, set, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "peakfit: %s\n", err);
+    fit_set_free(set); /* what the load made before it failed: no caller frees it then */
     return -1;
 }
 

@@ -14,7 +14,9 @@ struct fit_set {
 /* Reads DIR/peaks.csv and fits every group but technique load. Returns 0,
  * or -1 with err set; set is freeable either way. */
 int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long errlen);
-/* fit_set_load for a command: says what is wrong on stderr itself. */
+/* fit_set_load for a command: says what is wrong on stderr itself; on
+ * failure it frees what the load made (set is then empty: freeing it again
+ * is harmless), so a caller frees set only after a 0. */
 int fit_set_open(const char *dir, struct fit_set *set);
 void fit_set_free(struct fit_set *set);
 /* The group with this key and metric, or NULL. */

@@ -13,10 +13,8 @@ int fit_main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0) {
-        fit_set_free(&set);
+    if (fit_set_open(argv[1], &set) != 0)
         return EXIT_BAD_INPUT;
-    }
     int rc = EXIT_BAD_INPUT;
     if (set.n_groups == 0) {
         fprintf(stderr, "peakfit: %s/peaks.csv: no successful points to fit\n", argv[1]);

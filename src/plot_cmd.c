@@ -12,10 +12,8 @@ int plot_main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0) {
-        fit_set_free(&set);
+    if (fit_set_open(argv[1], &set) != 0)
         return EXIT_BAD_INPUT;
-    }
     int rc = plot_write(&set);
     if (rc == EXIT_DONE)
         fprintf(stderr, "peakfit: charts in %s/plots\n", argv[1]);

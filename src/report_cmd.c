@@ -30,10 +30,8 @@ int report_main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     struct fit_set set;
-    if (fit_set_open(a.dir, &set) != 0) {
-        fit_set_free(&set);
+    if (fit_set_open(a.dir, &set) != 0)
         return EXIT_BAD_INPUT;
-    }
     int rc = report_write(&set, a.reference);
     fit_set_free(&set);
     return rc;
