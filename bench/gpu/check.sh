@@ -11,15 +11,22 @@
 #   5. measures the same points under transformers with PyTorch's own counters,
 #      each in a fresh process: bench/transformers/measure.py running
 #      examples/transformers/train_step.py (torch.cuda.max_memory_allocated and
-#      max_memory_reserved through examples/peakfit_report.py),
-#   6. writes RESULTS_DIR/check.md: bench/transformers/compare.py's side-by-side
-#      table, peakfit's GPU peaks beside transformers' with their ratios.
+#      max_memory_reserved through examples/peakfit_report.py), four processes
+#      at a time (each process's counters are its own: sharing the GPU changes
+#      no figure compared; peakfit's own points run one at a time, as `run`
+#      gives each cuda point a GPU of its own),
+#   6. plans a 40 GiB budget from the fit (calc) and measures the plan's
+#      boundary (verify), so the plan is checked on the GPU it was made for,
+#   7. writes RESULTS_DIR/check.md: bench/transformers/compare.py's side-by-side
+#      table, peakfit's GPU peaks beside transformers' with their ratios,
+#      calc's plan and verify's measured boundary.
 #
 # RESULTS_DIR defaults to bench/results/smollm2-135m-cuda. Where $OUT is set
 # (the device machine's output folder), the results folder is also packed
 # into $OUT/smollm2-135m-cuda.tar.gz, with check.md and check.log beside it.
-# Each phase is bounded so that the whole check ends within 8 minutes; a
-# rerun resumes both sides. PF_DRY_RUN=1 runs it on a machine without a GPU
+# Each phase is bounded so that the whole check ends within about 7 minutes
+# (PF_CHECK_S, default 420 s, scales every phase's deadline); a rerun
+# resumes both sides. PF_DRY_RUN=1 runs it on a machine without a GPU
 # as far as it can go (the environment and build checks say what is missing,
 # and nothing stops there): how this script is tested on CPU.
 # It runs `make clean` first: the build must be the CUDA one.
@@ -35,10 +42,11 @@ RESULTS=$(cd "$RESULTS" && pwd)
 LOG=$RESULTS/check.log
 : >"$LOG"
 START=$(date +%s)
+CHECK_S=${PF_CHECK_S:-420}
 
 elapsed() { echo $(($(date +%s) - START)); }
-# until T: the seconds left until T seconds into the check, at least 30
-until_s() { local n=$(($1 - $(elapsed))); echo $((n > 30 ? n : 30)); }
+# until P: the seconds left until P percent of CHECK_S into the check, at least 20
+until_s() { local n=$(($1 * CHECK_S / 100 - $(elapsed))); echo $((n > 20 ? n : 20)); }
 phase() { echo "== $(elapsed) s: $*" | tee -a "$LOG"; }
 run() { "$@" >>"$LOG" 2>&1; }
 
@@ -92,9 +100,16 @@ build() {
     run make print-torch LIBTORCH=auto PYTHON="$PYTHON"
     grep -q '^PF_CUDA=1' "$LOG" || must "python3's PyTorch has no CUDA libraries (see make print-torch above)"
     # CXXFLAGS too: shim/safetensors.cpp includes jansson.h from the unpacked .debs.
-    run make -j"$(nproc)" LIBTORCH=auto PYTHON="$PYTHON" CFLAGS="-O2 -g -isystem $PREFIX/usr/include" \
-        CXXFLAGS="-O2 -g -isystem $PREFIX/usr/include" LDFLAGS="-L$lib -Wl,-rpath,$lib" bin/peakfit bin/peakfit-worker || die "build failed (the end of check.log says why)"
+    local flags=(-j"$(nproc)" LIBTORCH=auto PYTHON="$PYTHON" CFLAGS="-O2 -g -isystem $PREFIX/usr/include"
+        CXXFLAGS="-O2 -g -isystem $PREFIX/usr/include" LDFLAGS="-L$lib -Wl,-rpath,$lib")
+    if ! run make "${flags[@]}" bin/peakfit bin/peakfit-worker; then
+        # Another compiler may warn where ours does not: the warnings are in
+        # check.log (the build above), and the measurement goes on without -Werror.
+        phase "the build with -Werror failed (check.log says where); building again without it"
+        run make "${flags[@]}" WARN="-Wall -Wextra" bin/peakfit bin/peakfit-worker || die "build failed (the end of check.log says why)"
+    fi
     run bin/peakfit --version
+    run bin/peakfit-worker --facts cuda
 }
 
 # ok_points CSV: how many rows have status ok
@@ -102,12 +117,13 @@ ok_points() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c
 
 sweeps() {
     phase "tiny-cuda.sweep (4 points)"
-    run timeout -s INT 60 bin/peakfit run bench/gpu/tiny-cuda.sweep -o "$RESULTS/tiny"
+    run timeout -s INT 90 bin/peakfit run bench/gpu/tiny-cuda.sweep -o "$RESULTS/tiny"
     local ok
     ok=$(ok_points "$RESULTS/tiny/peaks.csv" 2>/dev/null || echo 0)
     [ "$ok" -gt 0 ] || die "no tiny point came out ok: $(cut -c1-600 "$RESULTS/tiny/peaks.csv" 2>/dev/null | tail -n 2)"
-    phase "smollm2-135m-cuda.sweep (until 280 s into the check; rerun to resume)"
-    run timeout -s INT "$(until_s 280)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
+    phase "smollm2-135m-cuda.sweep: grid's expected peaks, then the points (until $((62 * CHECK_S / 100)) s; rerun to resume)"
+    run bin/peakfit grid sweeps/smollm2-135m-cuda.sweep
+    run timeout -s INT "$(until_s 62)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
     phase "$(ok_points "$RESULTS/peaks.csv") points ok; fit, plot, report"
     bin/peakfit fit "$RESULTS" >"$RESULTS/fit.txt" 2>>"$LOG"
     run bin/peakfit plot "$RESULTS"
@@ -115,9 +131,19 @@ sweeps() {
 }
 
 transformers_side() {
-    phase "transformers: each ok point in a fresh process (until 460 s into the check; rerun to resume)"
-    PYTHONUNBUFFERED=1 run timeout "$(until_s 460)" "$PYTHON" bench/transformers/measure.py \
-        "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" --only-ok
+    phase "transformers: each ok point in a fresh process, 4 at a time (until $((84 * CHECK_S / 100)) s; rerun to resume)"
+    PYTHONUNBUFFERED=1 run timeout "$(until_s 84)" "$PYTHON" bench/transformers/measure.py \
+        "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" --only-ok --no-tensor-count --jobs 4
+}
+
+# The plan a user would make for a 40 GiB GPU, and its boundary measured.
+plan() {
+    phase "calc --budget 40GiB, then verify --budget 40GiB (until $((97 * CHECK_S / 100)) s)"
+    bin/peakfit calc "$RESULTS" --budget 40GiB >"$RESULTS/calc-40gib.txt" 2>&1
+    echo "calc exit status $?" >>"$RESULTS/calc-40gib.txt"
+    timeout -s INT "$(until_s 97)" bin/peakfit verify "$RESULTS" --budget 40GiB \
+        >"$RESULTS/verify-40gib.txt" 2>&1
+    echo "verify exit status $?" >>"$RESULTS/verify-40gib.txt"
 }
 
 report() {
@@ -138,7 +164,8 @@ report() {
         echo "and \`examples/transformers/train_step.py\` (transformers from the same config, random weights, the"
         echo "same technique, attention and step protocol, AdamW per parameter as libtorch's), read by"
         echo "\`bench/transformers/measure.py\`. GPU allocated: \`max_memory_allocated\`; reserved:"
-        echo "\`max_memory_reserved\`, both from after the same warm-up matmul."
+        echo "\`max_memory_reserved\`, both from after the same warm-up matmul. transformers' points ran four"
+        echo "processes at a time (each process's counters are its own), peakfit's one at a time."
         echo
         if [ -s "$RESULTS/transformers.csv" ]; then
             "$PYTHON" bench/transformers/compare.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv"
@@ -146,6 +173,12 @@ report() {
             echo "The transformers side measured nothing (see check.log)."
         fi
         echo
+        echo "## A 40 GiB plan on this GPU"
+        echo
+        echo '\`peakfit calc DIR --budget 40GiB\`:'
+        echo; echo '```'; cat "$RESULTS/calc-40gib.txt" 2>/dev/null; echo '```'; echo
+        echo '\`peakfit verify DIR --budget 40GiB\` (its points measured on this GPU):'
+        echo; echo '```'; cat "$RESULTS/verify-40gib.txt" 2>/dev/null; echo '```'; echo
         echo "peakfit's own report: [report.md](report.md); fits: [fit.txt](fit.txt); the log: [check.log](check.log)."
     } >"$RESULTS/check.md"
 }
@@ -155,6 +188,7 @@ unpack_debs
 build
 sweeps
 transformers_side
+plan
 report
 phase "done"
 pack

@@ -5,7 +5,7 @@
 
 PEAKS_CSV is peakfit's peaks.csv, TRANSFORMERS_CSV bench/transformers/measure.py's
 output for the same points (the same column names). For each measure of
-MEASURES that either side has: per point, both peaks and the ratio
+MEASURES that both sides have: per point, both peaks and the ratio
 peakfit / transformers; for every series of points that differ only in
 batch, the growth per sample (least-squares slope of the peak over the
 batch) and its ratio; then the worst ratio of each against its target.
@@ -154,7 +154,7 @@ def main(argv):
     if len(argv) != 3:
         sys.exit("usage: compare.py PEAKS_CSV TRANSFORMERS_CSV")
     ours, theirs = read(argv[1]), read(argv[2])
-    measures = [m for m in MEASURES if present(theirs.values(), m[1]) or present(ours.values(), m[1])]
+    measures = [m for m in MEASURES if present(theirs.values(), m[1]) and present(ours.values(), m[1])]
     worst = Worst()
     print("### Each point (ratio: peakfit / transformers)\n")
     point_table(ours, theirs, measures, worst)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """bench/transformers/measure.py: peakfit's points again under transformers, one fresh process each.
 
-    python3 bench/transformers/measure.py PEAKS_CSV OUT_CSV [--only-ok] [--rss-with-profiler] [--point ID]...
-        [-- EXTRA train_step.py ARGS]
+    python3 bench/transformers/measure.py PEAKS_CSV OUT_CSV [--only-ok] [--rss-with-profiler]
+        [--no-tensor-count] [--jobs N] [--point ID]... [-- EXTRA train_step.py ARGS]
 
 For every row of PEAKS_CSV (a peakfit run's peaks.csv: its rows say the
 model's config.json, technique, batch, seq_len, attention, steps, warm,
@@ -20,12 +20,20 @@ step and loss (--point: only those points; --only-ok: only the points
 peakfit measured without error); on a GPU also gpu_allocated_peak_mib and gpu_reserved_peak_mib
 (torch.cuda.max_memory_allocated/reserved). A model given as a preset's name
 (smollm2-135m, tiny) is bench/transformers/configs/NAME.json. A point that is already in OUT_CSV is not measured again.
+--no-tensor-count: one run per point, without the CPU live-tensor count (no
+tensor_peak_mib or phase peaks): on a GPU, whose figures are PyTorch's own
+counters, the profiler only costs time. --jobs N: N points at a time, each
+still its own process (on a GPU, each process's max_memory_allocated and
+max_memory_reserved are its own, so sharing the device changes no figure;
+host RSS is then measured beside other processes, and CPU time is shared).
 """
 import csv
 import os
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -138,21 +146,29 @@ def main(argv):
         with open(args[2], newline="") as f:
             done = {r["point_id"] for r in csv.DictReader(f) if r["status"] == "ok"}
     new = not os.path.exists(args[2]) or os.path.getsize(args[2]) == 0
+    jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else 1
+    lock = threading.Lock()
     with open(args[2], "a", newline="") as out:
         w = csv.DictWriter(out, fieldnames=FIELDS)
         if new:
             w.writeheader()
-        for row in rows:
-            if row["point_id"] in done:
-                continue
-            report = run_point(row, extra)
-            rss = run_point(row, extra, profiled=False) if "--rss-with-profiler" not in args else None
+
+        def measure(row):
+            if "--no-tensor-count" in args:
+                report, rss = run_point(row, extra, profiled=False), None
+            else:
+                report = run_point(row, extra)
+                rss = run_point(row, extra, profiled=False) if "--rss-with-profiler" not in args else None
             rec = record(row, report, rss)
-            w.writerow(rec)
-            out.flush()
-            print(f"measure: {rec['point_id']}: {rec['status']} tensor peak {rec['tensor_peak_mib']} MiB, "
-                  f"RSS above baseline {rec['peak_above_baseline_mib']} MiB, {rec['wall_s']} s {rec['error']}",
-                  flush=True)
+            with lock:
+                w.writerow(rec)
+                out.flush()
+                print(f"measure: {rec['point_id']}: {rec['status']} tensor peak {rec['tensor_peak_mib']} MiB, "
+                      f"RSS above baseline {rec['peak_above_baseline_mib']} MiB, GPU allocated "
+                      f"{rec['gpu_allocated_peak_mib']} MiB, {rec['wall_s']} s {rec['error']}", flush=True)
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            list(pool.map(measure, [r for r in rows if r["point_id"] not in done]))
 
 
 if __name__ == "__main__":
