@@ -57,7 +57,7 @@ static int set_seq_lens(const struct opt_row *row, const char *display, const ch
         }
         for (int i = 0; i < r->n_seq_lens; i++)
             if (r->seq_lens[i] == v) {
-                snprintf(why, size, "%s lists %ld twice", display, v);
+                snprintf(why, size, "%s lists \"%ld\" twice", display, v);
                 return -1;
             }
         r->seq_lens[r->n_seq_lens++] = v;

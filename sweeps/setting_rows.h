@@ -84,7 +84,7 @@
     R(A, point_id, NOKEY, point_id, 0, NULL, NULL, NULL, id_of, NULL, NULL, NO, 0, NULL)                             \
     R(A, model_source,                                                                                               \
       KEY("model", (.type = OPT_CUSTOM, SWEEP_LIST(models, n_models, SWEEP_MAX_MODELS), .set = sweep_set_model,      \
-                    .show = sweep_show_model, .choices = model_preset_names, .flag = "model", .unset = "required",   \
+                    .choices = model_preset_names, .flag = "model", .unset = "required",                             \
                     .help = "list of presets (%s) or paths to a Hugging Face `config.json`, or its folder, of a "    \
                             "model of a family peakfit builds (relative to the sweep file)")),                       \
       model_source, POINT_SETTINGS | POINT_KIND, NULL, NULL, NULL, source_of, NULL, NULL, NO, 0, NULL)               \

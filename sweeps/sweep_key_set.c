@@ -87,13 +87,6 @@ SWEEP_SETTER(sweep_set_model)
     return 0;
 }
 
-void sweep_show_model(const struct opt_row *row, const void *value, void *ctx, char *buf, size_t size)
-{
-    const struct parser *p = ctx;
-    (void)row;
-    snprintf(buf, size, "%s", p->sweep->models[*(const int *)value].spec.source);
-}
-
 /* --- a device, a pair --------------------------------------------------- */
 
 SWEEP_SETTER(sweep_set_device)
@@ -123,13 +116,6 @@ SWEEP_SETTER(sweep_set_pair)
                         "%ld), not \"%s\"", display, row->min, row->max, (long)LIMIT_SEQ_LEN_MAX, value);
     *(struct sweep_pair *)field_of(target, row) = (struct sweep_pair){(int)b, (int)s};
     return 0;
-}
-
-void sweep_show_pair(const struct opt_row *row, const void *value, void *ctx, char *buf, size_t size)
-{
-    const struct sweep_pair *pair = value;
-    (void)row, (void)ctx;
-    snprintf(buf, size, "%dx%d", pair->batch, pair->seq_len);
 }
 
 /* --- a weights file ----------------------------------------------------- */

@@ -35,7 +35,7 @@ static const struct opt_row keys[] = {
     {.name = "repeats", .type = OPT_INT, SWEEP_AT(repeats), .min = 1, .max = LIMIT_REPEATS_MAX,
      .def = OPT_TEXT_OF(DEFAULT_REPEATS), .help = "runs of each point, each in its own process, %s"},
     {.name = "holdout", .type = OPT_CUSTOM, SWEEP_LIST(holdouts, n_holdouts, SWEEP_MAX_LIST), .min = 1,
-     .max = LIMIT_BATCH_MAX, .set = sweep_set_pair, .show = sweep_show_pair, .unset = "none",
+     .max = LIMIT_BATCH_MAX, .set = sweep_set_pair, .unset = "none",
      .help = "list of `BxS` points, batch x seq_len (`6x384, 3x128`), measured for each technique that runs "
              "steps but kept out of the fit: the report and fit.json give each one's predicted peak, interval "
              "and error; none may be in the job's batch x seq_len grid"},

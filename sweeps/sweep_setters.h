@@ -19,7 +19,4 @@ SWEEP_SETTER(sweep_set_pair);
 SWEEP_SETTER(sweep_set_weights);
 SWEEP_SETTER(sweep_set_command);
 SWEEP_SETTER(sweep_set_param);
-/* How "lists X twice" shows a model (its source) and a pair (6x384). */
-void sweep_show_model(const struct opt_row *row, const void *value, void *ctx, char *buf, size_t size);
-void sweep_show_pair(const struct opt_row *row, const void *value, void *ctx, char *buf, size_t size);
 #endif

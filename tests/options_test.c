@@ -133,7 +133,8 @@ static void test_lists_and_defaults(void)
     CHECK(PARSE(&s, why, "-c", "1", "--counts", "7, 8,9", "--bytes", "2MiB") == 0 && s.n_counts == 3 &&
               s.counts[2] == 9 && s.bytes == 2 << 20, "%s", why);
     static const struct { const char *option, *value, *message; } bad[] = {
-        {"--counts", "64,064", "--counts lists 64 twice"},
+        {"--counts", "64,064", "--counts lists \"64\" twice"}, /* one value written two ways */
+        {"--counts", "64,64", "--counts lists \"64\" twice"},  /* and written the same way */
         {"--counts", "1,0", "--counts must be whole numbers from 1 to 100, not \"0\""},
         {"--counts", "1,2,3,4", "--counts needs 1 to 3 comma-separated values, none of them empty, not \"1,2,3,4\""},
         {"--bytes", "lots", "--bytes must be a size like 512MiB or 4GiB, or none, not \"lots\""},

@@ -180,20 +180,11 @@ static int set_typed(const struct opt_row *row, const char *display, const char 
 
 /* --- a list of any type ------------------------------------------------- */
 
-/* "lists X twice" for value i, equal to an earlier one though written
- * otherwise (64 and 064): the value as the row shows it. */
-static int listed_twice(const struct opt_row *row, const char *display, const struct opt_row *item,
-                        const char *text, void *target, void *ctx, char *why, size_t size)
+/* "lists X twice": X as first written ("64" in "64, 064", a value written
+ * two ways), quoted as every message of the engine quotes what was written. */
+static int listed_twice(const char *display, const char *first, char *why, size_t size)
 {
-    char shown[600];
-    const void *at = field_of(target, item);
-    if (row->type == OPT_INT)
-        snprintf(shown, sizeof shown, "%d", *(const int *)at);
-    else if (row->show)
-        row->show(row, at, ctx, shown, sizeof shown);
-    else
-        snprintf(shown, sizeof shown, "\"%s\"", text);
-    return opt_fail(why, size, "%s lists %s twice", display, shown);
+    return opt_fail(why, size, "%s lists \"%s\" twice", display, first);
 }
 
 static int set_list(const struct opt_row *row, const char *display, const char *value, void *target, void *ctx,
@@ -210,7 +201,7 @@ static int set_list(const struct opt_row *row, const char *display, const char *
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(items[i], items[j]) == 0)
-                return opt_fail(why, size, "%s lists \"%s\" twice", display, items[i]);
+                return listed_twice(display, items[j], why, size);
     for (int i = 0; i < n; i++) {
         struct opt_row item = *row;
         item.off = row->off + (size_t)i * row->size;
@@ -218,7 +209,7 @@ static int set_list(const struct opt_row *row, const char *display, const char *
             return -1;
         for (int j = 0; j < i; j++)
             if (memcmp(field_of(target, &item), (char *)target + row->off + (size_t)j * row->size, row->size) == 0)
-                return listed_twice(row, display, &item, items[i], target, ctx, why, size);
+                return listed_twice(display, items[j], why, size);
     }
     *(int *)((char *)target + row->count_off) = n;
     return 0;

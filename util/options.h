@@ -68,9 +68,6 @@ struct opt_row {
     void (*then)(const struct opt_row *row, const char *value, void *target);
     size_t size;                        /* OPT_LIST: one value's size; text kept in the struct: its capacity */
     int items;                          /* OPT_LIST: at most this many values */
-    /* OPT_LIST of OPT_CUSTOM: how "lists X twice" shows a value given twice
-     * in two spellings; NULL: as the second was written. */
-    void (*show)(const struct opt_row *row, const void *value, void *ctx, char *buf, size_t size);
     /* The help's "%s": what it takes ("cpu, cuda"), for a row whose values
      * are neither names (.names) nor a range. */
     const char *(*choices)(void);
