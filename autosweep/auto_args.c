@@ -39,37 +39,6 @@ static int set_target(const struct opt_row *row, const char *display, const char
     return -1;
 }
 
-/* --seq-len S[,S...]: each 1 .. LIMIT_SEQ_LEN_MAX, distinct, at most AUTO_MAX_SEQ_LENS. */
-static int set_seq_lens(const struct opt_row *row, const char *display, const char *value, void *target, void *ctx,
-                        char *why, size_t size)
-{
-    struct auto_request *r = target; /* the field at row->off is r->seq_lens */
-    (void)row, (void)ctx;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", value);
-    r->n_seq_lens = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long v;
-        if (r->n_seq_lens == AUTO_MAX_SEQ_LENS || parse_long(tok, 1, LIMIT_SEQ_LEN_MAX, &v) != 0) {
-            snprintf(why, size, "%s takes up to %d sequence lengths, each 1 to %ld, comma-separated: not \"%s\"", display,
-                     AUTO_MAX_SEQ_LENS, LIMIT_SEQ_LEN_MAX, value);
-            return -1;
-        }
-        for (int i = 0; i < r->n_seq_lens; i++)
-            if (r->seq_lens[i] == v) {
-                snprintf(why, size, "%s lists \"%ld\" twice", display, v);
-                return -1;
-            }
-        r->seq_lens[r->n_seq_lens++] = v;
-    }
-    if (r->n_seq_lens == 0) {
-        snprintf(why, size, "%s needs a sequence length", display);
-        return -1;
-    }
-    r->seq_len = r->seq_lens[0];
-    return 0;
-}
-
 static const char *metric_name_at(int i) { return i == 0 ? "tensor" : "rss"; }
 static const int metric_values[] = {METRIC_TENSOR, METRIC_RSS};
 static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_values};
@@ -81,7 +50,9 @@ static const struct opt_row auto_rows[] = {
      .names = &stepping_technique_option_names, .count_off = AUTO_FIELD(n_techniques),
      .size = sizeof(pf_technique), .items = AUTO_MAX_TECHNIQUES,
      .help = "the techniques to measure, each once"},
-    {"seq-len", 0, "S[,S...]", OPT_CUSTOM, AUTO_FIELD(seq_lens), .flags = OPT_REQUIRED, .set = set_seq_lens,
+    {"seq-len", 0, "S[,S...]", OPT_LONG, AUTO_FIELD(seq_lens), 1, LIMIT_SEQ_LEN_MAX,
+     .flags = OPT_REQUIRED | OPT_LIST, .count_off = AUTO_FIELD(n_seq_lens), .size = sizeof(long),
+     .items = AUTO_MAX_SEQ_LENS,
      .help = "sequence length(s): with two, RSS's fit gets the heap's per-sample term"},
     {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for auto.sweep, peaks.csv and the results"},
@@ -120,6 +91,7 @@ int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, si
         return -1;
     }
     r->model_arg = model[0];
+    r->seq_len = r->seq_lens[0];
     if (!r->points)
         r->points = r->budget_mib > 0 ? AUTO_BUDGET_POINTS : AUTO_DEFAULT_POINTS;
     return 0;

@@ -100,7 +100,11 @@ bad '--technique lists "full" twice' --technique full,full --seq-len 64
 bad "needs --seq-len S[,S...], sequence length(s): with two, RSS's fit gets the heap's per-sample term" --technique full
 bad "needs --technique T[,T...] and --seq-len S[,S...]"
 bad '--seq-len lists "64" twice' --technique full --seq-len 64,64
-bad '--seq-len takes up to 4 sequence lengths, each 1 to 1000000, comma-separated: not "64,x"' --technique full --seq-len 64,x
+bad '--seq-len lists "64" twice' --technique full --seq-len 64,064
+bad '--seq-len must be whole numbers from 1 to 1000000, not "x"' --technique full --seq-len 64,x
+bad '--seq-len must be whole numbers from 1 to 1000000, not "0"' --technique full --seq-len 0
+bad '--seq-len needs 1 to 4 comma-separated values, none of them empty, not "64,"' --technique full --seq-len 64,
+bad '--seq-len needs 1 to 4 comma-separated values, none of them empty, not "1,2,3,4,5"' --technique full --seq-len 1,2,3,4,5
 bad '--target must be a fraction or percentage: 0.02 or 2%, not "150%"' --technique full --seq-len 64 --target 150%
 bad '--budget needs a unit (e.g. 24GiB, 512MiB), not "6"' --technique full --seq-len 64 --budget 6
 bad '--metric must be one of tensor, rss, not "rs"; did you mean rss?' --technique full --seq-len 64 --metric rs
