@@ -82,6 +82,27 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
  * (down to half) makes b * a * g hit the target exactly; never more than
  * the target needs. 1 when nothing fits, so the plan shows as not fitting. */
 long calc_choose_micro_batch(long max_b, long target, long replicas);
+/* What a measured plan and a standalone one both say, as two tables of
+ * JSON members (calc_print.c) that both objects are written with, so they
+ * name them alike. The batch: A_sample, b, M = b * A_sample and, where the
+ * plan trains, a, g and E = b * a * g. */
+struct plan_batch {
+    double per_sample_mib, activation_mib;
+    long micro_batch, accum, replicas, effective_batch;
+    int training;
+};
+/* Adds to o: per_sample_mib, micro_batch, activation_mib; training:
+ * accum_steps, replicas, effective_batch. */
+void plan_batch_json(json_t *o, const struct plan_batch *b);
+/* The verdict against a budget (a standalone plan's with --fixed). */
+struct plan_verdict {
+    double fixed_mib, usable_mib, predicted_mib;
+    long max_micro_batch;
+    enum plan_outcome outcome;
+};
+/* Adds to o: budget_mib, margin, usable_mib, fixed_mib, max_micro_batch,
+ * fits, outcome, predicted_peak_mib. */
+void plan_verdict_json(json_t *o, const struct calc_request *req, const struct plan_verdict *v);
 /* The plan as one JSON object (to json_decref), as `calc --json` prints it. */
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *plan);
 /* The plan in a few lines on stdout, as `calc` prints it. */

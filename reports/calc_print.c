@@ -76,6 +76,38 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
                p->seq_len, g->seq_lens[g->n_seq - 1], g->reason);
 }
 
+void plan_batch_json(json_t *o, const struct plan_batch *b)
+{
+    const struct json_row batch[] = {
+        JROW_REAL("per_sample_mib", b->per_sample_mib),
+        JROW_INT("micro_batch", b->micro_batch),
+        JROW_REAL("activation_mib", b->activation_mib),
+    };
+    const struct json_row accumulation[] = { /* no accumulation without training */
+        JROW_INT("accum_steps", b->accum),
+        JROW_INT("replicas", b->replicas),
+        JROW_INT("effective_batch", b->effective_batch),
+    };
+    JSON_ROWS_ADD(o, batch);
+    if (b->training)
+        JSON_ROWS_ADD(o, accumulation);
+}
+
+void plan_verdict_json(json_t *o, const struct calc_request *req, const struct plan_verdict *v)
+{
+    const struct json_row verdict[] = {
+        JROW_REAL("budget_mib", req->budget_mib),
+        JROW_REAL("margin", req->margin),
+        JROW_REAL("usable_mib", v->usable_mib),
+        JROW_REAL("fixed_mib", v->fixed_mib),
+        JROW_INT("max_micro_batch", v->max_micro_batch),
+        JROW_BOOL("fits", v->outcome == PLAN_FITS),
+        JROW_TEXT("outcome", plan_outcome_words(v->outcome)),
+        JROW_REAL("predicted_peak_mib", v->predicted_mib),
+    };
+    JSON_ROWS_ADD(o, verdict);
+}
+
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
@@ -85,32 +117,16 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
 #undef GROUP_KEY_JSON
     const struct json_row plan[] = {
         JROW_INT("seq_len", p->seq_len),
-        JROW_REAL("budget_mib", req->budget_mib),
-        JROW_REAL("margin", req->margin),
-        JROW_REAL("usable_mib", p->usable_mib),
         JROW_REAL("baseline_mib", g->baseline_mib),
         JROW_TEXT("metric", metric_name(g->metric)),
         JROW_TEXT("fit_model", group_chosen(g)->p == 3 ? "quadratic" : "linear"),
-        JROW_REAL("fixed_mib", p->fixed_mib),
         JROW_INT("zero_stage", req->zero),
         JROW_REAL("fixed_per_replica_mib", p->fixed_per_replica_mib),
-        JROW_REAL("per_sample_mib", p->per_sample_mib),
         JROW_BOOL("training", p->training),
-        JROW_INT("max_micro_batch", p->max_micro_batch),
-        JROW_INT("micro_batch", p->micro_batch),
     };
-    const struct json_row training[] = { /* no accumulation without training */
-        JROW_INT("accum_steps", p->accum),
-        JROW_INT("replicas", req->replicas),
-        JROW_INT("effective_batch", p->effective_batch),
-    };
-    const struct json_row outcome[] = {
-        JROW_REAL("activation_mib", p->activation_mib),
-        JROW_REAL("predicted_peak_mib", p->predicted_mib),
+    const struct json_row outcome[] = { /* after the verdict's predicted_peak_mib */
         JROW_REAL_OR_NULL("predicted_peak_ci95_mib", p->predicted_ci95_mib),
         JROW_TEXT("interval", "95% prediction interval of a new measurement"),
-        JROW_BOOL("fits", p->fits),
-        JROW_TEXT("outcome", plan_outcome_words(p->outcome)),
         JROW_INT("max_micro_batch_at_estimate", p->max_micro_batch_estimate),
         JROW_BOOL("extrapolated", p->extrapolated),
         JROW_BOOL("linear_in_seq_len_beyond_measured", p->linear_seq_len_beyond),
@@ -124,8 +140,12 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
         JROW_TEXT("fit_flags", g->flags),
     };
     JSON_ROWS_ADD(o, plan);
-    if (p->training)
-        JSON_ROWS_ADD(o, training);
+    plan_batch_json(o, &(struct plan_batch){.per_sample_mib = p->per_sample_mib, .activation_mib = p->activation_mib,
+                                            .micro_batch = p->micro_batch, .accum = p->accum,
+                                            .replicas = req->replicas, .effective_batch = p->effective_batch,
+                                            .training = p->training});
+    plan_verdict_json(o, req, &(struct plan_verdict){p->fixed_mib, p->usable_mib, p->predicted_mib,
+                                                     p->max_micro_batch, p->outcome});
     JSON_ROWS_ADD(o, outcome);
     return o;
 }

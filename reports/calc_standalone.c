@@ -82,30 +82,17 @@ json_t *standalone_plan_json(const struct calc_request *req, const struct standa
         JROW_REAL("per_token_mib", req->per_token_mib),
         JROW_INT("seq_len", req->seq_len),
     };
-    const struct json_row plan[] = {
-        JROW_REAL("per_sample_mib", p->per_sample_mib),
-        JROW_INT("micro_batch", p->micro_batch),
-        JROW_INT("accum_steps", p->accum),
-        JROW_INT("replicas", p->replicas),
-        JROW_INT("effective_batch", p->effective_batch),
-        JROW_REAL("activation_mib", p->activation_mib),
-        JROW_REAL("activation_bytes", round(p->activation_mib * 1048576.0)),
-    };
-    const struct json_row judged[] = { /* with --fixed and --budget */
-        JROW_REAL("fixed_mib", req->fixed_mib),
-        JROW_REAL("budget_mib", req->budget_mib),
-        JROW_REAL("margin", req->margin),
-        JROW_REAL("usable_mib", p->usable_mib),
-        JROW_INT("max_micro_batch", p->max_micro_batch),
-        JROW_REAL("predicted_peak_mib", p->predicted_mib),
-        JROW_BOOL("fits", p->outcome == PLAN_FITS),
-        JROW_TEXT("outcome", plan_outcome_words(p->outcome)),
-    };
+    const struct json_row exact[] = {JROW_REAL("activation_bytes", round(p->activation_mib * 1048576.0))};
     JSON_ROWS_ADD(o, mode);
     if (req->per_token_mib > 0)
         JSON_ROWS_ADD(o, per_token);
-    JSON_ROWS_ADD(o, plan);
-    if (p->judged)
-        JSON_ROWS_ADD(o, judged);
+    plan_batch_json(o, &(struct plan_batch){.per_sample_mib = p->per_sample_mib, .activation_mib = p->activation_mib,
+                                            .micro_batch = p->micro_batch, .accum = p->accum,
+                                            .replicas = p->replicas, .effective_batch = p->effective_batch,
+                                            .training = 1});
+    JSON_ROWS_ADD(o, exact);
+    if (p->judged) /* with --fixed and --budget */
+        plan_verdict_json(o, req, &(struct plan_verdict){req->fixed_mib, p->usable_mib, p->predicted_mib,
+                                                         p->max_micro_batch, p->outcome});
     return o;
 }

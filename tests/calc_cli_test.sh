@@ -23,6 +23,15 @@ expect_gt "cuda's per-sample cost is its own (twice cpu's)" "$(json_value per_sa
 expect_calc_error "an unmeasured device" \
     "peakfit: $devices: no device \"mps\" with technique full (devices: cpu, cuda)" "$devices" --budget 2GiB --device mps
 
+# A measured plan and a standalone one judged against a budget write the
+# members they share from one table each (reports/calc.h: plan_batch,
+# plan_verdict): every member of the standalone's but its own is the measured's.
+keys() { grep -o '"[a-z0-9_]*":' <<<"$1" | tr -d '":' | grep -vx 'mode\|per_token_mib\|seq_len\|activation_bytes'; }
+alone=$("$PEAKFIT" calc --per-sample 100MiB --fixed 1GiB --budget 2GiB --json) || fail "a standalone plan"
+expect_eq "standalone members" "$(keys "$alone" | tr '\n' ' ')" \
+    "per_sample_mib micro_batch activation_mib accum_steps replicas effective_batch budget_mib margin usable_mib fixed_mib max_micro_batch fits outcome predicted_peak_mib "
+expect_eq "standalone members the measured plan lacks" "$(comm -23 <(keys "$alone" | sort) <(keys "$cpu" | sort))" ""
+
 # Two models: one by an old-style config.json path, one by display name.
 models=$TMP/models
 mkdir -p "$models"
