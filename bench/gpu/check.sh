@@ -29,7 +29,9 @@
 # resumes both sides. PF_DRY_RUN=1 runs it on a machine without a GPU
 # as far as it can go (the environment and build checks say what is missing,
 # and nothing stops there): how this script is tested on CPU.
-# It runs `make clean` first: the build must be the CUDA one.
+# It runs `make clean` first: the build must be the CUDA one. PF_KEEP_BUILD=1
+# keeps the build there (a rerun on the same machine: make rebuilds only
+# what changed).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -74,6 +76,7 @@ environment() {
     "$PYTHON" -c 'import transformers, peft' >>"$LOG" 2>&1 || must "$PYTHON cannot import transformers and peft"
     command -v g++ >/dev/null || die "no g++ on PATH: peakfit's shim is C++"
     run g++ --version
+    run ldd --version
 }
 
 # The packages go under PREFIX (never /): headers and libraries found
@@ -96,7 +99,7 @@ unpack_debs() {
 build() {
     local lib=$PREFIX/usr/lib/x86_64-linux-gnu
     phase "building with make LIBTORCH=auto"
-    run make clean
+    [ "${PF_KEEP_BUILD:-0}" = 1 ] || run make clean
     run make print-torch LIBTORCH=auto PYTHON="$PYTHON"
     grep -q '^PF_CUDA=1' "$LOG" || must "python3's PyTorch has no CUDA libraries (see make print-torch above)"
     # CXXFLAGS too: shim/safetensors.cpp includes jansson.h from the unpacked .debs.
@@ -113,14 +116,17 @@ build() {
 }
 
 # ok_points CSV: how many rows have status ok
-ok_points() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } $c == "ok"' "$1" | wc -l; }
+ok_points() {
+    [ -f "$1" ] || { echo 0; return; }
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } $c == "ok"' "$1" | wc -l
+}
 
 sweeps() {
     phase "tiny-cuda.sweep (4 points)"
     run timeout -s INT 90 bin/peakfit run bench/gpu/tiny-cuda.sweep -o "$RESULTS/tiny"
     local ok
-    ok=$(ok_points "$RESULTS/tiny/peaks.csv" 2>/dev/null || echo 0)
-    [ "$ok" -gt 0 ] || die "no tiny point came out ok: $(cut -c1-600 "$RESULTS/tiny/peaks.csv" 2>/dev/null | tail -n 2)"
+    ok=$(ok_points "$RESULTS/tiny/peaks.csv")
+    [ "$ok" -gt 0 ] || must "no tiny point came out ok: $(cut -c1-600 "$RESULTS/tiny/peaks.csv" 2>/dev/null | tail -n 2)"
     phase "smollm2-135m-cuda.sweep: grid's expected peaks, then the points (until $((62 * CHECK_S / 100)) s; rerun to resume)"
     run bin/peakfit grid sweeps/smollm2-135m-cuda.sweep
     run timeout -s INT "$(until_s 62)" bin/peakfit run sweeps/smollm2-135m-cuda.sweep -o "$RESULTS"
@@ -175,9 +181,9 @@ report() {
         echo
         echo "## A 40 GiB plan on this GPU"
         echo
-        echo '\`peakfit calc DIR --budget 40GiB\`:'
+        echo '`peakfit calc DIR --budget 40GiB`:'
         echo; echo '```'; cat "$RESULTS/calc-40gib.txt" 2>/dev/null; echo '```'; echo
-        echo '\`peakfit verify DIR --budget 40GiB\` (its points measured on this GPU):'
+        echo '`peakfit verify DIR --budget 40GiB` (its points measured on this GPU):'
         echo; echo '```'; cat "$RESULTS/verify-40gib.txt" 2>/dev/null; echo '```'; echo
         echo "peakfit's own report: [report.md](report.md); fits: [fit.txt](fit.txt); the log: [check.log](check.log)."
     } >"$RESULTS/check.md"
