@@ -10,6 +10,7 @@
 #include <string.h>
 #include "fit/group_fit.h"
 #include "fit/phases.h"
+#include "util/peaks_columns.h"
 
 const struct ols *group_chosen(const struct group_fit *g)
 {
@@ -27,14 +28,22 @@ const struct ols *group_chosen(const struct group_fit *g)
 static const struct {
     const char *name;
     size_t phases_at;
+    int column;             /* the peak's column in peaks.csv */
+    const char *measured_as; /* what that column's figure is, in a sentence */
 } metrics[METRIC_COUNT] = {
-    [METRIC_RSS] = {"rss", offsetof(struct observation, phase_mib)},
-    [METRIC_TENSOR] = {"tensor", offsetof(struct observation, phase_mib)},
-    [METRIC_ALLOCATED] = {"allocated", offsetof(struct observation, phase_gpu_allocated_mib)},
-    [METRIC_RESERVED] = {"reserved", offsetof(struct observation, phase_gpu_reserved_mib)},
+    [METRIC_RSS] = {"rss", offsetof(struct observation, phase_mib), PEAKS_COL_peak_above_baseline_mib,
+                    "above baseline"},
+    [METRIC_TENSOR] = {"tensor", offsetof(struct observation, phase_mib), PEAKS_COL_tensor_peak_mib,
+                       "of live tensors"},
+    [METRIC_ALLOCATED] = {"allocated", offsetof(struct observation, phase_gpu_allocated_mib),
+                          PEAKS_COL_gpu_allocated_peak_mib, "allocated on the GPU"},
+    [METRIC_RESERVED] = {"reserved", offsetof(struct observation, phase_gpu_reserved_mib),
+                         PEAKS_COL_gpu_reserved_peak_mib, "reserved on the GPU"},
 };
 
 const char *metric_name(enum metric m) { return m >= 0 && m < METRIC_COUNT ? metrics[m].name : "?"; }
+int metric_peaks_column(enum metric m) { return m >= 0 && m < METRIC_COUNT ? metrics[m].column : -1; }
+const char *metric_measured_as(enum metric m) { return m >= 0 && m < METRIC_COUNT ? metrics[m].measured_as : "?"; }
 
 const double *metric_phases(const struct observation *o, enum metric m)
 {

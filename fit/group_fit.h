@@ -86,6 +86,11 @@ struct group_fit {
 #define GROUP_FIT_ABOVE_MIN 3
 
 const char *metric_name(enum metric m);
+/* The peaks.csv column (PEAKS_COL_...) that holds m's peak, and what its
+ * figure is ("above baseline", "reserved on the GPU"): verify compares
+ * its runs in the plan's own metric. -1 and "?" for no metric. */
+int metric_peaks_column(enum metric m);
+const char *metric_measured_as(enum metric m);
 /* The per-phase peaks that measure m at o (fit/phases.h): tensor and rss,
  * the counting allocator's; allocated and reserved, the device
  * allocator's (GPU rows since those columns; -1 elsewhere, so their fits

@@ -83,14 +83,16 @@ static int write_sweep(const char *path, char *const *f, const struct calc_plan 
     return EXIT_DONE;
 }
 
-/* The status and peak of batch b in the verify run's peaks.csv. */
-static const char *outcome_of(const struct csv_table *t, long b, const char **peak)
+/* The status and peak of batch b in the verify run's peaks.csv: the peak
+ * in the plan's metric (on a GPU the reserved peak, what the plan was made
+ * against; on the CPU RSS above the baseline). */
+static const char *outcome_of(const struct csv_table *t, long b, enum metric m, const char **peak)
 {
     char text[32];
     snprintf(text, sizeof text, "%ld", b);
     for (int r = t->n_rows - 1; r >= 0; r--)
         if (t->rows[r].n_fields == PEAKS_N_COLUMNS && !strcmp(t->rows[r].fields[PEAKS_COL_batch], text)) {
-            *peak = t->rows[r].fields[PEAKS_COL_peak_above_baseline_mib];
+            *peak = t->rows[r].fields[metric_peaks_column(m)];
             return t->rows[r].fields[PEAKS_COL_status];
         }
     *peak = "";
@@ -109,7 +111,8 @@ static void print_run(const struct calc_plan *p, long b, const char *what, const
     double half, predicted = group_predict(p->fit, (double)b, (double)p->seq_len, &half), measured = NAN;
     printf("  b = %ld (%s): %s, predicted %.1f MiB (95%%: +-%.1f)", b, what, status, predicted, half);
     if (peak[0] && sscanf(peak, "%lf", &measured) == 1)
-        printf(", measured %.1f MiB above baseline, error %+.1f%%", measured, 100 * (predicted - measured) / measured);
+        printf(", measured %.1f MiB %s, error %+.1f%%", measured, metric_measured_as(p->fit->metric),
+               100 * (predicted - measured) / measured);
     printf("\n");
     if (!strcmp(status, "ok") && measured >= (1 - VERIFY_NEAR_LIMIT) * limit_mib)
         printf("  warning: b = %ld passed within %.0f%% of the limit (%.1f of %.1f MiB): a small change can push "
@@ -126,8 +129,8 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
     }
-    const char *at_b = outcome_of(&t, p->max_micro_batch, &peak_b);
-    const char *above = outcome_of(&t, p->max_micro_batch + 1, &peak_next);
+    const char *at_b = outcome_of(&t, p->max_micro_batch, p->fit->metric, &peak_b);
+    const char *above = outcome_of(&t, p->max_micro_batch + 1, p->fit->metric, &peak_next);
     int held = !strcmp(at_b, "ok") && strcmp(above, "ok") != 0;
     group_key_format(&p->fit->key, key, sizeof key);
     printf("verify %s, seq_len %ld: memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,

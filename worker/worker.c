@@ -270,12 +270,15 @@ static int measure(const struct worker_point *a)
         return fail_with(PF_ERR);
     report_start_up(monotonic_seconds() - t0);
     report_environment();
+    /* The GPU's context and cuBLAS first: a training script has them (and
+     * their host memory, about 400 MiB with CUDA 13) before it builds its
+     * model, so the RSS baseline comes after them, as examples/'s Report(). */
+    int rc = gpu_baseline(a->job);
     report(REPORT_baseline_rss_kib, "%ld", proc_status_kib("VmRSS"));
     reset_peak_rss();
     report(REPORT_baseline_tensor_bytes, "%lld", (long long)pf_tensor_bytes_live());
     inject_fault();
     pf_model *model = NULL;
-    int rc = gpu_baseline(a->job);
     if (rc == 0)
         rc = build_model(a, &model);
     if (rc == 0)

@@ -98,6 +98,9 @@ unpack_debs() {
 
 build() {
     local lib=$PREFIX/usr/lib/x86_64-linux-gnu
+    # The rpath below is a RUNPATH, which serves only the program's own
+    # needs: libgsl's need of libgslcblas is found through this.
+    export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     phase "building with make LIBTORCH=auto"
     [ "${PF_KEEP_BUILD:-0}" = 1 ] || run make clean
     run make print-torch LIBTORCH=auto PYTHON="$PYTHON"
