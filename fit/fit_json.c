@@ -106,6 +106,20 @@ static json_t *floor_json(const struct group_fit *g)
     return o;
 }
 
+/* RSS's spread between runs (fit/group_spread.c): r, its dof, where it
+ * comes from, and the group's replicate pairs with their own estimate. */
+static json_t *between_runs_json(const struct group_fit *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "rel_sd", number(g->run_spread));
+    json_object_set_new(o, "dof", json_integer(g->run_spread_dof));
+    json_object_set_new(o, "source", json_string(!(g->run_spread > 0) ? "none" : g->run_spread_from_replicates
+                                                                              ? "replicates" : "default"));
+    json_object_set_new(o, "replicate_pairs", json_integer(g->run_spread_pairs));
+    json_object_set_new(o, "replicate_rel_sd", number(g->run_spread_replicates));
+    return o;
+}
+
 /* What a prediction interval for a new measurement needs besides the fit. */
 static json_t *prediction_json(const struct group_fit *g)
 {
@@ -113,6 +127,7 @@ static json_t *prediction_json(const struct group_fit *g)
     json_object_set_new(o, "sigma_mib", number(g->sigma));
     json_object_set_new(o, "dof", json_integer(g->dof));
     json_object_set_new(o, "t975", number(g->t975));
+    json_object_set_new(o, "between_runs", between_runs_json(g));
     if (g->has_lower) {
         json_t *low = json_object(), *c = json_array();
         for (int i = 0; i < g->lower.p; i++)

@@ -176,6 +176,27 @@ static int read_gap(struct reader *r, json_t *p, struct group_fit *g)
     return 0;
 }
 
+/* prediction.between_runs (optional): RSS's spread between runs; a
+ * fit.json from before it gets what a fit of no points would. */
+static int read_between_runs(struct reader *r, json_t *p, struct group_fit *g)
+{
+    json_t *b = json_object_get(p, "between_runs");
+    char source[16];
+    if (!b) {
+        group_run_spread(g);
+        return 0;
+    }
+    if (get_number(r, b, "rel_sd", &g->run_spread) || get_int(r, b, "dof", 0, 1L << 30, &g->run_spread_dof) ||
+        get_text(r, b, "source", source, sizeof source) ||
+        get_int(r, b, "replicate_pairs", 0, 1L << 30, &g->run_spread_pairs) ||
+        get_number(r, b, "replicate_rel_sd", &g->run_spread_replicates))
+        return -1;
+    if (!(g->run_spread >= 0))
+        return missing(r, "rel_sd", "a number >= 0");
+    g->run_spread_from_replicates = !strcmp(source, "replicates");
+    return 0;
+}
+
 static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
 {
     json_t *f = json_object_get(o, "floor"), *p = json_object_get(o, "prediction");
@@ -189,7 +210,7 @@ static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
            get_number(r, f, "f_test_p", &g->floor.f_p) || get_number(r, p, "sigma_mib", &g->sigma) ||
            get_int(r, p, "dof", -3, 1L << 30, &g->dof) || get_number(r, p, "t975", &g->t975) ||
            get_text(r, o, "flags", g->flags, sizeof g->flags) || read_lower(r, p, g) ||
-           read_gap(r, p, g);
+           read_gap(r, p, g) || read_between_runs(r, p, g);
 }
 
 static int read_group(struct reader *r, json_t *o, struct group_fit *g)

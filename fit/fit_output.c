@@ -228,6 +228,14 @@ static void print_floor(FILE *out, const char *key, const struct group_fit *g)
                 "heap keeps what backward freed\n", key, g->floor.slope, g->floor.t_mean);
 }
 
+/* What RSS's intervals add for the spread between runs, and from where. */
+static void print_between_runs(FILE *out, const char *key, const struct group_fit *g)
+{
+    char what[300];
+    group_run_spread_describe(g, what, sizeof what);
+    fprintf(out, "  %s: RSS between runs: sd %s, in its prediction intervals\n", key, what);
+}
+
 void fit_print_table(const struct fit_set *set, FILE *out)
 {
     char model[256], key[400];
@@ -252,8 +260,10 @@ void fit_print_table(const struct fit_set *set, FILE *out)
         group_key_format(&g->key, key, sizeof key);
         if (g->metric == METRIC_RSS)
             fprintf(out, "  %s: %s\n", key, g->reason);
-        if (g->metric == METRIC_RSS && group_chosen(g))
+        if (g->metric == METRIC_RSS && group_chosen(g)) {
             print_floor(out, key, g);
+            print_between_runs(out, key, g);
+        }
         if (g->flags[0])
             fprintf(out, "  %s (%s): POOR FIT: %s\n", key, metric_name(g->metric), g->flags);
     }

@@ -53,7 +53,8 @@ void group_leave_one_out(struct group_fit *g)
     g->loo_rmse = g->loo_n ? sqrt(sq / g->loo_n) : NAN;
 }
 
-/* sigma from the residuals of the whole model (predicted[] is filled). */
+/* sigma from the residuals of the whole model (predicted[] is filled),
+ * and RSS's spread between runs. */
 void group_prediction_spread(struct group_fit *g)
 {
     double res = 0;
@@ -62,6 +63,7 @@ void group_prediction_spread(struct group_fit *g)
     g->dof = g->n - group_coefficients(g) - g->floor.found - (g->floor.slope != 0 && !g->floor.proportional);
     g->sigma = g->dof > 0 ? sqrt(res / g->dof) : NAN;
     g->t975 = g->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, g->dof) : NAN;
+    group_run_spread(g);
 }
 
 void group_fixed_costs(struct group_fit *g)

@@ -46,10 +46,18 @@ struct group_fit {
     unsigned char *on_floor;
     int n_above;
     /* a new measurement at a point: the prediction +- t975 * sigma *
-     * sqrt(1 + leverage); sigma from the residuals of the whole model
+     * sqrt(1 + leverage) (RSS: and run_spread's share in quadrature); sigma from the residuals of the whole model
      * (dof = n - coefficients - 1 with a floor); NAN with no dof left */
     double sigma, t975;
     int dof;
+    /* RSS only (0 elsewhere): the relative sd of the difference between
+     * two runs of one point, added to the interval as (r * prediction)^2
+     * (fit/group_spread.c), with the dof of where it comes from; the
+     * group's own replicate pairs (their dof) and their estimate (NAN
+     * without), and whether r is that estimate (else the default) */
+    double run_spread;
+    int run_spread_dof, run_spread_pairs, run_spread_from_replicates;
+    double run_spread_replicates;
     int has_phases;                       /* every point has per-phase peaks of this metric (evidence, shown) */
     /* RSS holds every live tensor byte, and the device's reserved memory
      * every allocated one. Where the allocator-level fit of the same points
@@ -162,4 +170,15 @@ void group_leave_one_out(struct group_fit *g);
 void group_prediction_spread(struct group_fit *g);
 void group_fixed_costs(struct group_fit *g);
 void group_flag_poor_fit(struct group_fit *g);
+
+/* group_spread.c: RSS's spread between runs (see run_spread), set by
+ * group_prediction_spread; the 95% half-width alone at prediction y (0
+ * where none); the half-width of a new measurement with the fit's own
+ * variance fit_var (sigma^2 (1 + leverage)) and the spread's together;
+ * the default r; and "1.05% (the default, ...)" */
+void group_run_spread(struct group_fit *g);
+double group_run_spread_pi95(const struct group_fit *g, double y);
+double group_interval_half(const struct group_fit *g, double fit_var, double y);
+double group_run_spread_default(void);
+void group_run_spread_describe(const struct group_fit *g, char *out, unsigned long size);
 #endif

@@ -50,7 +50,8 @@ int group_floor_binds(const struct group_fit *g, double b, double s)
  * MiB, 0.011%; b6 s128 and b2 s384 by 0.004%) and the b*s^2 term it drops
  * as immaterial. So their interval is never narrower than this share of
  * the prediction, added in quadrature: five times the largest such
- * difference measured. RSS is noisy: its residuals give its width. */
+ * difference measured. RSS is noisy: its residuals give its width, and
+ * its spread between runs (fit/group_spread.c) is added in quadrature. */
 #define EXACT_RESOLUTION 0.0005
 
 static int metric_is_exact(enum metric m) { return m == METRIC_TENSOR || m == METRIC_ALLOCATED; }
@@ -67,7 +68,8 @@ double group_predict(const struct group_fit *g, double b, double s, double *pi95
         y = fmax(y, low + g->lower_gap * share);
     }
     if (pi95) {
-        double stat = g->t975 * g->sigma * sqrt(1 + spread), res = metric_is_exact(g->metric) ? EXACT_RESOLUTION * y : 0;
+        double stat = group_interval_half(g, g->sigma * g->sigma * (1 + spread), y);
+        double res = metric_is_exact(g->metric) ? EXACT_RESOLUTION * y : 0;
         *pi95 = sqrt(stat * stat + res * res);
     }
     return y;

@@ -41,6 +41,24 @@ static void held_summary(FILE *f, double sum_abs, int n, int n_inside)
                 n == 1 ? "" : "s", sum_abs / n, n_inside, n);
 }
 
+/* Which spread between runs RSS's intervals carry, per group with held-out points. */
+static void between_runs_note(FILE *f, const struct fit_set *set)
+{
+    char key[400], what[300];
+    fprintf(f, "RSS's intervals add its spread between runs of one point (the heap's layout differs from run to "
+               "run; a fit sees only its own run's): the sd of the difference between two runs, as a share of "
+               "the prediction:\n\n");
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        if (g->metric != METRIC_RSS || !g->n_held)
+            continue;
+        group_key_format(&g->key, key, sizeof key);
+        group_run_spread_describe(g, what, sizeof what);
+        fprintf(f, "- %s: %s\n", key, what);
+    }
+    fprintf(f, "\n");
+}
+
 void section_holdout(FILE *f, const struct fit_set *set)
 {
     double sum_abs = 0;
@@ -52,6 +70,8 @@ void section_holdout(FILE *f, const struct fit_set *set)
                "inside its 95%% prediction interval (for a new measurement, not the interval of the mean).\n\n");
     held_table(f, set, 0, &sum_abs, &n, &n_inside);
     held_summary(f, sum_abs, n, n_inside);
+    if (n)
+        between_runs_note(f, set);
     if (!n) {
         fprintf(f, "\nNone: the sweep has no `holdout` key (e.g. `holdout = 6x384, 3x128`), so the fit's "
                    "prediction error is only estimated by leave-one-out.\n\n");

@@ -66,12 +66,17 @@ int main(void)
     CHECK(fabs(p.activation_mib - 512) < 1e-6, "M %g", p.activation_mib);
     CHECK(fabs(p.predicted_mib - (200 + 1000 + 512)) < 1e-6 && p.fits, "peak %g", p.predicted_mib);
 
-    /* A 10% margin: usable 1843.2, room 643.2, b_max 5; E = 100 on g = 4 -> b 5, a 5. */
+    /* A 10% margin: usable 1843.2, room 643.2: b = 5 (1840) fits at the
+     * estimate, but RSS's spread between runs (1.05% of the prediction,
+     * fit/group_spread.c) puts the upper end of its interval over, so
+     * b_max 4; E = 100 on g = 4 has no b <= 4 with b a g = 100: b 4, a 7. */
     req.margin = 0.1;
     req.target_batch = 100;
     calc_plan_make(&set, &req, &p, err, sizeof err);
-    CHECK(p.max_micro_batch == 5 && p.micro_batch == 5 && p.accum == 5 && p.effective_batch == 100,
-          "margin: b_max %ld b %ld a %ld E %ld", p.max_micro_batch, p.micro_batch, p.accum, p.effective_batch);
+    CHECK(p.max_micro_batch == 4 && p.max_micro_batch_estimate == 5 && p.micro_batch == 4 && p.accum == 7 &&
+              p.effective_batch == 112,
+          "margin: b_max %ld (%ld at the estimate) b %ld a %ld E %ld", p.max_micro_batch, p.max_micro_batch_estimate,
+          p.micro_batch, p.accum, p.effective_batch);
 
     /* A given plan: b = 16 needs 1200 + 2048 MiB and does not fit 2 GiB. */
     req = (struct calc_request){.technique = "full", .budget_mib = 2048, .replicas = 2, .micro_batch = 16, .accum = 3};

@@ -58,7 +58,11 @@ static void calc_uses_the_max(const struct fit_set *set)
           "1400 MiB: b %ld, set by the floor %d, peak %g", p.max_micro_batch, p.floor_binds, p.predicted_mib);
     req.budget_mib = 3000;
     calc_plan_make(set, &req, &p, err, sizeof err);
-    CHECK(p.max_micro_batch == 14 && !p.floor_binds, "3000 MiB: b %ld", p.max_micro_batch);
+    /* b = 14 peaks at 2992 MiB: the estimate fits, but RSS's spread between
+     * runs (1.05% of the prediction, fit/group_spread.c) puts the upper end
+     * of its interval over; b = 13 (2864) fits within it */
+    CHECK(p.max_micro_batch == 13 && p.max_micro_batch_estimate == 14 && !p.floor_binds, "3000 MiB: b %ld (%ld at "
+          "the estimate)", p.max_micro_batch, p.max_micro_batch_estimate);
 }
 
 static void flags(const char *dir, const char *path)

@@ -82,7 +82,9 @@ int main(void)
     CHECK(fabs(0.0001 * y) <= pi, "a 0.01%% shape difference lies inside");
     double rpi;
     group_predict(&r, 24, S, &rpi);
-    CHECK(rpi < 1e-6, "RSS has no resolution term: its residuals (none here) give its width: %g", rpi);
+    double runs = group_run_spread_pi95(&r, group_predict(&r, 24, S, NULL));
+    CHECK(runs > 0 && fabs(rpi - runs) < 1e-6, "RSS has no resolution term: its residuals (none here) and its spread "
+          "between runs give its width: %g, the spread's share %g", rpi, runs);
     group_fit_free(&t), group_fit_free(&r);
 
     /* b = 1, 2, 4 and 5 on the floor, b = 7 alone above it (Qwen's auto
