@@ -73,7 +73,9 @@ double group_run_spread_pi95(const struct group_fit *g, double y)
 
 /* Two variances, each known to so many degrees of freedom: one t quantile
  * for their sum, at the Welch-Satterthwaite degrees of freedom (each
- * half-width's own t, added in quadrature, would overstate it). */
+ * half-width's own t, added in quadrature, would overstate it); never
+ * narrower than the fit's own interval (where the fit has few dof, the
+ * sum's larger dof could make it so). */
 double group_interval_half(const struct group_fit *g, double fit_var, double y)
 {
     double run_var = g->run_spread * y * g->run_spread * y;
@@ -83,7 +85,7 @@ double group_interval_half(const struct group_fit *g, double fit_var, double y)
         return NAN;
     double total = fit_var + run_var;
     double dof = total * total / (fit_var * fit_var / g->dof + run_var * run_var / g->run_spread_dof);
-    return gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(total);
+    return fmax(gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(total), g->t975 * sqrt(fit_var));
 }
 
 void group_run_spread_describe(const struct group_fit *g, char *out, unsigned long size)

@@ -28,7 +28,7 @@ static const int batches[] = {1, 2, 3, 4, 6, 8, 12, 16};
 enum { N_BATCHES = sizeof batches / sizeof batches[0] };
 
 struct truth { double F, A, P, noise, run_sd; };
-struct tally { int draws, inside, inside_without, groups, from_replicates, at_default; };
+struct tally { int draws, inside, inside_without, groups, from_replicates, at_default, narrower; };
 enum scenario { DEFAULT, REPLICATES_LATER, BACK_TO_BACK };
 
 static double peak(const struct truth *t, double b, double s) { return fmax(t->P, t->F + t->A * b * s); }
@@ -92,6 +92,7 @@ static void held_out(gsl_rng *r, const struct truth *t, struct group_fit *g, str
         y->draws++;
         y->inside += fabs(measured - predicted) <= pi;
         y->inside_without += fabs(measured - predicted) <= pi_without;
+        y->narrower += pi < pi_without;
     }
 }
 
@@ -146,6 +147,8 @@ int main(void)
           "replicates: coverage %.2f%% outside 93-97%%", pct(rep.inside, rep.draws));
     CHECK(rep.from_replicates >= 0.8 * rep.groups, "replicates: r from them in only %d of %d groups",
           rep.from_replicates, rep.groups);
+    CHECK(d.narrower + rep.narrower + b2b.narrower == 0, "%d intervals narrower with the term than without",
+          d.narrower + rep.narrower + b2b.narrower);
     CHECK(b2b.at_default == b2b.groups, "back to back: r below the default in %d groups", b2b.groups - b2b.at_default);
     CHECK_DONE();
 }
