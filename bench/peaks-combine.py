@@ -5,12 +5,16 @@ set). Columns by name, the union of the inputs' headers in order (empty where a 
 has none); training rows get holdout 0, held-out rows holdout 1; a held-out row whose
 (technique, batch, seq_len) is on the training grid is left out (it is not held out),
 and of a held-out point measured more than once only the last ok row is kept.
-Usage: bench/peaks-combine.py OUT.csv TRAIN.csv... -- HELD.csv..."""
+--keep-holdout: training rows keep their own holdout value (a grid whose sweep holds
+some of its points out already: bench/smollm2-heldout.sh).
+Usage: bench/peaks-combine.py [--keep-holdout] OUT.csv TRAIN.csv... -- HELD.csv..."""
 import csv
 import sys
 
 
-def main(out, args):
+def main(out, args, keep=False):
+    if out == "--keep-holdout":
+        return main(args[0], args[1:], True)
     if "--" not in args:
         sys.exit(__doc__.split("Usage: ")[1])
     k = args.index("--")
@@ -22,7 +26,7 @@ def main(out, args):
             for row in r:
                 key = (row["technique"], row["batch"], row["seq_len"])
                 if i < k:
-                    train.append(dict(row, holdout="0"))
+                    train.append(dict(row, holdout=row.get("holdout") or "0") if keep else dict(row, holdout="0"))
                 elif row["status"] == "ok":
                     held[key] = dict(row, holdout="1")
     grid = {(r["technique"], r["batch"], r["seq_len"]) for r in train}

@@ -7,10 +7,13 @@
 # the committed peaks.csv as held-out rows (holdout = 1, so not fitted) and
 # fitted: the report's held-out tables give each one's prediction, 95%
 # prediction interval, error and whether it fell inside, at RSS and at the
-# allocator level. MEASURED=DIR reuses measurements already made.
+# allocator level. MEASURED=DIR reuses measurements already made; OUT=DIR
+# writes elsewhere (a dry run: OUT=/tmp/x MEASURED=bench/results/smollm2-135m-cpu-heldout/measured).
+# The rows are combined by column name (bench/peaks-combine.py): the grid's
+# peaks.csv is older than the measured one and has fewer columns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=bench/results/smollm2-135m-cpu-heldout
+out=${OUT:-bench/results/smollm2-135m-cpu-heldout}
 base=bench/results/smollm2-135m-cpu
 make -s bin/peakfit bin/peakfit-worker
 if [ -z "${REFIT:-}" ]; then # REFIT=1: fit OUT/peaks.csv as it is (bench/refit-all.sh)
@@ -20,10 +23,9 @@ if [ -z "${REFIT:-}" ]; then # REFIT=1: fit OUT/peaks.csv as it is (bench/refit-
         flock /work/team/bigmem.lock nice -n 10 bin/peakfit run bench/smollm2-heldout.sweep -o "$measured"
     fi
     cp "$base/sweep.sweep" "$out/sweep.sweep"
-    cp "$base/peaks.csv" "$out/peaks.csv"
-    # The measured rows, marked held out (the column by its header name).
-    awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "holdout") h = i; next } { $h = 1; print }' \
-        "$measured/peaks.csv" >>"$out/peaks.csv"
+    # The grid's rows as they are (its own held-out points stay held out),
+    # then the measured rows marked held out, under the union of both headers.
+    bench/peaks-combine.py --keep-holdout "$out/peaks.csv" "$base/peaks.csv" -- "$measured/peaks.csv" >/dev/null
 fi
 bin/peakfit fit "$out" >"$out/fit.txt"
 bin/peakfit report "$out" 2>/dev/null
