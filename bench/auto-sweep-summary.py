@@ -164,6 +164,32 @@ def heldout(d, lines, what="held-out points"):
                          f"{half if half is not None else float('nan'):7.1f} {err:+7.2f}%  {'yes' if inside else 'no'}")
     for metric, (n, inside, worst) in sorted(tally.items()):
         lines.append(f"  {metric}: {n} points, largest |error| {worst:.2f}%, {inside} of {n} inside their 95% interval")
+    runs = [g["prediction"].get("between_runs") for g in groups if g["metric"] == "rss" and g.get("holdout")]
+    if runs and runs[0]:
+        b = runs[0]
+        lines.append(f"  rss intervals carry the spread between runs: sd {100 * b['rel_sd']:.3f}% ({b['source']}, "
+                     f"{b['replicate_pairs']} replicate pairs; bench/results/rss-between-runs.txt)")
+    SETS[d] = tally
+
+
+SETS = {}  # held-out set -> {metric: [n, inside, largest |error| %]}
+
+
+def all_sets(lines):
+    """Every held-out set's inside counts, and SmolLM2's and Qwen's totals."""
+    lines.append("")
+    lines.append("## Held-out points inside their 95% prediction intervals, every set")
+    total = {}
+    for d, tally in SETS.items():
+        model = "qwen" if d.startswith("qwen") else "smollm2"
+        for metric, (n, inside, worst) in sorted(tally.items()):
+            lines.append(f"{d}: {metric} {inside} of {n} inside, largest |error| {worst:.2f}%")
+            t = total.setdefault((model, metric), [0, 0])
+            t[0] += n
+            t[1] += inside
+    for (model, metric), (n, inside) in sorted(total.items()):
+        lines.append(f"{model}, every set: {metric} {inside} of {n} predictions inside ({100 * inside / n:.1f}%; "
+                     "a point held out by several sets counts once per set)")
 
 
 def budget(d, budget_text, lines):
@@ -183,6 +209,11 @@ def budget(d, budget_text, lines):
 
 def main():
     lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing)",
+             "# 2026-12-04 17:13-18:00 (helper rss18, #18): RSS's prediction interval adds the spread between runs",
+             "# of one point (fit/group_spread.c): sd of the relative difference between two runs 1.046%, from the",
+             "# committed points measured in 2-4 runs (bench/results/rss-between-runs.txt, 21 dof). Refitted,",
+             "# measuring nothing: smollm2-2s-heldout 10 -> 12 of 12 inside (5x192 +2.38%, 6x384 -0.98% were out),",
+             "# smollm2-heldout 8 -> 9 of 9 (b30 s128 -2.05%); the others as before, all inside; errors unchanged.",
              "# 2026-12-04 13:59-14:40 (helper rss18, #18's RSS side): RSS's heap gap depends on the shape besides T:",
              "# at one T it keeps ~12.8 MiB more per sample (SmolLM2 b30 s128 2479 MiB against b15 s256 2260; gap =",
              "# 28.3 + 0.535*T + 12.8*b, t = 7.7, residual sd 80 -> 45 MiB; Qwen: no such term, t = 0.4:",
@@ -276,6 +307,7 @@ def main():
     if os.path.exists(combine):
         lines.append("smollm2-2s-heldout: " + open(combine).read().strip().split(": ", 1)[1])
     heldout("smollm2-2s-heldout", lines, "the held-out points of smollm2-heldout and smollm2-128-heldout")
+    all_sets(lines)
     text = "\n".join(lines) + "\n"
     open(os.path.join(OUT, "summary.txt"), "w").write(text)
     print(text, end="")
