@@ -58,14 +58,20 @@ const char *device_names(void)
     return text;
 }
 
+int device_name_check(const char *display, const char *name, char *why, size_t size)
+{
+    if (device_name_is_known(name))
+        return 0;
+    snprintf(why, size, "%s must be one of %s, not \"%s\"", display, device_names(), name);
+    return -1;
+}
+
 int device_option_set(const struct opt_row *row, const char *display, const char *value, void *target,
                       void *ctx, char *why, size_t size)
 {
     (void)ctx;
-    if (!device_name_is_known(value)) {
-        snprintf(why, size, "%s must be one of %s, not \"%s\"", display, device_names(), value);
+    if (device_name_check(display, value, why, size) != 0)
         return -1;
-    }
     *(const char **)((char *)target + row->off) = value;
     return 0;
 }

@@ -12,6 +12,10 @@ int device_is_gpu(const char *name);
 /* "cpu, cuda, cuda:N, mps", for messages. */
 const char *device_names(void);
 
+/* 0 for a known name, or -1 with "DISPLAY must be one of cpu, ..., not
+ * \"NAME\"" in why: a command line's --device and a sweep's device alike. */
+int device_name_check(const char *display, const char *name, char *why, size_t size);
+
 struct opt_row;
 /* An OPT_CUSTOM setter (util/options.h): a known device name into the
  * row's const char * field. */

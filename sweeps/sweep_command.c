@@ -40,7 +40,7 @@ SWEEP_SETTER(sweep_set_param)
     while (i < j->n_params && strcmp(j->params[i].name, name) != 0)
         i++;
     if (i < j->n_params && j->params[i].line > j->line)
-        return opt_fail(why, size, "%s is set twice in this section", display);
+        return opt_fail(why, size, OPT_GIVEN_TWICE, display);
     if (i == SWEEP_MAX_PARAMS)
         return opt_fail(why, size, "too many params (at most %d)", SWEEP_MAX_PARAMS);
     j->n_params += i == j->n_params;

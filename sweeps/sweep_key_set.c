@@ -92,9 +92,8 @@ SWEEP_SETTER(sweep_set_model)
 SWEEP_SETTER(sweep_set_device)
 {
     const struct parser *p = ctx;
-    (void)display;
-    if (!device_name_is_known(value))
-        return opt_fail(why, size, "unknown device \"%s\" (devices: %s)", value, device_names());
+    if (device_name_check(display, value, why, size) != 0)
+        return -1;
     snprintf(field_of(target, row), row->size, "%s", value);
     ((struct sweep_job *)target)->device_line = p->line;
     return 0;

@@ -69,13 +69,7 @@ const struct opt_row *sweep_key_find(const char *name)
     return NULL;
 }
 
-static const char *key_name_at(int i) { return keys[i].name; }
-
-const char *sweep_key_names(void)
-{
-    static char text[512];
-    return text[0] ? text : names_joined(text, sizeof text, key_name_at, KEY_COUNT);
-}
+const struct opt_table sweep_key_table = OPT_TABLE("sweep", NULL, keys, NULL);
 
 /* --- the README's table ------------------------------------------------- */
 

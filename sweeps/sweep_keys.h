@@ -15,8 +15,8 @@ const struct opt_row *sweep_key_find(const char *name);
 const struct opt_row *sweep_key_at(int i);
 /* 1 for param.NAME's row: one row for every name. */
 int sweep_key_is_param(const struct opt_row *k);
-/* "model, device, technique, ...", for the unknown-key message. */
-const char *sweep_key_names(void);
+/* The rows as one table, for the engine's unknown-key message. */
+extern const struct opt_table sweep_key_table;
 /* docs/sweeps.md's "| key | value | default |" table. */
 void sweep_keys_markdown(FILE *out);
 #endif

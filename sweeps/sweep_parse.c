@@ -102,17 +102,12 @@ static int start_section(struct reader *r, char *header)
     return 0;
 }
 
-/* "unknown key", with the key it most likely meant. */
+/* The engine's "unknown key", with the key it most likely meant. */
 static int unknown_key(struct parser *p, const char *key)
 {
-    struct near_name near;
-    near_name_start(&near, key);
-    for (int i = 0; sweep_key_at(i); i++)
-        near_name_offer(&near, sweep_key_at(i)->name);
-    if (near_name_best(&near))
-        return parser_fail(p, "unknown key \"%s\"; did you mean \"%s\"? (keys: %s)", key, near_name_best(&near),
-                           sweep_key_names());
-    return parser_fail(p, "unknown key \"%s\" (keys: %s)", key, sweep_key_names());
+    char why[1400];
+    opt_unknown_key(&sweep_key_table, key, why, sizeof why);
+    return parser_fail(p, "%s", why);
 }
 
 static int read_assignment(struct reader *r, char *text)
@@ -120,7 +115,7 @@ static int read_assignment(struct reader *r, char *text)
     struct parser *p = &r->p;
     char *eq = strchr(text, '=');
     if (!eq)
-        return parser_fail(p, "expected key = value, got \"%s\"", text);
+        return parser_fail(p, OPT_NOT_KEY_VALUE, text);
     *eq = '\0';
     char *key = trim(text), *value = trim(eq + 1);
     if (!p->job)
@@ -129,11 +124,11 @@ static int read_assignment(struct reader *r, char *text)
     if (!k)
         return unknown_key(p, key);
     if (!value[0])
-        return parser_fail(p, "%s has no value", key);
+        return parser_fail(p, OPT_NO_VALUE, key);
     unsigned long long bit = 1ULL << (k - sweep_key_at(0));
     if (!sweep_key_is_param(k)) { /* one row, many names: its setter finds a name set twice */
         if (r->seen & bit)
-            return parser_fail(p, "%s is set twice in this section", key);
+            return parser_fail(p, OPT_GIVEN_TWICE, key);
         r->seen |= bit;
     }
     return sweep_key_set(p, k, key, value);

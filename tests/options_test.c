@@ -170,10 +170,14 @@ static void test_lines(void)
                  "f.conf:4: count must be a whole number from 1 to 10, not \"0\"");
     snprintf(line, sizeof line, "cuont = 1");
     expect_error(opt_parse_line(&sample_table, "f.conf:5", line, &s, why, sizeof why), why,
-                 "f.conf:5: unknown key \"cuont\"; did you mean count?");
+                 "f.conf:5: unknown key \"cuont\"; did you mean count? (keys: count, big, ratio, "
+                 "size, time, text, attention, technique, techniques, counts, bytes, flag, on)");
     snprintf(line, sizeof line, "count");
     expect_error(opt_parse_line(&sample_table, "f.conf:6", line, &s, why, sizeof why), why,
                  "f.conf:6: expected key = value, not \"count\"");
+    snprintf(line, sizeof line, "count = ");
+    expect_error(opt_parse_line(&sample_table, "f.conf:7", line, &s, why, sizeof why), why,
+                 "f.conf:7: count has no value");
 }
 
 /* Every row of every command's table: help text, found by its own name,

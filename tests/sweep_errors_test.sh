@@ -16,6 +16,21 @@ done <"$dir/EXPECTED"
 expect_gt "cases checked" "$n" 29
 [ "$n" -eq "$(ls "$dir"/*.sweep | wc -l)" ] || fail "EXPECTED does not list every .sweep file"
 
+# The same mistakes on a command line, in the engine's same words as the
+# sweep files' above (unknown-device, duplicate-key, command-param-twice):
+# the worker's options are the sweep keys' rows, auto's are its own.
+while IFS=$'\t' read -r want args; do
+    read -ra argv <<<"$args"
+    err=$("${argv[@]}" 2>&1 >/dev/null | head -1)
+    expect_eq "$args: message" "$err" "$want"
+done <<EOF
+peakfit worker: --device: device must be one of cpu, cuda, cuda:N, mps, not "tpu"	$PEAKFIT_WORKER --device tpu
+peakfit worker: --batch given twice; give it once	$PEAKFIT_WORKER --batch 1 --batch 2
+peakfit auto: --device must be one of cpu, cuda, cuda:N, mps, not "tpu"	$PEAKFIT auto tiny --technique full --seq-len 64 -o $TMP/cli --device tpu
+peakfit auto: --threads given twice; give it once	$PEAKFIT auto tiny --technique full --seq-len 64 -o $TMP/cli --threads 1 --threads 2
+EOF
+[ ! -e "$TMP/cli" ] || fail "a bad option created the output directory"
+
 # Files that are not sweep files: refused at once, read no further.
 mkfifo "$TMP/fifo.sweep"
 mkdir "$TMP/dir.sweep"

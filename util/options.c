@@ -3,6 +3,7 @@
  * setters they use are option_set.c's; the help and the synopsis are
  * option_help.c's. */
 #include <string.h>
+#include "util/name_list.h"
 #include "util/options.h"
 #include "util/parse.h"
 #include "util/size_arg.h"
@@ -81,7 +82,7 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
         return unknown_option(t, arg, why, size);
     as_written(arg, display, sizeof display);
     if (seen[row - t->rows]++)
-        return opt_fail(why, size, "%s given twice; give it once", display);
+        return opt_fail(why, size, OPT_GIVEN_TWICE, display);
     if (!row->arg)
         return value ? opt_fail(why, size, "%s takes no value", display)
                      : set_given(row, display, "", target, why, size);
@@ -147,21 +148,32 @@ int opt_parse_args(const struct opt_table *t, int argc, char **argv, void *targe
 
 /* --- a key = value line ------------------------------------------------- */
 
+int opt_unknown_key(const struct opt_table *t, const char *key, char *why, size_t size)
+{
+    char keys[1024];
+    struct name_list l;
+    const char *near = opt_near(t, key);
+    name_list_start(&l, keys, sizeof keys);
+    for (int i = 0; i < t->n_rows; i++)
+        name_list_add(&l, t->rows[i].name);
+    return opt_fail(why, size, "unknown key \"%s\"%s%s%s (keys: %s)", key, near ? "; did you mean " : "",
+                    near ? near : "", near ? "?" : "", keys);
+}
+
 int opt_parse_line(const struct opt_table *t, const char *where, char *line, void *target, char *why, size_t size)
 {
+    char inner[1400];
     char *eq = strchr(line, '=');
     if (!eq)
-        return opt_fail(why, size, "%s: expected key = value, not \"%s\"", where, trim(line));
+        return opt_fail(why, size, "%s: " OPT_NOT_KEY_VALUE, where, trim(line));
     *eq = '\0';
     const char *key = trim(line), *value = trim(eq + 1);
     const struct opt_row *row = opt_find(t, key);
-    if (!row) {
-        const char *near = opt_near(t, key);
-        return opt_fail(why, size, "%s: unknown key \"%s\"%s%s%s", where, key, near ? "; did you mean " : "",
-                    near ? near : "", near ? "?" : "");
-    }
-    char inner[900];
-    if (set_given(row, key, value, target, inner, sizeof inner) == 0)
+    if (!row)
+        opt_unknown_key(t, key, inner, sizeof inner);
+    else if (!value[0])
+        snprintf(inner, sizeof inner, OPT_NO_VALUE, key);
+    else if (set_given(row, key, value, target, inner, sizeof inner) == 0)
         return 0;
     return opt_fail(why, size, "%s: %s", where, inner);
 }

@@ -122,6 +122,16 @@ int opt_fail(char *why, size_t size, const char *fmt, ...) __attribute__((format
  * message. An unknown key is named with the key it most likely meant. */
 int opt_parse_line(const struct opt_table *t, const char *where, char *line, void *target, char *why, size_t size);
 
+/* The engine's words for the mistakes a command line and a key = value
+ * file share, so that a reader of its own (the sweep file's) says each the
+ * same way: a name given twice, a line without "=", a key without value. */
+#define OPT_GIVEN_TWICE "%s given twice; give it once"
+#define OPT_NOT_KEY_VALUE "expected key = value, not \"%s\""
+#define OPT_NO_VALUE "%s has no value"
+/* "unknown key \"KEY\"; did you mean NAME? (keys: ...)": key, which no
+ * row of t has, with the one it most likely meant and t's keys. */
+int opt_unknown_key(const struct opt_table *t, const char *key, char *why, size_t size);
+
 /* item's value among the names n (the one name-to-value setter, for an
  * OPT_ENUM row and a sweep file's lists alike); 0, or -1 with "DISPLAY
  * must be one of ..., not ITEM" and the name it most likely meant. */
