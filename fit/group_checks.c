@@ -90,6 +90,21 @@ static void flag(struct group_fit *g, const char *fmt, ...)
     snprintf(g->flags + used, sizeof g->flags - used, "%s%s", used ? "; " : "", text);
 }
 
+/* A peak that stays put whatever the tokens (host memory on a GPU run:
+ * the weights' CPU copy at every batch): R^2 has nothing to explain, and
+ * an A of -7e-18 is rounding. Flat: every point within GROUP_FIT_FLAT of
+ * their mean, or 1 MiB. */
+static int flat(const struct group_fit *g)
+{
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    for (int i = 0; i < g->n; i++) {
+        lo = fmin(lo, g->y[i]);
+        hi = fmax(hi, g->y[i]);
+        sum += g->y[i];
+    }
+    return g->n > 0 && hi - lo <= fmax(1.0, GROUP_FIT_FLAT * fabs(sum / g->n));
+}
+
 void group_flag_poor_fit(struct group_fit *g)
 {
     const struct ols *c = group_chosen(g);
@@ -101,9 +116,12 @@ void group_flag_poor_fit(struct group_fit *g)
     if (g->n_above < GROUP_FIT_ABOVE_MIN)
         flag(g, "only %d point%s above the knee (fewer than %d): A, and any plan built on it, rest on too little",
              g->n_above, g->n_above == 1 ? "" : "s", GROUP_FIT_ABOVE_MIN);
+    if (flat(g))
+        return;
     if (c->r2 < GROUP_FIT_R2_MIN)
         flag(g, "R^2 %.3f below %g: the fit explains the peaks poorly", c->r2, GROUP_FIT_R2_MIN);
-    if (c->c[1] < 0)
+    double half = ols_ci95(c, 1);
+    if (c->c[1] < 0 && (isnan(half) || c->c[1] + half < 0))
         flag(g, "A = %.3g MiB/token is negative: memory cannot shrink with tokens", c->c[1]);
 }
 

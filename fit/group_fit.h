@@ -89,6 +89,9 @@ struct group_fit {
 /* A poor fit: R^2 below this, a negative A, or fewer points than
  * coefficients + 2 is flagged in fit's output, fit.csv, fit.json and the report. */
 #define GROUP_FIT_R2_MIN 0.9
+/* Points all within this fraction of their mean (or 1 MiB) are a flat
+ * peak, which no R^2 or sign of A can fault (fit/group_checks.c). */
+#define GROUP_FIT_FLAT 0.002
 /* Fewer points than this above the knee: A rests on too little (fit,
  * report and calc warn; calc's exit status says so). */
 #define GROUP_FIT_ABOVE_MIN 3

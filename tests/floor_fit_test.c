@@ -81,6 +81,15 @@ static void flags(const char *dir, const char *path)
           set.groups[0].flags);
     fit_set_free(&set);
     unlink(path);
+    /* A flat peak (host memory on a GPU run: the same at every batch):
+     * neither a low R^2 nor an A of -1e-17 is a fault; a falling one is. */
+    static const double flat[] = {-102.4 + 0.2, -204.8 - 0.1, -409.6 + 0.3, -819.2 - 0.2};
+    calc_fixture_write(dir, &(struct calc_fixture){.model = "m", .n = 4, .noise = falling, .tensor_noise = flat});
+    CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
+    CHECK(!strstr(set.groups[1].flags, "R^2") && !strstr(set.groups[1].flags, "negative"), "flat tensor peak: %s",
+          set.groups[1].flags);
+    fit_set_free(&set);
+    unlink(path);
     calc_fixture_write(dir, &(struct calc_fixture){.model = "m", .n = 3});
     CHECK(fit_set_load(dir, &set, err, sizeof err) == 0, "fit_set_load: %s", err);
     CHECK(strstr(set.groups[0].flags, "3 points above the knee, fewer than its 2 coefficients + 2: too few to check the fit"),
