@@ -29,7 +29,7 @@ pf_device_memory unknown()
 {
     pf_device_memory m{};
     m.allocated_peak = m.reserved_peak = m.allocated_baseline = m.reserved_baseline = -1;
-    m.context = m.total = -1;
+    m.context = m.total = m.ooms = -1;
     return m;
 }
 
@@ -99,6 +99,12 @@ void cuda_facts(int index, pf_device_memory &m)
 
 // [0] is StatType::AGGREGATE, the sum over the small and large pools (the
 // enum's namespace moved between versions; its value did not).
+// The allocator's count of refused allocations at the baseline: read's
+// ooms are the ones since.
+int64_t cuda_ooms_at_baseline;
+
+int64_t cuda_ooms(int index) { return c10::cuda::CUDACachingAllocator::getDeviceStats(index).num_ooms; }
+
 void cuda_stats(int index, int64_t &allocated_peak, int64_t &reserved_peak, int64_t *allocated_now,
                 int64_t *reserved_now)
 {
@@ -130,6 +136,8 @@ void cuda_baseline(int index, pf_device_memory &m)
     // libraries' own memory (other processes on the same GPU count too).
     m.context = (int64_t)(total_bytes - free_bytes) - m.reserved_baseline;
     c10::cuda::CUDACachingAllocator::resetPeakStats(index);
+    cuda_ooms_at_baseline = cuda_ooms(index);
+    m.ooms = 0;
     cuda_run_allocated_max = cuda_run_reserved_max = -1;
     cuda_facts(index, m);
 }
@@ -223,6 +231,7 @@ extern "C" pf_status pf_device_memory_read(const char *device, pf_device_memory 
         cuda_fold_peaks(cuda_index(d)); // the peak since the last phase began, too
         m.allocated_peak = cuda_run_allocated_max;
         m.reserved_peak = cuda_run_reserved_max;
+        m.ooms = cuda_ooms(cuda_index(d)) - cuda_ooms_at_baseline;
 #endif
     } else if (d.is_mps()) {
         m.allocated_peak = mps_allocated_max;

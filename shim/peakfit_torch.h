@@ -50,6 +50,7 @@ typedef struct {
     int64_t reserved_baseline;
     int64_t context;          /* in use on the device at the baseline outside the allocator (CUDA context, handles) */
     int64_t total;            /* the device's memory */
+    int64_t ooms;             /* allocations the caching allocator refused since the baseline (CUDA's num_ooms); -1 where unknown */
     char name[96];            /* e.g. "NVIDIA H200" */
     char runtime_version[16]; /* CUDA runtime, e.g. "13.0" */
     char driver_version[32];  /* the driver's, e.g. "580.159.03" (NVML); without NVML the CUDA version it supports */

@@ -138,9 +138,29 @@ static void report_gpu_peaks(void)
     report(REPORT_gpu_reserved_peak_bytes, "%lld", (long long)m.reserved_peak);
 }
 
+/* An error after the GPU's allocator refused an allocation is that out of
+ * memory, whatever libtorch said last: its C++ autograd engine can lose a
+ * device thread's OutOfMemoryError and fail an assert of its own instead
+ * (2.11: bench/results/smollm2-135m-cuda/oom-trace.txt). */
+static pf_status gpu_oom_cause(pf_status status, char *message, size_t size)
+{
+    pf_device_memory m;
+    if (status == PF_ERR_OOM || !gpu_device || pf_device_memory_read(gpu_device, &m) != PF_OK || m.ooms <= 0)
+        return status;
+    char said[1024];
+    memcpy(said, message, sizeof said < size ? sizeof said : size);
+    said[sizeof said - 1] = '\0';
+    snprintf(message, size, "out of memory on %s: its caching allocator refused %lld allocation%s (libtorch then "
+             "said: %.600s)", gpu_device, (long long)m.ooms, m.ooms == 1 ? "" : "s", said);
+    return PF_ERR_OOM;
+}
+
 static int fail_with(pf_status status)
 {
-    report(REPORT_error, "%s", pf_last_error());
+    char message[1024];
+    snprintf(message, sizeof message, "%s", pf_last_error());
+    status = gpu_oom_cause(status, message, sizeof message);
+    report(REPORT_error, "%s", message);
     report(REPORT_peak_rss_kib, "%ld", proc_status_kib("VmHWM"));
     report(REPORT_tensor_peak_bytes, "%lld", (long long)pf_tensor_bytes_peak());
     report_gpu_peaks();
