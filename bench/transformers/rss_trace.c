@@ -28,7 +28,12 @@
  * operator (at::_ops::NAME::call), innermost first: which op made the block;
  * RSS_TRACE_BT=2 the names of the first 8 named callers, whatever they are;
  * RSS_TRACE_BT_MAX=BYTES only for blocks up to that size. calloc and realloc
- * are logged too (realloc as a free and an allocation). */
+ * are logged too (realloc as a free and an allocation).
+ *
+ * RSS_TRACE.PID.thr: the dynamic threshold's moves, one line each as free()
+ * makes it, "t_ms rss_kib threshold_kib" (the first line: its value when the
+ * constructor ran), so its value at a process's baseline RSS can be read
+ * (bench/transformers/mmap-threshold.sh). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -42,7 +47,9 @@
 #include <unistd.h>
 
 static int trace_fd = -1;
+static int thr_fd = -1;
 static size_t mmap_threshold = 128 * 1024;
+static void log_threshold(void);
 
 static int allocs_fd = -1;
 static size_t allocs_min;
@@ -162,8 +169,10 @@ void free(void *p)
             log_block('f', p);
         size_t word = ((size_t *)p)[-1];
         size_t size = word & ~(size_t)7;
-        if ((word & 2) && size > mmap_threshold && size <= (size_t)32 << 20)
+        if ((word & 2) && size > mmap_threshold && size <= (size_t)32 << 20) {
             mmap_threshold = size;
+            log_threshold();
+        }
     }
     __libc_free(p);
 }
@@ -185,6 +194,19 @@ static long rss_kib(void)
     if (sscanf(buf, "%ld %ld", &size, &resident) != 2)
         return -1;
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void log_threshold(void)
+{
+    if (thr_fd < 0)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double t = (double)(now.tv_sec - started.tv_sec) * 1e3 + (double)(now.tv_nsec - started.tv_nsec) / 1e6;
+    char line[96];
+    int n = snprintf(line, sizeof line, "%.1f %ld %zu\n", t, rss_kib(), mmap_threshold >> 10);
+    if (write(thr_fd, line, (size_t)n) < 0)
+        thr_fd = -1;
 }
 
 /* RSS_TRACE_INFO_KIB=N: once RSS first reaches N KiB, malloc_info()'s XML
@@ -242,6 +264,9 @@ __attribute__((constructor)) static void rss_trace_start(void)
     if (trace_fd < 0)
         return;
     clock_gettime(CLOCK_MONOTONIC, &started);
+    snprintf(name, sizeof name, "%s.%ld.thr", path, (long)getpid());
+    thr_fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    log_threshold();
     if (getenv("RSS_TRACE_ALLOCS")) {
         allocs_min = (size_t)atol(getenv("RSS_TRACE_ALLOCS"));
         main_tid = gettid();
