@@ -33,7 +33,8 @@
  * RSS_TRACE.PID.thr: the dynamic threshold's moves, one line each as free()
  * makes it, "t_ms rss_kib threshold_kib" (the first line: its value when the
  * constructor ran), so its value at a process's baseline RSS can be read
- * (bench/transformers/mmap-threshold.sh). */
+ * (bench/transformers/mmap-threshold.sh); RSS_TRACE_THR_BT=1 adds after each
+ * the callers of the free() that moved it (backtrace_symbols_fd's lines). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -207,6 +208,10 @@ static void log_threshold(void)
     int n = snprintf(line, sizeof line, "%.1f %ld %zu\n", t, rss_kib(), mmap_threshold >> 10);
     if (write(thr_fd, line, (size_t)n) < 0)
         thr_fd = -1;
+    if (thr_fd >= 0 && getenv("RSS_TRACE_THR_BT")) { /* the free()'s callers, one per line */
+        void *frames[24];
+        backtrace_symbols_fd(frames, backtrace(frames, 24), thr_fd);
+    }
 }
 
 /* RSS_TRACE_INFO_KIB=N: once RSS first reaches N KiB, malloc_info()'s XML
