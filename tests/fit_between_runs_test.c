@@ -20,6 +20,7 @@
 #include <string.h>
 #include "fit/group_fit.h"
 #include "tests/check.h"
+#include "tests/synthetic_point.h"
 
 enum { GROUPS = 400, HELD = 12, MAX_POINTS = 32, REPLICATES = 4, MEASURED_DOF = 21 };
 #define MEASURED_SPREAD 0.01046
@@ -33,21 +34,7 @@ enum scenario { DEFAULT, REPLICATES_LATER, BACK_TO_BACK };
 
 static double peak(const struct truth *t, double b, double s) { return fmax(t->P, t->F + t->A * b * s); }
 
-static void observe(struct observation *o, double b, double s, double y)
-{
-    memset(o, 0, sizeof *o);
-    strcpy(o->model, "m");
-    strcpy(o->device, "cpu");
-    strcpy(o->technique, "full");
-    strcpy(o->attention, "sdpa");
-    o->batch = (int)b;
-    o->seq_len = (int)s;
-    o->tokens = b * s;
-    o->rss_mib = y;
-    o->tensor_mib = o->gpu_allocated_mib = o->gpu_reserved_mib = -1;
-    for (int k = 0; k < PF_PHASE_COUNT; k++)
-        o->phase_mib[k] = -1;
-}
+static void observe(struct observation *o, double b, double s, double y) { synthetic_point(o, "sdpa", b, s, y); }
 
 /* SmolLM2-like peaks: 2-12 GiB, a floor below a knee of 300-900 tokens. */
 static struct truth draw_truth(gsl_rng *r, double run_rel)

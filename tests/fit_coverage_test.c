@@ -13,6 +13,7 @@
 #include <string.h>
 #include "fit/group_fit.h"
 #include "tests/check.h"
+#include "tests/synthetic_point.h"
 
 enum { GROUPS = 600, HELD = 12, MAX_POINTS = 64 };
 
@@ -26,21 +27,7 @@ static double peak(const struct truth *t, double b, double s)
     return fmax(t->P, t->F + t->A * b * s + t->B * b * s * s);
 }
 
-static void observe(struct observation *o, double b, double s, double y)
-{
-    memset(o, 0, sizeof *o);
-    strcpy(o->model, "m");
-    strcpy(o->device, "cpu");
-    strcpy(o->technique, "full");
-    strcpy(o->attention, "eager");
-    o->batch = (int)b;
-    o->seq_len = (int)s;
-    o->tokens = b * s;
-    o->rss_mib = y;
-    o->tensor_mib = o->gpu_allocated_mib = o->gpu_reserved_mib = -1;
-    for (int k = 0; k < PF_PHASE_COUNT; k++)
-        o->phase_mib[k] = -1;
-}
+static void observe(struct observation *o, double b, double s, double y) { synthetic_point(o, "eager", b, s, y); }
 
 /* Half the groups at one seq_len, half at three with a b*s^2 term half the
  * time; the knee between 300 and 900 tokens at s = 256. */
