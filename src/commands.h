@@ -3,7 +3,13 @@
  * Each returns an exit status (util/exit_status.h). */
 #ifndef PEAKFIT_COMMANDS_H
 #define PEAKFIT_COMMANDS_H
+#include "fit/fit_set.h"
 #include "util/options.h"
+
+/* `peakfit COMMAND DIR`'s operand: the usage on stderr unless argv is
+ * COMMAND and one DIR, else DIR's fits (fit_set_open); EXIT_DONE (free set
+ * then) or EXIT_BAD_INPUT (src/dir_operand.c). */
+int dir_operand_open(const char *command, int argc, char **argv, struct fit_set *set);
 
 int fit_main(int argc, char **argv);    /* src/fit_cmd.c */
 int plot_main(int argc, char **argv);   /* src/plot_cmd.c */

@@ -8,12 +8,8 @@
 
 int fit_main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: peakfit fit DIR\n");
-        return EXIT_BAD_INPUT;
-    }
     struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0)
+    if (dir_operand_open("fit", argc, argv, &set) != EXIT_DONE)
         return EXIT_BAD_INPUT;
     int rc = EXIT_BAD_INPUT;
     if (set.n_groups == 0) {

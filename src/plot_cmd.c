@@ -7,12 +7,8 @@
 
 int plot_main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: peakfit plot DIR\n");
-        return EXIT_BAD_INPUT;
-    }
     struct fit_set set;
-    if (fit_set_open(argv[1], &set) != 0)
+    if (dir_operand_open("plot", argc, argv, &set) != EXIT_DONE)
         return EXIT_BAD_INPUT;
     int rc = plot_write(&set);
     if (rc == EXIT_DONE)
