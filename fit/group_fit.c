@@ -17,8 +17,8 @@ const struct ols *group_chosen(const struct group_fit *g)
     return g->choice == CHOICE_LINEAR ? &g->linear : g->choice == CHOICE_QUADRATIC ? &g->quadratic : NULL;
 }
 
-/* Each metric: its name, and which of peaks.csv's per-phase peaks measure
- * it (their offset in struct observation). The counting allocator's (the
+/* Each metric: its name, its peak and which of peaks.csv's per-phase peaks
+ * measure it (their offsets in struct observation), its peaks.csv column. The counting allocator's (the
  * CPU counter, forward_peak_mib...) are the host's live tensor bytes, which
  * the tensor metric counts and RSS holds, on a GPU row as on a CPU one; the
  * device allocator's (forward_gpu_allocated_peak_mib..., recorded by the
@@ -27,18 +27,20 @@ const struct ols *group_chosen(const struct group_fit *g)
  * takes the host's incidental allocations as its floor. */
 static const struct {
     const char *name;
+    size_t value_at;        /* its peak in struct observation */
     size_t phases_at;
     int column;             /* the peak's column in peaks.csv */
     const char *measured_as; /* what that column's figure is, in a sentence */
 } metrics[METRIC_COUNT] = {
-    [METRIC_RSS] = {"rss", offsetof(struct observation, phase_mib), PEAKS_COL_peak_above_baseline_mib,
-                    "above baseline"},
-    [METRIC_TENSOR] = {"tensor", offsetof(struct observation, phase_mib), PEAKS_COL_tensor_peak_mib,
-                       "of live tensors"},
-    [METRIC_ALLOCATED] = {"allocated", offsetof(struct observation, phase_gpu_allocated_mib),
-                          PEAKS_COL_gpu_allocated_peak_mib, "allocated on the GPU"},
-    [METRIC_RESERVED] = {"reserved", offsetof(struct observation, phase_gpu_reserved_mib),
-                         PEAKS_COL_gpu_reserved_peak_mib, "reserved on the GPU"},
+#define METRIC_ROW(name, value, phases, column, as) \
+    {name, offsetof(struct observation, value), offsetof(struct observation, phases), PEAKS_COL_##column, as}
+    [METRIC_RSS] = METRIC_ROW("rss", rss_mib, phase_mib, peak_above_baseline_mib, "above baseline"),
+    [METRIC_TENSOR] = METRIC_ROW("tensor", tensor_mib, phase_mib, tensor_peak_mib, "of live tensors"),
+    [METRIC_ALLOCATED] = METRIC_ROW("allocated", gpu_allocated_mib, phase_gpu_allocated_mib, gpu_allocated_peak_mib,
+                                    "allocated on the GPU"),
+    [METRIC_RESERVED] = METRIC_ROW("reserved", gpu_reserved_mib, phase_gpu_reserved_mib, gpu_reserved_peak_mib,
+                                   "reserved on the GPU"),
+#undef METRIC_ROW
 };
 
 const char *metric_name(enum metric m) { return m >= 0 && m < METRIC_COUNT ? metrics[m].name : "?"; }
@@ -54,13 +56,7 @@ int group_peak_phase(const struct group_fit *g, int i) { return phase_of_peak(me
 
 static double metric_value(const struct observation *o, enum metric m)
 {
-    switch (m) {
-    case METRIC_RSS: return o->rss_mib;
-    case METRIC_TENSOR: return o->tensor_mib;
-    case METRIC_ALLOCATED: return o->gpu_allocated_mib;
-    case METRIC_RESERVED: return o->gpu_reserved_mib;
-    default: return -1;
-    }
+    return m >= 0 && m < METRIC_COUNT ? *(const double *)((const char *)o + metrics[m].value_at) : -1;
 }
 
 /* What the metric's peak comes on top of: the process's RSS baseline, or

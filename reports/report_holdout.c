@@ -70,9 +70,9 @@ void section_holdout(FILE *f, const struct fit_set *set)
                "inside its 95%% prediction interval (for a new measurement, not the interval of the mean).\n\n");
     held_table(f, set, 0, &sum_abs, &n, &n_inside);
     held_summary(f, sum_abs, n, n_inside);
-    if (n)
+    if (n) {
         between_runs_note(f, set);
-    if (!n) {
+    } else {
         fprintf(f, "\nNone: the sweep has no `holdout` key (e.g. `holdout = 6x384, 3x128`), so the fit's "
                    "prediction error is only estimated by leave-one-out.\n\n");
         return;

@@ -38,11 +38,16 @@ static const char *task_problem(const struct run_options *o, int chunk_given)
     return NULL;
 }
 
+int run_options_defaults(struct run_options *o, char *why, size_t size)
+{
+    *o = (struct run_options){.point = -1}; /* --point's "every point" */
+    return opt_defaults(run_rows, (int)(sizeof run_rows / sizeof run_rows[0]), o, NULL, why, size);
+}
+
 int run_sweep_args(int argc, char **argv, struct run_options *o, char *why, size_t size)
 {
     int n;
-    *o = (struct run_options){.point = -1}; /* --point's "every point" */
-    if (opt_defaults(run_rows, (int)(sizeof run_rows / sizeof run_rows[0]), o, NULL, why, size) != 0 ||
+    if (run_options_defaults(o, why, size) != 0 ||
         opt_parse_args(&run_options_table, argc, argv, o, &o->sweep, 1, &n, why, size) != 0)
         return -1;
     const char *problem = task_problem(o, o->chunk_given);

@@ -299,9 +299,12 @@ int run_sweep_with(const struct run_options *o)
 
 int run_sweep(const char *sweep_path, const char *out_dir)
 {
-    struct run_options o = {.point = -1}; /* every point; the rest as the options' rows say */
+    struct run_options o;
     char why[256];
-    opt_defaults(run_options_table.rows, run_options_table.n_rows, &o, NULL, why, sizeof why); /* options_test */
+    if (run_options_defaults(&o, why, sizeof why) != 0) {
+        fprintf(stderr, "peakfit: run's options: %s\n", why);
+        return EXIT_BAD_INPUT;
+    }
     o.sweep = sweep_path;
     o.dir = out_dir;
     return run_sweep_with(&o);

@@ -19,6 +19,9 @@ struct run_options {
 
 /* run's (and all's) options: the parser's table, its --help and synopsis. */
 extern const struct opt_table run_options_table;
+/* Every option at its default (its row's; --point: every point); 0, or -1
+ * with why for a default its row cannot read (options_test checks none is). */
+int run_options_defaults(struct run_options *o, char *why, size_t size);
 /* Reads "SWEEP -o|--output DIR [-j N] [--point K] [--chunk C]"; 0, or -1
  * with what is wrong in why. */
 int run_sweep_args(int argc, char **argv, struct run_options *o, char *why, size_t size);
