@@ -170,7 +170,9 @@ deps:
 	else echo "deps: all installed"; fi
 	@echo "deps: libblas.so.3 is $$(readlink -f /usr/lib/$$(gcc -print-multiarch)/libblas.so.3)"
 
-test: deps all
+# all after deps, not beside it (make -j): the build needs what deps installs.
+test: deps
+	@$(MAKE) --no-print-directory all
 	@tests/run-tests.sh
 
 # The C side under AddressSanitizer and UBSan (the shim stays as it is:
@@ -213,7 +215,8 @@ FUZZ_SECONDS ?= 60
 fuzz: $(SHIM_LIB)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-demo: deps all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu
 	@echo "report: results/tiny-cpu/report.md"
 

@@ -9,7 +9,7 @@
 #include "models/model_spec.h"
 #include "tests/check.h"
 
-enum { B = 4, S = 64 };
+enum { B = 2, S = 32 };
 
 static pf_model *build(pf_technique t, pf_attention a)
 {
