@@ -62,7 +62,7 @@ worker|frag-400x100000|measure||frag:400:100000
 python|heap-log|measure||log
 worker|replay|measure||replay"}
 
-locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
+source "$ROOT/bench/transformers/side_lib.sh"
 
 # argv SIDE ARGV: the command line
 argv() {
@@ -104,11 +104,7 @@ run() {
     [[ ",$4," == *,notrace,* ]] || { env+=(RSS_TRACE="$TMP/t"); pre+=("$TMP/rss_trace.so"); }
     [ ${#pre[@]} -eq 0 ] || env+=(LD_PRELOAD="$(IFS=:; echo "${pre[*]}")")
     rm -f "$TMP"/t.*
-    if [ "$1" = worker ]; then
-        locked env "${env[@]}" PEAKFIT_SPAWNED_AT=1 nice -n 10 "${cmd[@]}" >"$TMP/report" 2>"$TMP/err"
-    else
-        locked env "${env[@]}" PEAKFIT_REPORT_FD=3 nice -n 10 "${cmd[@]}" 3>"$TMP/report" >/dev/null 2>"$TMP/err"
-    fi
+    start_side "$1" "${env[@]}" -- "${cmd[@]}"
 }
 
 # live BASE_KIB: the live malloc peak above its value at the baseline (MiB), from the largest

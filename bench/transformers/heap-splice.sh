@@ -31,7 +31,7 @@ PY=$1 WK=$2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cc -O2 -shared -fPIC -o "$TMP/heap_replay.so" "$ROOT/bench/transformers/heap_replay.c"
-locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
+source "$ROOT/bench/transformers/side_lib.sh"
 mark() { grep -n -m1 '^a 64 4718592 ' "$1" | cut -d: -f1; }
 py_k=$(($(mark "$PY") - 1)) wk_k=$(($(mark "$WK") - 1))
 head -n "$py_k" "$PY" >"$TMP/py.pre"; tail -n +"$((py_k + 1))" "$PY" >"$TMP/py.step"

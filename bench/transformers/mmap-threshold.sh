@@ -37,7 +37,7 @@ trap 'rm -rf "$TMP"' EXIT
 cc -O2 -shared -fPIC -o "$TMP/rss_trace.so" bench/transformers/rss_trace.c -lpthread
 export HF_HUB_OFFLINE=1
 
-locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
+source "$ROOT/bench/transformers/side_lib.sh"
 
 # side_command SIDE B S: the command line of one side
 side_command() {
@@ -58,11 +58,7 @@ run_side() {
     else
         env+=(GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$4)
     fi
-    if [ "$1" = worker ]; then
-        locked env "${env[@]}" PEAKFIT_SPAWNED_AT=1 nice -n 10 "${cmd[@]}" >"$TMP/report" 2>"$TMP/err"
-    else
-        locked env "${env[@]}" PEAKFIT_REPORT_FD=3 nice -n 10 "${cmd[@]}" 3>"$TMP/report" >/dev/null 2>"$TMP/err"
-    fi
+    start_side "$1" "${env[@]}" -- "${cmd[@]}"
 }
 
 # thresholds BASELINE_KIB: the dynamic threshold at the baseline and at the RSS peak (KiB)

@@ -150,16 +150,7 @@ void *realloc(void *old, size_t n)
     return p;
 }
 
-int posix_memalign(void **out, size_t align, size_t n)
-{
-    if (align % sizeof(void *) != 0 || (align & (align - 1)) != 0)
-        return 22; /* EINVAL */
-    void *p = memalign(align, n);
-    if (!p && n)
-        return 12; /* ENOMEM */
-    *out = p;
-    return 0;
-}
+#include "preload_posix_memalign.h"
 
 /* glibc's free with the dynamic threshold followed: a chunk's size word sits
  * just below its memory, bit 1 (IS_MMAPPED) set for an mmapped one. */

@@ -28,7 +28,7 @@ export HF_HUB_OFFLINE=1
 mkdir -p "$RESULTS"
 
 # locked CMD...: CMD under flock $LOCK when LOCK is set
-locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
+source "$ROOT/bench/transformers/side_lib.sh"
 
 mapfile -t ids < <("$PEAKFIT" grid "$SWEEP" 2>/dev/null)
 for k in ${POINTS:-$(seq 0 $((${#ids[@]} - 1)))}; do
