@@ -66,13 +66,14 @@ source "$ROOT/bench/transformers/side_lib.sh"
 
 # argv SIDE ARGV: the command line
 argv() {
-    local ts="examples/transformers/train_step.py" c="$CONFIG"
-    local m="--config $c --technique full --batch $B --seq-len $S --attention sdpa --steps 1 --warm 1 --seed 0 --device cpu --threads 2"
+    local ts="examples/transformers/train_step.py" c="$CONFIG" m
+    m=$(side_argv python "$B" "$S")
+    m=${m#"$PYTHON $ts "} # measure's flags
     case $1:$2 in
-    worker:measure) echo "$WORKER --model $c --technique full --batch $B --seq-len $S --threads 2 --warm 1 --steps 1 --seed 0" ;;
+    worker:measure) side_argv worker "$B" "$S" ;;
     worker:reorder) echo "$WORKER --seed 0 --steps 1 --warm 1 --threads 2 --seq-len $S --batch $B --technique full --model $c" ;;
-    python:measure) echo "$PYTHON $ts $m" ;;
-    python:short) echo "$PYTHON $ts --config $c --technique full --batch $B --seq-len $S --attention sdpa --threads 2" ;;
+    python:measure) side_argv python "$B" "$S" ;;
+    python:short) side_argv short "$B" "$S" ;;
     python:reorder) echo "$PYTHON $ts --threads 2 --device cpu --seed 0 --warm 1 --steps 1 --attention sdpa --seq-len $S --batch $B --technique full --config $c" ;;
     python:importtime) echo "$PYTHON -X importtime $ts $m" ;;
     python:preimport) echo "$PYTHON bench/transformers/py_preimport.py json,decimal,email.message $ts $m" ;;
@@ -126,9 +127,7 @@ while IFS='|' read -r side label av envs pre; do
         echo "$side $label: failed: $(tail -1 "$TMP/err")"
         continue
     fi
-    read -r base peak tensor < <(awk -F= '{ v[$1] = $2 } END { printf "%s %s ", v["baseline_rss_kib"], v["peak_rss_kib"];
-        if ("tensor_peak_bytes" in v) printf "%.1f", (v["tensor_peak_bytes"] - v["baseline_tensor_bytes"]) / 1048576;
-        else printf "-"; print "" }' "$TMP/report")
+    read -r base peak tensor < <(report_figures)
     l=-; [[ ",$pre," == *,notrace,* ]] || l=$(live "$base")
     printf '%-7s %-22s %9.1f %9.1f %9s %10s\n' "$side" "$label" "$(echo "$base / 1024" | bc -l)" \
         "$(echo "($peak - $base) / 1024" | bc -l)" "$l" "$tensor"

@@ -11,9 +11,9 @@
  * the end "heap_replay: lines L rss_at_mark_kib R hwm_kib H" on stderr, R the
  * VmRSS after line HEAP_REPLAY_MARK, H the VmHWM (a whole run replayed in a
  * bare process: `HEAP_REPLAY=LOG HEAP_REPLAY_TOUCH=1 LD_PRELOAD=... /bin/true`).
- * A free or realloc of a
- * block the log did not allocate (made before the logger loaded, or on
- * another thread) is skipped. The table of blocks is mmapped, outside the heap. */
+ * A free or realloc of a block the log did not allocate (made before the
+ * logger loaded, or on another thread) is skipped. The table of blocks is
+ * mmapped, outside the heap. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <malloc.h>

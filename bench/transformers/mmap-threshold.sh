@@ -39,19 +39,10 @@ export HF_HUB_OFFLINE=1
 
 source "$ROOT/bench/transformers/side_lib.sh"
 
-# side_command SIDE B S: the command line of one side
-side_command() {
-    case $1 in
-    worker) echo "$WORKER --model $CONFIG --technique full --batch $2 --seq-len $3 --threads 2 --warm 1 --steps 1 --seed 0" ;;
-    python) echo "$PYTHON examples/transformers/train_step.py --config $CONFIG --technique full --batch $2 --seq-len $3 --attention sdpa --steps 1 --warm 1 --seed 0 --device cpu --threads 2" ;;
-    short) echo "$PYTHON examples/transformers/train_step.py --config $CONFIG --technique full --batch $2 --seq-len $3 --attention sdpa --threads 2" ;;
-    esac
-}
-
 # run_side SIDE B S N: one fresh process; its report in $TMP/report, its trace in $TMP/t.*
 run_side() {
     local env=(PEAKFIT_TENSOR_PEAK=0) cmd
-    read -r -a cmd <<<"$(side_command "$1" "$2" "$3")"
+    read -r -a cmd <<<"$(side_argv "$1" "$2" "$3")"
     rm -f "$TMP"/t.*
     if [ "$4" = dynamic ]; then
         env+=(RSS_TRACE="$TMP/t" LD_PRELOAD="$TMP/rss_trace.so")
@@ -80,10 +71,7 @@ for p in $POINTS; do
                 echo "$p $n $side: failed: $(tail -1 "$TMP/err")"
                 continue
             fi
-            awk -F= '{ v[$1] = $2 } END { printf "%s %s ", v["baseline_rss_kib"], v["peak_rss_kib"];
-                if ("tensor_peak_bytes" in v) printf "%.1f", (v["tensor_peak_bytes"] - v["baseline_tensor_bytes"]) / 1048576;
-                else printf "-"; print "" }' "$TMP/report" >"$TMP/fig"
-            read -r base peak alloc <"$TMP/fig"
+            read -r base peak alloc < <(report_figures)
             [ "$n" = dynamic ] && thr=$(thresholds "$base") || thr="- -"
             printf '%-6s %-9s %-7s %9.1f %9.1f %9s %9s %9s\n' "$p" "$n" "$side" "$(echo "$base / 1024" | bc -l)" \
                 "$(echo "($peak - $base) / 1024" | bc -l)" "$alloc" $thr
