@@ -102,6 +102,12 @@ const char *command_job_text(const struct grid_point *p)
     if (!command_job_is(p) || command_expand(p->job->command, p->job->shell, value_of, &v, &argv, err, sizeof err))
         return text;
     FILE *out = fmemopen(text, sizeof text, "w");
+    for (char **e = argv.env; out && *e; e++) {
+        size_t name = strcspn(*e, "=");
+        fprintf(out, "%.*s=", (int)name, *e);
+        shell_quote(out, *e + name + 1);
+        fputc(' ', out);
+    }
     for (int w = 0; out && w < argv.argc; w++) {
         if (w)
             fputc(' ', out);

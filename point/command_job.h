@@ -19,7 +19,8 @@ int command_job_argv(const struct grid_point *p, int threads, struct command_arg
                      char *err, size_t errlen);
 
 /* The point's command as peaks.csv records it: each word shell-quoted,
- * with the sweep's threads; "" for the built-in worker. Points into a
+ * after the environment that holds its values with shell = true
+ * (PEAKFIT_BATCH='8' '/bin/sh' '-c' '...'), with the sweep's threads; "" for the built-in worker. Points into a
  * buffer that the next call reuses. */
 const char *command_job_text(const struct grid_point *p);
 #endif

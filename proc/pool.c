@@ -90,6 +90,15 @@ static int start_command(struct slot *sl, const struct grid_point *p, int thread
         errno = ENOENT;
         return -1;
     }
+    /* The pool's variables, then those holding the values (shell = true). */
+    char *env[4 + COMMAND_MAX_ENV];
+    int n = 0;
+    for (char *const *e = o->env; e && *e && n < 4; e++)
+        env[n++] = *e;
+    for (char **e = argv.env; *e; e++)
+        env[n++] = *e;
+    env[n] = NULL;
+    o->env = env;
     o->path = path;
     o->watch = &sl->watch;
     o->mem_limit = p->job->mem_limit;

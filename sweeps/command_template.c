@@ -1,11 +1,11 @@
 /* command_template.c: one pass over the command text, writing the words
  * (each NUL-ended) to a memory stream; then the argv points into them. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sweeps/command_template.h"
-#include "util/shell_quote.h"
 
 static const char *const placeholder_names[] = {
 #define COMMAND_NAME(name, what) #name,
@@ -47,6 +47,13 @@ int command_placeholder_find(const char *name, size_t len)
 struct expansion {
     FILE *out;
     int shell;
+    /* shell = true: the quote the shell is in at this point of the text
+     * ('\'', '"' or 0), and the environment that holds each value used,
+     * NAME=VALUE strings, each NUL-ended, each name once. */
+    char quote;
+    FILE *env;
+    int n_env;
+    char env_names[COMMAND_MAX_ENV][COMMAND_ENV_NAME_MAX];
     int words;          /* words finished */
     int in_word;        /* a word is open (even an empty one: '') */
     command_value_fn value_of;
@@ -74,6 +81,47 @@ static void end_word(struct expansion *x)
     x->in_word = 0;
 }
 
+/* The variable that holds placeholder name's value: PEAKFIT_BATCH for
+ * {batch}, PEAKFIT_PARAM_lr for {param.lr} (a param's name as written:
+ * letters, digits and _, so lr and LR stay two). */
+static void env_name_of(const char *name, size_t len, char out[COMMAND_ENV_NAME_MAX])
+{
+    size_t prefix = strlen(COMMAND_PARAM_PREFIX);
+    if (len > prefix && strncmp(name, COMMAND_PARAM_PREFIX, prefix) == 0) {
+        snprintf(out, COMMAND_ENV_NAME_MAX, "%sPARAM_%.*s", COMMAND_ENV_PREFIX, (int)(len - prefix), name + prefix);
+        return;
+    }
+    int n = snprintf(out, COMMAND_ENV_NAME_MAX, "%s%.*s", COMMAND_ENV_PREFIX, (int)len, name);
+    for (int c = (int)strlen(COMMAND_ENV_PREFIX); c < n && c < COMMAND_ENV_NAME_MAX; c++)
+        out[c] = (char)toupper((unsigned char)out[c]);
+}
+
+/* shell = true: the shell gets a reference to the value, never the value.
+ * Whatever the value holds ($( ), quotes, backquotes), the shell expands
+ * a parameter once and never reads its text as code. Outside quotes the
+ * reference is quoted, so the value stays one word; inside "..." it is
+ * bare; inside '...' the shell would not expand it at all. */
+static int refer_to(struct expansion *x, const char *name, size_t len, const char *value)
+{
+    char var[COMMAND_ENV_NAME_MAX];
+    if (x->quote == '\'')
+        return fail(x, "{%.*s} is inside '...', where the shell would not expand it (put it outside quotes "
+                    "or inside \"...\")", (int)len, name);
+    env_name_of(name, len, var);
+    fprintf(x->out, x->quote == '"' ? "${%s}" : "\"${%s}\"", var);
+    int seen = 0;
+    while (seen < x->n_env && strcmp(x->env_names[seen], var) != 0)
+        seen++;
+    if (seen < x->n_env)
+        return 0;
+    if (x->n_env == COMMAND_MAX_ENV)
+        return fail(x, "more than %d placeholders", COMMAND_MAX_ENV);
+    snprintf(x->env_names[x->n_env++], COMMAND_ENV_NAME_MAX, "%s", var);
+    fprintf(x->env, "%s=%s", var, value);
+    fputc('\0', x->env);
+    return 0;
+}
+
 /* At text[*i] == '{': a placeholder, or "{{". Advances *i past it. */
 static int take_placeholder(struct expansion *x, const char *text, size_t *i)
 {
@@ -90,11 +138,10 @@ static int take_placeholder(struct expansion *x, const char *text, size_t *i)
     const char *value = x->value_of(x->ctx, name, len);
     if (!value)
         return fail(x, "unknown placeholder {%.*s} (placeholders: %s)", (int)len, name, command_placeholder_names());
-    if (x->shell)
-        shell_quote(x->out, value);
-    else
-        fputs(value, x->out);
     *i += len + 2;
+    if (x->shell)
+        return refer_to(x, name, len, value);
+    fputs(value, x->out);
     return 0;
 }
 
@@ -167,6 +214,19 @@ static int split(struct expansion *x, const char *text)
     return x->words ? 0 : fail(x, "the command is empty");
 }
 
+/* shell = true: the shell's quoting, followed only as far as a reference
+ * needs to know where it sits. A backslash outside '...' takes the next
+ * character with it (\" does not end "..."); a brace stays peakfit's. */
+static size_t shell_text(struct expansion *x, const char *text, size_t i)
+{
+    char c = text[i];
+    if (c == '\\' && x->quote != '\'' && text[i + 1] && text[i + 1] != '{' && text[i + 1] != '}')
+        return 2;
+    if ((c == '\'' || c == '"') && (!x->quote || x->quote == c))
+        x->quote = x->quote ? 0 : c;
+    return 1;
+}
+
 /* shell = true: only placeholders and braces are peakfit's; the rest is
  * the shell's. */
 static int fill_in(struct expansion *x, const char *text)
@@ -179,57 +239,68 @@ static int fill_in(struct expansion *x, const char *text)
         if (text[i] == '{' || text[i] == '}') {
             if (take_brace(x, text, &i) != 0)
                 return -1;
-        } else
-            fputc(text[i++], x->out);
+            continue;
+        }
+        size_t n = shell_text(x, text, i);
+        fwrite(text + i, 1, n, x->out);
+        i += n;
     }
     fputc('\0', x->out);
     x->words = 3;
     return text[strspn(text, " \t")] ? 0 : fail(x, "the command is empty");
 }
 
-static int point_into(struct command_argv *a, char *text, int words)
+/* words NUL-ended strings in text, as a NULL-ended array into them. */
+static char **point_into(char *text, int words)
 {
-    a->argv = malloc(((size_t)words + 1) * sizeof *a->argv);
-    if (!a->argv)
-        return -1;
-    a->text = text;
+    char **list = malloc(((size_t)words + 1) * sizeof *list);
+    if (!list)
+        return NULL;
     for (int w = 0; w < words; w++) {
-        a->argv[w] = text;
+        list[w] = text;
         text += strlen(text) + 1;
     }
-    a->argv[words] = NULL;
-    a->argc = words;
-    return 0;
+    list[words] = NULL;
+    return list;
 }
 
 int command_expand(const char *text, int shell, command_value_fn value_of, void *ctx, struct command_argv *out,
                    char *err, size_t errlen)
 {
-    char *buf = NULL;
-    size_t size = 0;
-    struct expansion x = {.out = open_memstream(&buf, &size), .shell = shell, .value_of = value_of, .ctx = ctx,
-                          .err = err, .errlen = errlen};
+    char *buf = NULL, *env = NULL;
+    size_t size = 0, env_size = 0;
+    struct expansion x = {.out = open_memstream(&buf, &size), .env = open_memstream(&env, &env_size),
+                          .shell = shell, .value_of = value_of, .ctx = ctx, .err = err, .errlen = errlen};
     *out = (struct command_argv){0};
-    if (!x.out) {
+    int rc = !x.out || !x.env ? -1 : shell ? fill_in(&x, text) : split(&x, text);
+    if (x.out)
+        fclose(x.out);
+    if (x.env)
+        fclose(x.env);
+    if (!x.out || !x.env)
         snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    int rc = shell ? fill_in(&x, text) : split(&x, text);
-    fclose(x.out);
-    if (rc == 0 && !buf[0])
+    else if (rc == 0 && !buf[0])
         rc = fail(&x, "the program (the command's first word) is empty");
-    if (rc == 0 && point_into(out, buf, x.words) != 0) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
+    if (rc == 0) {
+        *out = (struct command_argv){.argv = point_into(buf, x.words), .argc = x.words, .text = buf,
+                                     .env = point_into(env, x.n_env), .env_text = env};
+        if (!out->argv || !out->env) {
+            snprintf(err, errlen, "out of memory");
+            command_argv_free(out);
+            return -1;
+        }
+        return 0;
     }
-    if (rc != 0)
-        free(buf);
-    return rc;
+    free(buf);
+    free(env);
+    return -1;
 }
 
 void command_argv_free(struct command_argv *a)
 {
     free(a->argv);
     free(a->text);
+    free(a->env);
+    free(a->env_text);
     *a = (struct command_argv){0};
 }

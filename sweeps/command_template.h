@@ -9,9 +9,11 @@
  *     into the word as plain text, never split, never read for quotes, so a
  *     value is exactly its own argument (or part of the one word it sits in);
  *   - {{ and }} stand for { and }.
- * With shell = true the text is not split: each placeholder becomes its value
- * quoted for /bin/sh (util/shell_quote.h), and the text is run by
- * /bin/sh -c, which then does everything a shell does with the rest. */
+ * With shell = true the text is not split, and the shell never sees a
+ * value: each placeholder becomes a reference to an environment variable
+ * that holds its value ("${PEAKFIT_BATCH}" outside quotes, ${PEAKFIT_BATCH}
+ * inside "...", refused inside '...'), and the text is run by /bin/sh -c,
+ * which then does everything a shell does with the rest. */
 #ifndef PEAKFIT_COMMAND_TEMPLATE_H
 #define PEAKFIT_COMMAND_TEMPLATE_H
 #include <stddef.h>
@@ -45,7 +47,9 @@ enum command_placeholder {
 };
 
 #define COMMAND_PARAM_PREFIX "param."
-enum { COMMAND_MAX_WORDS = 512 };
+/* shell = true: {batch} is $PEAKFIT_BATCH, {param.lr} $PEAKFIT_PARAM_lr. */
+#define COMMAND_ENV_PREFIX "PEAKFIT_"
+enum { COMMAND_MAX_WORDS = 512, COMMAND_MAX_ENV = 64, COMMAND_ENV_NAME_MAX = 64 };
 
 /* "batch, seq_len, ..., point_id, param.NAME", for messages and docs. */
 const char *command_placeholder_names(void);
@@ -63,10 +67,12 @@ struct command_argv {
     char **argv;    /* argc words and a NULL */
     int argc;
     char *text;     /* the words, each NUL-ended */
+    char **env;     /* shell = true: NAME=VALUE of each placeholder used, NULL-ended; else empty */
+    char *env_text;
 };
 
 /* Splits text (or, with shell, hands it to /bin/sh -c) and fills in each
- * placeholder. Returns 0, or -1 with what is wrong in err ("unterminated '
+ * placeholder (with shell, in env). Returns 0, or -1 with what is wrong in err ("unterminated '
  * quote", "unknown placeholder {x} ..."). */
 int command_expand(const char *text, int shell, command_value_fn value_of, void *ctx, struct command_argv *out,
                    char *err, size_t errlen);

@@ -1,6 +1,7 @@
 # A command job from end to end: the argv it gets (no value of a param,
 # quotes, ;, $( ), backquotes, a leading -, spaces, changes it beyond its
-# own argument, with or without shell = true), the peak of its whole process
+# own argument, with or without shell = true, bare, in a word or inside
+# "..."; with shell = true the shell never sees a value), the peak of its whole process
 # tree (its memory is in a child), its report read strictly, its failures
 # as rows, and fit and report on its rows.
 source "$(dirname "$0")/lib.sh"
@@ -17,7 +18,7 @@ for shell in false true; do
         printf '[j]\nmodel = tiny\ntechnique = full\nbatch = 3\nseq_len = 5\nshell = %s\n' "$shell"
         for i in "${!values[@]}"; do printf 'param.v%d = %s\n' "$i" "${values[$i]}"; done
         printf 'command = argv_print {batch} x{seq_len}y'
-        for i in "${!values[@]}"; do printf ' {param.v%d} -{param.v%d}-' "$i" "$i"; done
+        for i in "${!values[@]}"; do printf ' {param.v%d} -{param.v%d}- "[{param.v%d} x]"' "$i" "$i" "$i"; done
         printf '\n'
     } >"$TMP/argv-$shell.sweep"
     # {x} in a value is text: {{ }} in the sweep would be the way to write braces
@@ -25,15 +26,25 @@ for shell in false true; do
         fail "argv run (shell = $shell): $(cat "$TMP/log")"
     {
         printf '%s\0' 3 x5y
-        for v in "${values[@]}"; do printf '%s\0' "$v" "-$v-"; done
+        for v in "${values[@]}"; do printf '%s\0' "$v" "-$v-" "[$v x]"; done
     } >"$TMP/argv.want"
     cmp -s "$TMP/argv-$shell.out" "$TMP/argv.want" ||
         fail "shell = $shell: argv differs: $(tr '\0' '\n' <"$TMP/argv-$shell.out" | head -40)"
     [ ! -e "$TMP/pwned" ] || fail "shell = $shell: a value ran a command"
 done
-# What peaks.csv says was run: each word shell-quoted.
+# What peaks.csv says was run: each word shell-quoted, after the values
+# the shell reads from the environment.
 col=$("$CSVQ" "$TMP/argv-false/peaks.csv" command)
 expect_eq "command column" "${col:0:42}" "'argv_print' '3' 'x5y' 'a'\\''b' '-a'\\''b-'"
+col=$("$CSVQ" "$TMP/argv-true/peaks.csv" command)
+expect_eq "command column, shell" "${col:0:46}" "PEAKFIT_BATCH='3' PEAKFIT_SEQ_LEN='5' PEAKFIT_"
+# A placeholder inside '...' would reach the shell as text: refused.
+printf '[j]\nmodel = tiny\ntechnique = full\nbatch = 1\nseq_len = 1\nshell = true\ncommand = echo x'"'{batch}'"'\n' >"$TMP/sq.sweep"
+rc=0
+"$PEAKFIT" run "$TMP/sq.sweep" -o "$TMP/sq" 2>"$TMP/log" || rc=$?
+expect_eq "placeholder inside '...': exit" "$rc" 2
+expect_eq "placeholder inside '...'" "$(cat "$TMP/log")" \
+    "peakfit: $TMP/sq.sweep:7: command: {batch} is inside '...', where the shell would not expand it (put it outside quotes or inside \"...\")"
 
 # --- a real job: the tree's peak, the report, fit and report ------------------
 cat >"$TMP/train.sweep" <<'EOF'

@@ -1,8 +1,9 @@
 /* A command job's text becomes argv by the documented rules, and no value
  * of a placeholder (quotes, ;, $( ), backquotes, newlines, a leading -, the
  * empty string, spaces, braces) changes the argv beyond its own argument:
- * without a shell it is put in as plain text; with shell = true it is
- * quoted, and a real /bin/sh gives back exactly the value. */
+ * without a shell it is put in as plain text; with shell = true the shell
+ * gets only a reference to it in the environment, outside quotes or inside
+ * "...", and a real /bin/sh gives back exactly the value. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,8 @@ static size_t run_shell(const struct command_argv *a, char *out, size_t size)
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
+        for (char **e = a->env; *e; e++)
+            putenv(*e);
         execv(a->argv[0], a->argv);
         _exit(127);
     }
@@ -108,18 +111,26 @@ static size_t run_shell(const struct command_argv *a, char *out, size_t size)
     return used;
 }
 
-static void test_shell_quotes_values(void)
+/* The shell's text holds no value: a value is expanded once, as a
+ * parameter, wherever its placeholder sits (bare, in a word, inside "..."),
+ * and is never read as code. */
+static void test_shell_never_sees_values(void)
 {
     for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
         value = hostile[i];
         struct command_argv a;
         char err[256], got[256], want[256];
-        int rc = command_expand("printf '%s\\0' {v} x{v}y \"{batch}\"", 1, value_of, NULL, &a, err, sizeof err);
+        int rc = command_expand("printf '%s\\0' {v} x{v}y \"{batch}\" \"[{v} {batch}]\" \"a\\\"{v}\"", 1, value_of, NULL,
+                                &a, err, sizeof err);
         CHECK(rc == 0 && a.argc == 3 && !strcmp(a.argv[0], "/bin/sh") && !strcmp(a.argv[1], "-c"), "shell: %s", err);
         if (rc != 0)
             continue;
+        CHECK(!strcmp(a.argv[2], "printf '%s\\0' \"${PEAKFIT_V}\" x\"${PEAKFIT_V}\"y \"${PEAKFIT_BATCH}\" "
+                      "\"[${PEAKFIT_V} ${PEAKFIT_BATCH}]\" \"a\\\"${PEAKFIT_V}\""), "shell text: %s", a.argv[2]);
+        CHECK(a.env[0] && a.env[1] && !a.env[2] && !strncmp(a.env[0], "PEAKFIT_V=", 10) &&
+              !strcmp(a.env[0] + 10, value) && !strcmp(a.env[1], "PEAKFIT_BATCH=8"), "env: each value once");
         size_t n = run_shell(&a, got, sizeof got);
-        int w = snprintf(want, sizeof want, "%s%cx%sy%c'8'%c", value, 0, value, 0, 0);
+        int w = snprintf(want, sizeof want, "%s%cx%sy%c8%c[%s 8]%ca\"%s%c", value, 0, value, 0, 0, value, 0, value, 0);
         CHECK(n == (size_t)w && memcmp(got, want, n) == 0, "shell: value [%s] came back as %zu bytes [%.*s]", value,
               n, (int)n, got);
         command_argv_free(&a);
@@ -127,11 +138,29 @@ static void test_shell_quotes_values(void)
     CHECK(access("pwned", F_OK) != 0, "a value ran a command");
 }
 
+static void expect_shell_error(const char *text, const char *want)
+{
+    struct command_argv a;
+    char err[256] = "";
+    CHECK(command_expand(text, 1, value_of, NULL, &a, err, sizeof err) == -1 && strcmp(err, want) == 0,
+          "%s: got [%s], expected [%s]", text, err, want);
+}
+
+static void test_shell_refuses_single_quotes(void)
+{
+    value = "x";
+    expect_shell_error("echo '{v}'", "{v} is inside '...', where the shell would not expand it (put it outside "
+                       "quotes or inside \"...\")");
+    expect_shell_error("echo \"it's\" 'a\\' '\"' x'{batch}'", "{batch} is inside '...', where the shell would not "
+                       "expand it (put it outside quotes or inside \"...\")");
+}
+
 int main(void)
 {
     check_doc_table("docs/own-script.md", "| placeholder | value |\n", command_placeholders_markdown, "placeholder");
     test_rules();
     test_values_stay_put();
-    test_shell_quotes_values();
+    test_shell_never_sees_values();
+    test_shell_refuses_single_quotes();
     CHECK_DONE();
 }
