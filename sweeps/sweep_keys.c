@@ -48,8 +48,9 @@ static const struct opt_row keys[] = {
      .help = "a command run for each point instead of peakfit's worker, without a shell (docs/own-script.md); "
              "the placeholders %s become the point's values, each one whole argument"},
     {.name = "shell", .type = OPT_BOOL, SWEEP_AT(shell), .def = "false",
-     .help = "`true`: the command is run by `/bin/sh -c`, each placeholder's value quoted for the shell; "
-             "the rest of the text is the shell's (pipes, `$VARS`, `;`)"},
+     .help = "`true`: the command is run by `/bin/sh -c`, each placeholder a reference to its value in the "
+             "environment (`\"$PEAKFIT_BATCH\"`), never the value; the rest of the text is the shell's (pipes, "
+             "`$VARS`, `;`)"},
     {.name = "param.NAME", .type = OPT_CUSTOM, .set = sweep_set_param, .unset = "none",
      .help = "a value of the job's own for its command's `{param.NAME}` placeholder"},
 };

@@ -71,7 +71,8 @@ static const char *const column_what[PEAKS_N_COLUMNS] = {
     [PEAKS_COL_driver_version] = "GPU rows: the NVIDIA driver's version (from NVML; where NVML cannot be opened, the CUDA version the driver supports)",
     [PEAKS_COL_start_s] = "from the runner's fork to the worker's `main`: exec and dynamic loading (libtorch's)",
     [PEAKS_COL_init_s] = "the worker's `pf_init`: the counting allocator, the thread pools, the warm-up matmul",
-    [PEAKS_COL_command] = "a command job's command as run, each word shell-quoted (with the sweep's `threads`); "
+    [PEAKS_COL_command] = "a command job's command as run, each word shell-quoted, after the variables that hold its values "
+                           "with `shell = true` (with the sweep's `threads`); "
                           "empty for peakfit's worker ([own-script.md](own-script.md))",
     [PEAKS_COL_memory_method] = "how `peak_rss_mib` was measured: `vmhwm` (the worker's own VmHWM), `tree-poll` "
                                 "(a command's whole process tree, sampled every 20 ms, and the largest `ru_maxrss`)",
