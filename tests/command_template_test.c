@@ -46,13 +46,15 @@ static void expect_argv(const char *text, const char *const *want, int n)
     command_argv_free(&a);
 }
 
-static void expect_error(const char *text, const char *want)
+static void expect_error_of(const char *text, int shell, const char *want)
 {
     struct command_argv a;
     char err[256] = "";
-    CHECK(command_expand(text, 0, value_of, NULL, &a, err, sizeof err) == -1 && strcmp(err, want) == 0,
+    CHECK(command_expand(text, shell, value_of, NULL, &a, err, sizeof err) == -1 && strcmp(err, want) == 0,
           "%s: got [%s], expected [%s]", text, err, want);
 }
+
+static void expect_error(const char *text, const char *want) { expect_error_of(text, 0, want); }
 
 static void test_rules(void)
 {
@@ -138,20 +140,12 @@ static void test_shell_never_sees_values(void)
     CHECK(access("pwned", F_OK) != 0, "a value ran a command");
 }
 
-static void expect_shell_error(const char *text, const char *want)
-{
-    struct command_argv a;
-    char err[256] = "";
-    CHECK(command_expand(text, 1, value_of, NULL, &a, err, sizeof err) == -1 && strcmp(err, want) == 0,
-          "%s: got [%s], expected [%s]", text, err, want);
-}
-
 static void test_shell_refuses_single_quotes(void)
 {
     value = "x";
-    expect_shell_error("echo '{v}'", "{v} is inside '...', where the shell would not expand it (put it outside "
+    expect_error_of("echo '{v}'", 1, "{v} is inside '...', where the shell would not expand it (put it outside "
                        "quotes or inside \"...\")");
-    expect_shell_error("echo \"it's\" 'a\\' '\"' x'{batch}'", "{batch} is inside '...', where the shell would not "
+    expect_error_of("echo \"it's\" 'a\\' '\"' x'{batch}'", 1, "{batch} is inside '...', where the shell would not "
                        "expand it (put it outside quotes or inside \"...\")");
 }
 
