@@ -112,10 +112,8 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
     return b;
 }
 
-/* POINT_GROUP from the row's group column: NO, SHOWN or SETTING. */
-enum { GROUP_BIT_NO = 0, GROUP_BIT_SHOWN = POINT_GROUP, GROUP_BIT_SETTING = POINT_GROUP };
-#define FIELD_ROW(A, name, key, column, uses, id, applies, off, value, text, passed, group, size, usual) \
-    {#name, SETTING_KEY_NAME(key), PEAKS_COL_##column, (uses) | GROUP_BIT_##group, id, applies, off, value, text, passed},
+/* The row's own parameters are spelt n, k, g: .name and .key are members. */
+#define FIELD_ROW(A, n, k, g, ...) {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g), __VA_ARGS__},
 static const struct point_field fields[] = {SETTING_ROWS(FIELD_ROW, _)};
 #undef FIELD_ROW
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };

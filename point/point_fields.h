@@ -9,7 +9,7 @@
  * the predictor's "same kind" test (point/predict.c) and the fit's group
  * key with the observation fields it is read from (fit/group_key.h,
  * fit/observations.h). The rows are in sweeps/setting_rows.h, an X-macro that
- * those layers expand too.
+ * those layers expand too; a row gives these members by name.
  *
  * A new setting that reaches the worker: its row in sweeps/setting_rows.h
  * (with its sweep key's option-engine row and the worker's flag), its field
@@ -28,7 +28,6 @@ enum {
     POINT_SETTINGS = 1 << 0, /* the settings line: two points with the same line measure the same thing */
     POINT_KIND = 1 << 1,     /* the predictor's kind: points that differ only by batch and seq_len */
     POINT_PLANNED = 1 << 2,  /* verify's plan sets it (batch, seq_len, mem_limit), not the measured row */
-    POINT_GROUP = 1 << 3,    /* the fit's group key (fit/group_key.h): the row's group column is not NO */
     POINT_ID_ALWAYS = 1 << 4, /* in the id even where it does not apply (b0/s0 of load; its steps) */
     POINT_RUNNER_PASSES = 1 << 5, /* the worker gets the runner's value instead (threads: a run's share) */
 };
@@ -42,6 +41,7 @@ struct point_field {
     const char *key;           /* its sweep key (the worker's flag is that key's); NULL: the grid makes it */
     enum peaks_column column;  /* the peaks.csv column that records it */
     unsigned uses;             /* POINT_* bits */
+    int in_group_key;          /* 1: a field of the fit's group key (fit/group_key.h), named after the setting */
     const char *id_prefix;     /* its segment of the point id ("/b" for /b4); NULL: not in the id */
     /* Whether it matters to this point (LoRA settings to LoRA techniques,
      * batch to techniques that run steps); NULL: to every point. One that

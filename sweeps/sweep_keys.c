@@ -23,10 +23,9 @@
 #define SWEEP_LIST(f, n, most)                                                                                 \
     .off = offsetof(struct sweep_job, f), .size = sizeof(((struct sweep_job *)0)->f[0]),                      \
     .count_off = offsetof(struct sweep_job, n), .items = (most), .flags = OPT_LIST
-/* A setting row's KEY("name", (rest)) as {.name = "name", rest}; NOKEY as nothing. */
-#define SETTING_UNPAREN(...) __VA_ARGS__
+/* A setting row's KEY("name", rest) as {.name = "name", rest}; NOKEY as nothing. */
 #define SETTING_KEY_ROW(key) SETTING_KEY_ROW_##key
-#define SETTING_KEY_ROW_KEY(n, spec) {.name = n, SETTING_UNPAREN spec},
+#define SETTING_KEY_ROW_KEY(n, ...) {.name = n, __VA_ARGS__},
 #define SETTING_KEY_ROW_NOKEY
 #define KEY_ROW(A, name, key, ...) SETTING_KEY_ROW(key)
 

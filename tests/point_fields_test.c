@@ -80,7 +80,7 @@ static void check_columns(void)
     }
 }
 
-/* The group key's fields are the rows marked POINT_GROUP, each a column
+/* The group key's fields are the rows with a group, each a column
  * the sweep sets (a measurement in the key would split every point). */
 static void check_group_key(void)
 {
@@ -92,17 +92,17 @@ static void check_group_key(void)
     int n = (int)(sizeof group / sizeof group[0]), marked = 0;
     const struct point_field *f;
     for (int i = 0; (f = point_field_at(i)); i++) {
-        if (!(f->uses & POINT_GROUP))
+        if (!f->in_group_key)
             continue;
         marked++;
         int found = 0;
         for (int g = 0; g < n; g++)
             found |= !strcmp(group[g], peaks_columns[f->column].name);
-        CHECK(found, "point field %s is marked POINT_GROUP but the group key has no field %s", f->name,
+        CHECK(found, "point field %s is in the group key but the group key has no field %s", f->name,
               peaks_columns[f->column].name);
         CHECK(peaks_columns[f->column].role != PEAKS_RESULT, "group key field %s is a measured column", f->name);
     }
-    CHECK(marked == n, "the group key has %d fields, sweeps/setting_rows.h marks %d POINT_GROUP", n, marked);
+    CHECK(marked == n, "the group key has %d fields, sweeps/setting_rows.h puts %d in it", n, marked);
     /* fit.csv's leading columns, a file format: the settings that change a
      * point's memory as much as its technique stay in the key. */
     static const char *const kept[] = {"model", "device", "technique", "attention", "lora_rank", "lora_targets",
