@@ -84,7 +84,7 @@ SHIM_LIB := $(SHIM_B)/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
 C_SRC    := $(wildcard util/*.c core/*.c models/*.c sweeps/*.c point/*.c fit/*.c \
-            proc/*.c results/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c)
+            proc/*.c store/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;

@@ -3,8 +3,8 @@
  * process boundary is generated from this one table, so none can drift.
  * From it come the worker's argv (point/worker_command.c), the settings
  * line that tells two points apart and the point id (point/grid.c), the
- * point's peaks.csv columns (results/results_csv.c), hence the resume check
- * (results/results_resume.c, by each column's role in util/peaks_columns.h),
+ * point's peaks.csv columns (store/results_csv.c), hence the resume check
+ * (store/results_resume.c, by each column's role in util/peaks_columns.h),
  * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c),
  * the predictor's "same kind" test (point/predict.c) and the fit's group
  * key with the observation fields it is read from (fit/group_key.h,

@@ -9,7 +9,7 @@
  * member of struct point_result it is read into; column the peaks.csv
  * column it ends in (a phase row: the first of its phases' columns), text
  * how that column is written and less what is subtracted first. The
- * measured columns of peaks.csv (results/results_csv.c) are written by
+ * measured columns of peaks.csv (store/results_csv.c) are written by
  * walking these rows. A new measured quantity is one row, its field and
  * column, and its use; tests/point_fields_test.c fails while a measured
  * column has no row, or a row no column, or a key's value does not reach
@@ -25,7 +25,7 @@
  *   STEP: one line per step (seconds), counted and summed;
  *   PHASE_BYTES, PHASE_KIB: one key per phase, "forward_" + name after
  *   "phase_", into field[phase];  RUNNER: the runner's own, no key.
- * Texts, how results/results_csv.c writes the field into its column:
+ * Texts, how store/results_csv.c writes the field into its column:
  *   TEXT: as it is;  WHOLE: a whole number, always (exit_code -1);
  *   D0, D3, D4, D5: a number with that many decimals, empty when unknown
  *   (negative);  STEP_MEAN: the mean of the steps after the first (the

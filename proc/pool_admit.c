@@ -62,7 +62,7 @@ int pool_may_start(struct pool *pl, int k, int i, double *predicted, int *alone)
 /* -j 1: a CPU point predicted to need more than the machine's free memory
  * now is not started (it would push the machine into swap or the kernel's
  * OOM killer, taking other processes with it); its row says so, and a
- * later run measures it again (results/results_resume.c). 1 when refused. */
+ * later run measures it again (store/results_resume.c). 1 when refused. */
 int pool_refused_for_memory(struct pool *pl, int i, struct point_result *r)
 {
     const struct grid_point *p = &pl->g->points[i];

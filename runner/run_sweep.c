@@ -10,8 +10,8 @@
 #include <time.h>
 #include "point/grid.h"
 #include "runner/grid_cmd.h"
-#include "results/out_dir.h"
-#include "results/results_csv.h"
+#include "store/out_dir.h"
+#include "store/results_csv.h"
 #include "runner/run_sweep.h"
 #include "point/worker_command.h"
 #include "proc/pool.h"

@@ -12,7 +12,7 @@
 #include "autosweep/auto_sweep.h"
 #include "models/model_spec.h"
 #include "point/grid.h"
-#include "results/out_dir.h"
+#include "store/out_dir.h"
 #include "point/predict.h"
 #include "proc/proc_stats.h"
 #include "runner/run_sweep.h"

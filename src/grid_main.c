@@ -12,7 +12,7 @@
 #include "reports/calc.h"
 #include "runner/grid_cmd.h"
 #include "point/predict.h"
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "src/grid_main.h"
 #include "core/technique.h"
 #include "util/exit_status.h"

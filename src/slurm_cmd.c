@@ -10,9 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "runner/grid_cmd.h"
-#include "results/out_dir.h"
-#include "results/results_csv.h"
-#include "results/results_resume.h"
+#include "store/out_dir.h"
+#include "store/results_csv.h"
+#include "store/results_resume.h"
 #include "point/worker_command.h"
 #include "src/slurm_cmd.h"
 #include "sweeps/limits.h"

@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "tests/check.h"
 
 struct calc_fixture {

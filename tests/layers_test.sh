@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 # Lowest first; a folder may include its own files and those of folders
 # before it (docs/layout.md says what each one holds).
-LAYERS="util core shim models sweeps point fit proc results worker runner autosweep plots reports src"
+LAYERS="util core shim models sweeps point fit proc store worker runner autosweep plots reports src"
 rank() { local i=0; for l in $LAYERS; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
 # Every source outside tests/, bench/ and examples/: a new folder that
 # LAYERS leaves out fails below instead of going unchecked.
@@ -15,6 +15,13 @@ sources=$(git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | grep -Ev '^(tests|bench|exa
 for f in $sources; do
     [ "$(rank "${f%%/*}")" -ge 0 ] || fail "$f: its folder ${f%%/*} is missing from LAYERS"
 done
+# .gitignore names only output: a source file new in any layer's folder
+# (or a tracked file anywhere) must not be ignored, or commits leave it out.
+for l in $LAYERS; do
+    ! git check-ignore -q --no-index "$l/new_file.c" || fail "$l/: .gitignore ignores new source files in it"
+done
+ignored=$(git ls-files -ci --exclude-standard)
+[ -z "$ignored" ] || fail ".gitignore matches tracked files: $ignored"
 edges=$TMP/edges
 for f in $sources; do
     dir=${f%%/*}

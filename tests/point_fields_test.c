@@ -15,7 +15,7 @@
 #include "point/worker_command.h"
 #include "point/point_result.h"
 #include "point/worker_report.h"
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "sweeps/sweep_keys.h"
 #include "sweeps/worker_options.h"
 #include "tests/check.h"
@@ -181,7 +181,7 @@ static void full_result(struct point_result *r)
     r->wall_s = r->rusage_maxrss_mib = 1;
 }
 
-/* Every measured column has its text in results/results_csv.c. */
+/* Every measured column has its text in store/results_csv.c. */
 static void check_measured_text(const struct grid_point *p)
 {
     struct point_result r;
@@ -189,7 +189,7 @@ static void check_measured_text(const struct grid_point *p)
     for (int c = 0; c < PEAKS_N_COLUMNS; c++) {
         results_number num;
         CHECK(peaks_columns[c].role != PEAKS_RESULT || results_column_text((enum peaks_column)c, p, &r, num)[0],
-              "measured column %s has no text in results/results_csv.c", peaks_columns[c].name);
+              "measured column %s has no text in store/results_csv.c", peaks_columns[c].name);
     }
 }
 

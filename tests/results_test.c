@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "tests/check.h"
 #include "util/csv_table.h"
 #include "util/peaks_columns_doc.h"

@@ -8,7 +8,7 @@
 #include "core/phase.h"
 #include "point/point_result.h"
 #include "point/worker_report.h"
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "tests/check.h"
 
 static int is_less_of_another(enum worker_report_key k)

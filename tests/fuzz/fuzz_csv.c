@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "tests/fuzz/fuzz_file.h"
 #include "fit/observations.h"
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "util/csv_table.h"
 
 static void check_names_file(const char *err, const char *path)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include "point/grid.h"
 #include "point/point_result.h"
-#include "results/results_resume.h"
+#include "store/results_resume.h"
 #include "util/peaks_columns.h"
 
 /* The header line, without its end of line. */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "point/point_fields.h"
 #include "point/point_result.h"
-#include "results/results_resume.h"
+#include "store/results_resume.h"
 #include "util/capped_notes.h"
 #include "util/id_index.h"
 #include "util/peaks_columns.h"

@@ -7,7 +7,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "results/out_dir.h"
+#include "store/out_dir.h"
 #include "util/exit_status.h"
 #include "util/input_file.h"
 #include "util/output_file.h"

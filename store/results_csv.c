@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "results/results_csv.h"
+#include "store/results_csv.h"
 #include "point/point_fields.h"
-#include "results/results_resume.h"
+#include "store/results_resume.h"
 #include "util/csv_table.h"
 #include "util/peaks_columns.h"
 
