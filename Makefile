@@ -224,6 +224,7 @@ demo: deps
 # checks that the committed ones are up to date).
 docs: $(BIN)/peakfit
 	$(BIN)/peakfit columns >docs/peaks-csv.md
+	$(BIN)/peakfit keys | tests/tools/doc-splice.sh docs/sweeps.md
 
 clean:
 	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B)

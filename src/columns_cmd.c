@@ -1,15 +1,23 @@
-/* columns_cmd.c: `peakfit columns`, the peaks.csv column table as Markdown. */
+/* columns_cmd.c: the reference tables printed from the code's own tables,
+ * as Markdown: `peakfit columns`, the peaks.csv columns (docs/peaks-csv.md
+ * is its output), and `peakfit keys`, the sweep file's keys (the table in
+ * docs/sweeps.md). `make docs` writes both into docs/. */
 #include <stdio.h>
 #include "src/columns_cmd.h"
+#include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"
 #include "util/peaks_columns_doc.h"
 
-int columns_main(int argc, char **argv)
+static int print_table(int argc, char **argv, void (*markdown)(FILE *out))
 {
     if (argc > 1) {
-        fprintf(stderr, "peakfit: columns takes no arguments (got \"%s\")\n", argv[1]);
+        fprintf(stderr, "peakfit: %s takes no arguments (got \"%s\")\n", argv[0], argv[1]);
         return EXIT_BAD_INPUT;
     }
-    peaks_csv_markdown(stdout);
+    markdown(stdout);
     return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
 }
+
+int columns_main(int argc, char **argv) { return print_table(argc, argv, peaks_csv_markdown); }
+
+int keys_main(int argc, char **argv) { return print_table(argc, argv, sweep_keys_markdown); }

@@ -4,7 +4,7 @@
 # an unknown command is named, with the commands there are; --output is -o.
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
-commands="run grid all fit plot report calc verify params columns worker slurm"
+commands="run grid all fit plot report calc verify params columns keys worker slurm"
 for ask in --help -h help; do
     out=$("$PEAKFIT" $ask 2>"$TMP/err") || fail "peakfit $ask: exit status $?"
     expect_eq "peakfit $ask: stderr" "$(cat "$TMP/err")" ""
@@ -83,7 +83,7 @@ expect_eq "peakfit-worker -V" "$("$PEAKFIT_WORKER" -V)" "$out"
 err=$("$PEAKFIT" fitt DIR 2>&1); rc=$?
 expect_eq "unknown command: exit status" "$rc" 2
 expect_eq "unknown command: message" "$err" \
-    "peakfit: unknown command \"fitt\" (commands: run, grid, all, fit, plot, report, calc, verify, auto, params, columns, worker, slurm); peakfit --help for usage"
+    "peakfit: unknown command \"fitt\" (commands: run, grid, all, fit, plot, report, calc, verify, auto, params, columns, keys, worker, slurm); peakfit --help for usage"
 err=$("$PEAKFIT" help fitt 2>&1); rc=$?
 expect_eq "help for an unknown command: exit status" "$rc" 2
 
