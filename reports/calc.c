@@ -46,11 +46,20 @@ enum metric calc_metric(const struct fit_set *set, const struct group_key *key)
     return fit_set_find(set, key, METRIC_RESERVED) ? METRIC_RESERVED : METRIC_RSS;
 }
 
-/* Is this the planning fit (calc_metric) of the requested technique,
+/* The fit a request plans with: the one --metric names, else calc_metric's. */
+static enum metric planning_metric(const struct fit_set *set, const struct group_key *key, const struct calc_request *r)
+{
+    for (int m = 0; r->metric && m < METRIC_COUNT; m++)
+        if (!strcmp(metric_name((enum metric)m), r->metric))
+            return (enum metric)m;
+    return calc_metric(set, key);
+}
+
+/* Is this the planning fit (planning_metric) of the requested technique,
  * matching what was asked on the axes before `upto`? */
 static int candidate(const struct fit_set *set, const struct group_fit *g, const struct calc_request *r, int upto)
 {
-    if (g->metric != calc_metric(set, &g->key) || strcmp(g->key.technique, r->technique))
+    if (g->metric != planning_metric(set, &g->key, r) || strcmp(g->key.technique, r->technique))
         return 0;
     for (int a = 0; a < upto; a++)
         if (!axis_matches(g, r, a))

@@ -28,6 +28,7 @@ struct calc_request {
     const char *model;      /* NULL: the directory's only model (exact value or display name) */
     const char *device;     /* NULL: the only device measured for that model and technique */
     const char *attention;  /* NULL: the only attention measured for them */
+    const char *metric;     /* NULL: calc_metric's; else the fit of that name (tensor: the allocator level) */
     const char *technique;
     double budget_mib;      /* the whole process, baseline included */
     double margin;          /* fraction of the budget kept free */

@@ -8,6 +8,7 @@
 #include "reports/calc.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"
+#include "fit/group_fit.h"
 #include "util/options.h"
 #include "util/parse.h"
 
@@ -23,6 +24,10 @@ static void remember_unit(const struct opt_row *row, const char *value, void *ta
     r->unit_name = bytes_unit(value, &factor);
     r->unit_mib = factor / 1048576.0;
 }
+
+/* --metric: the fits' names (fit/group_fit.c's table). */
+static const char *metric_name_at(int i) { return metric_name((enum metric)i); }
+static const struct opt_names metric_names = {metric_name_at, METRIC_COUNT, NULL, NULL};
 
 static const struct opt_row calc_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(budget_mib), .flags = OPT_MAIN_FORM,
@@ -42,6 +47,9 @@ static const struct opt_row calc_rows[] = {
      .flags = OPT_DEF_WORDS, .def = "the only device measured", .help = "device"},
     {"attention", 0, "A", OPT_TEXT, CALC_FIELD(attention), .flags = OPT_DEF_WORDS, .def = "the only attention measured",
      .help = "attention implementation (sdpa, eager)"},
+    {"metric", 0, "M", OPT_NAME, CALC_FIELD(metric), .names = &metric_names, .flags = OPT_DEF_WORDS,
+     .def = "reserved where measured on a GPU, else rss",
+     .help = "the fit to plan with; tensor: the allocator level (peaks above the RSS baseline as measured)"},
     {"margin", 0, "F", OPT_DOUBLE, CALC_FIELD(margin), 0, 0.99, .def = "0", .help = "fraction of the budget kept free",
      .noun = "fraction"},
     {"micro-batch", 0, "B", OPT_LONG, CALC_FIELD(micro_batch), 1, LIMIT_BATCH_MAX,

@@ -23,6 +23,16 @@ expect_gt "cuda's per-sample cost is its own (twice cpu's)" "$(json_value per_sa
 expect_calc_error "an unmeasured device" \
     "peakfit: $devices: no device \"mps\" with technique full (devices: cpu, cuda)" "$devices" --budget 2GiB --device mps
 
+# --metric tensor plans with the allocator-level fit (its own per-sample
+# cost, below RSS's, which holds every live tensor byte and the heap);
+# a name that is no fit's is refused with the list.
+tensor=$("$PEAKFIT" calc "$devices" --budget 2GiB --device cpu --metric tensor --json) || fail "calc --metric tensor"
+expect_eq "--metric tensor's metric" "$(json_value metric "$tensor")" '"tensor"'
+expect_eq "the default on cpu" "$(json_value metric "$cpu")" '"rss"'
+expect_gt "rss's per-sample cost over tensor's" "$(json_value per_sample_mib "$cpu")" "$(json_value per_sample_mib "$tensor")"
+expect_calc_error "an unknown metric" 'peakfit calc: --metric must be one of rss, tensor, allocated, reserved, not "heap"' \
+    "$devices" --budget 2GiB --device cpu --metric heap
+
 # A measured plan and a standalone one judged against a budget write the
 # members they share from one table each (reports/calc.h: plan_batch,
 # plan_verdict): every member of the standalone's but its own is the measured's.
