@@ -5,6 +5,7 @@
 #include <string.h>
 #include "point/point_result.h"
 #include "point/worker_report.h"
+#include "util/parse.h"
 
 static void take_step(struct point_result *r, double seconds)
 {
@@ -93,39 +94,103 @@ const char *point_result_text(const struct point_result *r, enum worker_report_k
     return fields[k].type == FIELD_CHARS ? (const char *)r + fields[k].off : "";
 }
 
+/* The numbers of each unit a row may hold: none negative (a negative field
+ * is "unknown", written empty), none too large for peaks.csv's readers
+ * (util/peaks_columns.c: 1e18 at most), whole where the field is. */
+static const struct unit_range {
+    double max;
+    int whole;
+} unit_ranges[] = {
+    [REPORT_KIB] = {1125899906842624.0, 0},  /* 2^50 KiB: 1 EiB */
+    [REPORT_BYTES] = {1152921504606846976.0, 0}, /* 2^60 bytes: 1 EiB */
+    [REPORT_COUNT] = {1e15, 1},
+    [REPORT_INT] = {1e6, 1},
+    [REPORT_REAL] = {1e12, 0},
+    [REPORT_STEP] = {1e12, 0},
+    [REPORT_PHASE_BYTES] = {1152921504606846976.0, 0},
+    [REPORT_PHASE_KIB] = {1125899906842624.0, 0},
+};
+
+/* A reported number, read strictly (util/parse.h: no "12abc", "nan",
+ * "inf", hex or white space) into its unit's range. 0, or -1 with why. */
+static int read_number(enum worker_report_key k, int phase, const char *v, double *out, char *why, size_t whylen)
+{
+    const struct unit_range *u = &unit_ranges[worker_report_rows[k].unit];
+    long whole;
+    int bad = u->whole ? parse_long(v, 0, (long)u->max, &whole) : parse_double(v, 0, u->max, out);
+    if (!bad) {
+        if (u->whole)
+            *out = (double)whole;
+        return 0;
+    }
+    char key[64];
+    snprintf(why, whylen, "%s \"%.40s\" is not a %snumber from 0 to %g", worker_report_key(k, phase, key, sizeof key),
+             v, u->whole ? "whole " : "", u->max);
+    return -1;
+}
+
 /* The value into the row's field (phase: its element), by the row's unit. */
-static void take(struct point_result *r, enum worker_report_key k, int phase, const char *v)
+static void take(struct point_result *r, enum worker_report_key k, int phase, const char *v, double n)
 {
     const struct worker_report_row *row = &worker_report_rows[k];
     size_t size;
     char *field = point_result_field(r, k, &size);
     switch (row->unit) {
-    case REPORT_KIB: *(double *)field = atof(v) / 1024; break;
-    case REPORT_BYTES: *(double *)field = atof(v) / 1048576; break;
-    case REPORT_COUNT: *(long long *)field = atoll(v); break;
-    case REPORT_INT: *(int *)field = atoi(v); break;
-    case REPORT_REAL: *(double *)field = atof(v); break;
+    case REPORT_KIB: *(double *)field = n / 1024; break;
+    case REPORT_BYTES: *(double *)field = n / 1048576; break;
+    case REPORT_COUNT: *(long long *)field = (long long)n; break;
+    case REPORT_INT: *(int *)field = (int)n; break;
+    case REPORT_REAL: *(double *)field = n; break;
     case REPORT_TEXT: snprintf(field, size, "%s", v); break;
-    case REPORT_STEP: take_step(r, atof(v)); break;
-    case REPORT_PHASE_BYTES: ((double *)field)[phase] = atof(v) / 1048576; break;
-    case REPORT_PHASE_KIB: ((double *)field)[phase] = atof(v) / 1024; break;
+    case REPORT_STEP: take_step(r, n); break;
+    case REPORT_PHASE_BYTES: ((double *)field)[phase] = n / 1048576; break;
+    case REPORT_PHASE_KIB: ((double *)field)[phase] = n / 1024; break;
     case REPORT_RUNNER: break;
     }
 }
 
-int point_result_take_line(struct point_result *r, char *line)
+/* The row and phase of key: its slot (k * PF_PHASE_COUNT + phase), or -1. */
+static int slot_of(const char *key)
 {
-    char *eq = strchr(line, '=');
-    if (!eq)
-        return -1;
-    *eq = '\0';
     for (int k = 0; k < REPORT_N_KEYS; k++) {
         const struct worker_report_row *row = &worker_report_rows[k];
         for (int i = 0; row->unit != REPORT_RUNNER && i < worker_report_phases((enum worker_report_key)k); i++) {
-            char key[64];
-            if (strcmp(worker_report_key((enum worker_report_key)k, i, key, sizeof key), line) == 0)
-                return take(r, (enum worker_report_key)k, i, eq + 1), 1;
+            char name[64];
+            if (strcmp(worker_report_key((enum worker_report_key)k, i, name, sizeof name), key) == 0)
+                return k * PF_PHASE_COUNT + i;
         }
     }
-    return 0;
+    return -1;
+}
+
+int point_result_read_line(struct point_result *r, char *line, int *slot, char *why, size_t whylen)
+{
+    char *eq = strchr(line, '=');
+    if (!eq)
+        return REPORT_LINE_NOT_KEY_VALUE;
+    *eq = '\0';
+    *slot = slot_of(line);
+    if (*slot < 0)
+        return REPORT_LINE_UNKNOWN;
+    enum worker_report_key k = (enum worker_report_key)(*slot / PF_PHASE_COUNT);
+    int phase = *slot % PF_PHASE_COUNT;
+    double n = 0;
+    if (worker_report_rows[k].unit != REPORT_TEXT && read_number(k, phase, eq + 1, &n, why, whylen) != 0)
+        return REPORT_LINE_BAD_VALUE;
+    take(r, k, phase, eq + 1, n);
+    return REPORT_LINE_TAKEN;
+}
+
+int point_result_take_line(struct point_result *r, char *line)
+{
+    int slot;
+    char why[128];
+    int taken = point_result_read_line(r, line, &slot, why, sizeof why);
+    return taken == REPORT_LINE_BAD_VALUE ? 1 : taken; /* a value peakfit could not write back: dropped */
+}
+
+int point_result_repeats(int slot)
+{
+    enum worker_report_unit u = worker_report_rows[slot / PF_PHASE_COUNT].unit;
+    return u == REPORT_STEP || slot / PF_PHASE_COUNT == REPORT_loss;
 }

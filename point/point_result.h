@@ -59,9 +59,23 @@ struct point_result {
 /* Every report row's field -1 (unknown), the runner's 0 but exit_code -1. */
 void point_result_init(struct point_result *r);
 /* Applies one "key=value" line of a worker's report (line is cut at its
- * '='). 1 when the key is one it knows, 0 when not (a newer worker's: the
- * built-in worker's runner ignores it), -1 when the line has no '='. */
+ * '='). 1 when the key is one it knows (a value out of its unit's range,
+ * or not a number, is dropped: the field stays unknown), 0 when not (a
+ * newer worker's: the built-in worker's runner ignores it), -1 when the
+ * line has no '='. */
 int point_result_take_line(struct point_result *r, char *line);
+
+enum { REPORT_LINE_TAKEN = 1, REPORT_LINE_UNKNOWN = 0, REPORT_LINE_NOT_KEY_VALUE = -1, REPORT_LINE_BAD_VALUE = -2,
+       REPORT_SLOTS = REPORT_N_KEYS * PF_PHASE_COUNT };
+/* The same, read strictly, for a command's report: REPORT_LINE_TAKEN with
+ * the key's slot (its row and phase, < REPORT_SLOTS) in slot; or
+ * REPORT_LINE_BAD_VALUE with why in why (loss "nan" is not a number from 0
+ * to 1e+12), the field untouched; REPORT_LINE_UNKNOWN or
+ * REPORT_LINE_NOT_KEY_VALUE. */
+int point_result_read_line(struct point_result *r, char *line, int *slot, char *why, size_t whylen);
+/* Whether the key of a slot may come again, the last one standing: one
+ * line a step (step_s, loss). */
+int point_result_repeats(int slot);
 /* Report key k's field in r (a phase row's: its array), and its size. */
 void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size);
 /* Report key k's field as a number (a phase row's: that phase's), or -1

@@ -38,15 +38,24 @@ void command_watch_report_line(struct command_watch *w, struct point_result *r, 
         return report_fails(w, "the report is longer than %s bytes", "1048576");
     if (len >= COMMAND_REPORT_LINE_MAX)
         return report_fails(w, "longer than %s bytes", "4095");
+    if (memchr(line, '\0', len))
+        return report_fails(w, "holds a NUL byte%s", "");
     if (!line[0])
         return;
-    char start[48];
+    char start[48], why[128];
+    int slot;
     snprintf(start, sizeof start, "%.40s", line);
-    int known = point_result_take_line(r, line);
-    if (known < 0)
-        report_fails(w, "\"%s\" is not key=value", start);
-    else if (known == 0)
-        report_fails(w, "unknown key \"%s\"", line); /* cut at its '=' */
+    switch (point_result_read_line(r, line, &slot, why, sizeof why)) {
+    case REPORT_LINE_NOT_KEY_VALUE: return report_fails(w, "\"%s\" is not key=value", start);
+    case REPORT_LINE_UNKNOWN: return report_fails(w, "unknown key \"%s\"", line); /* cut at its '=' */
+    case REPORT_LINE_BAD_VALUE: return report_fails(w, "%s", why);
+    default: break;
+    }
+    if (w->key_line[slot] && !point_result_repeats(slot)) {
+        snprintf(why, sizeof why, "\"%s\" again (first on line %d)", line, w->key_line[slot]);
+        return report_fails(w, "%s", why);
+    }
+    w->key_line[slot] = w->report_lines;
 }
 
 /* The last bytes of output: when full, the older half goes. */

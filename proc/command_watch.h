@@ -1,7 +1,10 @@
 /* command_watch.h: what the runner watches of a command job's process
  * (sweeps/command_template.h) beyond what it watches of its own worker:
  * the report read strictly (an unknown key, a line that is not key=value,
- * a line or a report too long: the point is an error naming the line), the
+ * a value that is not a number in its key's range, a key given twice, a
+ * NUL byte, a line or a report too long: the point is an error naming the
+ * line and the first fault; the row never holds a value peakfit could not
+ * read back), the
  * command's stdout and stderr (kept to their last bytes, read for the
  * out-of-memory messages of Python and PyTorch), and the peak of its whole
  * process tree, sampled at each look. */
@@ -29,6 +32,7 @@ struct command_watch {
     int report_lines;
     long long report_bytes;
     char report_error[256];     /* the first thing wrong with the report; "" while nothing is */
+    int key_line[REPORT_SLOTS]; /* the line each key came on; 0: not yet */
     long tree_peak_kib;         /* the largest sample of the tree's resident memory */
 };
 

@@ -1,0 +1,44 @@
+# A command's report is read strictly: a value that is not a number in its
+# key's range (nan, 1e308, 12abc, a negative, a fraction where a whole
+# number goes), a NUL byte, a key given twice make the row an error that
+# names the line and the fault; the row never holds a value that peakfit
+# could not read back, so the next run resumes over it. step_s and loss
+# come once a step: the last loss stands.
+source "$(dirname "$0")/lib.sh"
+
+cases=(
+    "nan_loss|loss=nan|report line 2: loss \"nan\" is not a number from 0 to 1e+12"
+    "inf_loss|loss=inf|report line 2: loss \"inf\" is not a number from 0 to 1e+12"
+    "huge_peak|tensor_peak_bytes=1e308|report line 2: tensor_peak_bytes \"1e308\" is not a number from 0 to 1.15292e+18"
+    "abc_loss|loss=abc|report line 2: loss \"abc\" is not a number from 0 to 1e+12"
+    "trailing|tensor_peak_bytes=12abc|report line 2: tensor_peak_bytes \"12abc\" is not a number from 0 to 1.15292e+18"
+    "negative|weight_bytes=-5|report line 2: weight_bytes \"-5\" is not a number from 0 to 1.15292e+18"
+    "fraction|params=1.5|report line 2: params \"1.5\" is not a whole number from 0 to 1e+15"
+    "hex|baseline_tensor_bytes=0x10|report line 2: baseline_tensor_bytes \"0x10\" is not a number from 0 to 1.15292e+18"
+    "empty|step_s=|report line 2: step_s \"\" is not a number from 0 to 1e+12"
+    "nul|\\0loss=1|report line 2: holds a NUL byte"
+    "twice|baseline_rss_kib=2048|report line 2: \"baseline_rss_kib\" again (first on line 1)"
+)
+{
+    printf '[global]\nmodel = tiny\ntechnique = full\nbatch = 1\nseq_len = 1\nshell = true\n'
+    for c in "${cases[@]}"; do
+        IFS='|' read -r name line _ <<<"$c"
+        printf '[%s]\ncommand = printf '"'"'baseline_rss_kib=1024\\n%s\\n'"'"' >&3\n' "$name" "$line"
+    done
+    # One line a step: the last loss stands, every step counts.
+    printf '[steps]\ncommand = printf '"'"'step_s=0.5\\nloss=2\\nstep_s=0.25\\nloss=1.5\\n'"'"' >&3\n'
+} >"$TMP/r.sweep"
+"$PEAKFIT" run "$TMP/r.sweep" -o "$TMP/r" 2>"$TMP/log" || fail "run: $(cat "$TMP/log")"
+for c in "${cases[@]}"; do
+    IFS='|' read -r name _ want <<<"$c"
+    got=$("$CSVQ" "$TMP/r/peaks.csv" job status error | awk -F'\t' -v j="$name" '$1 == j { print $2 "\t" $3 }')
+    expect_eq "$name" "$got" "error	$want"
+done
+expect_eq "steps" "$("$CSVQ" "$TMP/r/peaks.csv" job status loss step1_s step_mean_s | grep '^steps')" \
+    "steps	ok	1.50000	0.5000	0.2500"
+
+# Every row reads back: the next run resumes over them and measures nothing.
+"$PEAKFIT" run "$TMP/r.sweep" -o "$TMP/r" 2>"$TMP/log" || fail "resume: $(cat "$TMP/log")"
+grep -q 'starting point' "$TMP/log" && fail "the resume measured again: $(cat "$TMP/log")"
+expect_eq "rows after the resume" "$("$CSVQ" "$TMP/r/peaks.csv" status | wc -l)" "$((${#cases[@]} + 1))"
+exit 0
