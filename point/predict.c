@@ -15,13 +15,30 @@
 
 void predictor_init(struct predictor *pr, const struct sweep *sweep)
 {
-    *pr = (struct predictor){.sweep = sweep, .baseline_mib = GUESS_BASELINE_MIB};
+    *pr = (struct predictor){.sweep = sweep};
+    for (int j = 0; j < SWEEP_MAX_JOBS; j++)
+        pr->baseline_mib[j] = GUESS_BASELINE_MIB;
+}
+
+static int job_of(const struct predictor *pr, const struct grid_point *p)
+{
+    ptrdiff_t j = p->job - pr->sweep->jobs;
+    return j >= 0 && j < SWEEP_MAX_JOBS ? (int)j : 0;
+}
+
+double predictor_baseline_mib(const struct predictor *pr, const struct grid_point *p)
+{
+    return pr->baseline_mib[job_of(pr, p)];
 }
 
 void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct point_result *r)
 {
-    if (r->baseline_rss_mib > 0)
-        pr->baseline_mib = r->baseline_rss_mib;
+    /* A command's baseline is its own word: one above the peak the runner
+     * measured is false (proc/command_watch.c makes that row an error), and
+     * one job's baseline says nothing of another's (a script's is not
+     * peakfit's worker's). */
+    if (r->baseline_rss_mib > 0 && (r->peak_rss_mib < 0 || r->baseline_rss_mib <= r->peak_rss_mib))
+        pr->baseline_mib[job_of(pr, p)] = r->baseline_rss_mib;
     if (strcmp(r->status, "ok") != 0 || r->peak_rss_mib < 0 || r->baseline_rss_mib < 0)
         return;
     if (pr->n == pr->cap) {
@@ -151,7 +168,7 @@ double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p
         above = from_params(pr, p);
     if (p->job->mem_limit > 0 && above > (double)p->job->mem_limit / MIB)
         above = (double)p->job->mem_limit / MIB;
-    return pr->baseline_mib + above;
+    return predictor_baseline_mib(pr, p) + above;
 }
 
 void predictor_free(struct predictor *pr)

@@ -16,11 +16,14 @@ struct predictor {
     const struct sweep *sweep;
     struct predict_seen *seen;
     int n, cap;
-    double baseline_mib;  /* the last baseline a worker reported; a guess before */
+    /* per job (sweep->jobs): the last baseline one of its points reported
+     * that was not above its own peak; a guess before */
+    double baseline_mib[SWEEP_MAX_JOBS];
 };
 
 void predictor_init(struct predictor *pr, const struct sweep *sweep);
-/* Learns from a finished point (only an ok one with its peak counts). */
+/* Learns from a finished point (only an ok one with its peak counts; its
+ * baseline, when not above its peak, is its job's, never another job's). */
 void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct point_result *r);
 /* Its expected peak RSS, baseline included, in MiB. A point of the same
  * model, device, technique and attention already measured with at least
@@ -30,5 +33,7 @@ void predictor_learn(struct predictor *pr, const struct grid_point *p, const str
  * (models/param_count.h) and a rough activation term. Never above its
  * mem_limit (the watchdog stops it there). */
 double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p);
+/* The baseline in that: its job's. */
+double predictor_baseline_mib(const struct predictor *pr, const struct grid_point *p);
 void predictor_free(struct predictor *pr);
 #endif

@@ -14,10 +14,11 @@
 static const char *const oom_words[] = {"MemoryError", "CUDA out of memory", "MPS backend out of memory",
                                         "std::bad_alloc"};
 
-void command_watch_init(struct command_watch *w, int out_fd)
+void command_watch_init(struct command_watch *w, int out_fd, pid_t pid)
 {
     memset(w, 0, sizeof *w);
     w->out_fd = out_fd;
+    w->pid = pid;
 }
 
 static void report_fails(struct command_watch *w, const char *fmt, const char *what)
@@ -56,6 +57,10 @@ void command_watch_report_line(struct command_watch *w, struct point_result *r, 
         return report_fails(w, "%s", why);
     }
     w->key_line[slot] = w->report_lines;
+    if (slot == REPORT_baseline_rss_kib * PF_PHASE_COUNT) {
+        command_watch_sample(w, w->pid);
+        w->baseline_bound_kib = w->tree_peak_kib;
+    }
 }
 
 /* The last bytes of output: when full, the older half goes. */
@@ -121,6 +126,27 @@ void command_watch_sample(struct command_watch *w, pid_t pid)
     long kib = proc_tree_rss_kib(pid);
     if (kib > w->tree_peak_kib)
         w->tree_peak_kib = kib;
+}
+
+double command_watch_baseline_mib(const struct command_watch *w, const struct point_result *r)
+{
+    double bound = w->baseline_bound_kib / 1024.0;
+    if (r->baseline_rss_mib <= 0)
+        return 0;
+    return r->baseline_rss_mib < bound ? r->baseline_rss_mib : bound;
+}
+
+/* A baseline is what the tree held before the work: never more than its
+ * peak. One above it (bytes written as KiB, a made-up number) would make
+ * the peak above baseline negative and hide the memory the point used. */
+static void check_baseline(struct command_watch *w, const struct point_result *r)
+{
+    if (w->report_error[0] || r->baseline_rss_mib < 0 || r->baseline_rss_mib <= r->peak_rss_mib)
+        return;
+    snprintf(w->report_error, sizeof w->report_error,
+             "report line %d: baseline_rss_kib %.0f (%.1f MiB) is above the process tree's peak, %.1f MiB",
+             w->key_line[REPORT_baseline_rss_kib * PF_PHASE_COUNT], r->baseline_rss_mib * 1024,
+             r->baseline_rss_mib, r->peak_rss_mib);
 }
 
 /* The last three lines of the output (at most its last 320 bytes),
@@ -196,5 +222,6 @@ void command_watch_finish(struct command_watch *w, struct point_result *r, const
     if (r->baseline_tensor_mib < 0 && r->tensor_peak_mib >= 0)
         r->baseline_tensor_mib = 0; /* as for RSS: its peaks are taken as they came */
     snprintf(r->memory_method, sizeof r->memory_method, "tree-poll");
+    check_baseline(w, r);
     judge(w, r);
 }

@@ -34,19 +34,28 @@ struct command_watch {
     char report_error[256];     /* the first thing wrong with the report; "" while nothing is */
     int key_line[REPORT_SLOTS]; /* the line each key came on; 0: not yet */
     long tree_peak_kib;         /* the largest sample of the tree's resident memory */
+    pid_t pid;                  /* the command's own process */
+    /* The most the tree was seen to hold when its baseline_rss_kib was read:
+     * a baseline above it is not the tree's, and the limit is not moved by
+     * more than it (proc/watchdog.c). */
+    long baseline_bound_kib;
 };
 
-void command_watch_init(struct command_watch *w, int out_fd);
+void command_watch_init(struct command_watch *w, int out_fd, pid_t pid);
 /* One line of the report (without its end of line; len bytes before a cut). */
 void command_watch_report_line(struct command_watch *w, struct point_result *r, char *line, size_t len);
 /* Reads what the command wrote to stdout and stderr, without waiting. */
 void command_watch_read_output(struct command_watch *w);
 /* One sample of the resident memory of pid and every process below it. */
 void command_watch_sample(struct command_watch *w, pid_t pid);
+/* The baseline the tree's memory limit is above, in MiB: the reported one,
+ * but never more than the tree held when it was reported; 0 before any. */
+double command_watch_baseline_mib(const struct command_watch *w, const struct point_result *r);
 /* The command has ended and r has its exit status and status word: the
  * tree's peak (with wait4's ru_maxrss, the largest single process's),
  * the method, and the status of a command: ok only with exit status 0 and
  * a clean report; oom when its output said so; else error with the last
- * lines of its output. */
+ * lines of its output; a reported baseline above the peak is the report's
+ * fault. */
 void command_watch_finish(struct command_watch *w, struct point_result *r, const struct rusage *ru);
 #endif

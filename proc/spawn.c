@@ -171,9 +171,9 @@ static void classify(struct spawned *s, int wstatus)
         status = "oom";
         /* The worker never wrote its peak: the watchdog's reading is it. */
         r->peak_rss_mib = s->seen_rss_mib;
+        double base = s->watch ? command_watch_baseline_mib(s->watch, r) : r->baseline_rss_mib;
         snprintf(r->error, sizeof r->error, "RSS passed the memory limit of %.1f MiB above baseline "
-                 "(read %.1f MiB); worker killed", (double)s->mem_limit / 1048576.0,
-                 s->seen_rss_mib - r->baseline_rss_mib);
+                 "(read %.1f MiB); worker killed", (double)s->mem_limit / 1048576.0, s->seen_rss_mib - base);
     }
     snprintf(r->status, sizeof r->status, "%s", status);
 }
@@ -259,7 +259,7 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
     close(fds[1]);
     if (o->watch) {
         close(out[1]);
-        command_watch_init(o->watch, out[0]);
+        command_watch_init(o->watch, out[0], pid);
     }
     *s = (struct spawned){.pid = pid, .fd = fds[0], .end = -1, .start = start, .deadline = start + o->timeout_s,
                           .last_look = start, .mem_limit = o->mem_limit, .r = r, .watch = o->watch};

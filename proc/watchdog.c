@@ -26,13 +26,15 @@ int watchdog_past_deadline(struct spawned *s)
 }
 
 /* A command's whole tree, sampled at every look; its limit is above the
- * baseline it reported, or above nothing while it has reported none. */
+ * baseline it reported (but no higher than the tree held then: a command
+ * cannot lift its own limit by its word), or above nothing while it has
+ * reported none. */
 int watchdog_command_over_limit(struct spawned *s)
 {
     command_watch_sample(s->watch, s->pid);
-    double tree_mib = s->watch->tree_peak_kib / 1024.0, base = s->r->baseline_rss_mib;
+    double tree_mib = s->watch->tree_peak_kib / 1024.0, base = command_watch_baseline_mib(s->watch, s->r);
     s->seen_rss_mib = tree_mib;
-    return s->mem_limit > 0 && (tree_mib - (base > 0 ? base : 0)) * 1048576.0 > (double)s->mem_limit;
+    return s->mem_limit > 0 && (tree_mib - base) * 1048576.0 > (double)s->mem_limit;
 }
 
 /* The watchdog's sample: the worker's RSS over its baseline, past the limit?

@@ -113,7 +113,7 @@ static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
         p.batch = 2;
         double per_sample = predictor_peak_mib(&pr, &p) - one;
         g->arith_per_token_mib = per_sample / (double)track_seq_len(a, i);
-        g->arith_fixed_mib = one - pr.baseline_mib - per_sample;
+        g->arith_fixed_mib = one - predictor_baseline_mib(&pr, &p) - per_sample;
         predictor_free(&pr);
         break;
     }

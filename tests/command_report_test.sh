@@ -3,8 +3,11 @@
 # number goes), a NUL byte, a key given twice make the row an error that
 # names the line and the fault; the row never holds a value that peakfit
 # could not read back, so the next run resumes over it. step_s and loss
-# come once a step: the last loss stands.
+# come once a step: the last loss stands. A reported baseline is the row's
+# own: one above the tree's peak is that row's error, it never lifts the
+# row's memory limit, and it never sets another job's prediction.
 source "$(dirname "$0")/lib.sh"
+export PATH=$(dirname "$CSVQ"):$PATH # fake_train
 
 cases=(
     "nan_loss|loss=nan|report line 2: loss \"nan\" is not a number from 0 to 1e+12"
@@ -41,4 +44,33 @@ expect_eq "steps" "$("$CSVQ" "$TMP/r/peaks.csv" job status loss step1_s step_mea
 "$PEAKFIT" run "$TMP/r.sweep" -o "$TMP/r" 2>"$TMP/log" || fail "resume: $(cat "$TMP/log")"
 grep -q 'starting point' "$TMP/log" && fail "the resume measured again: $(cat "$TMP/log")"
 expect_eq "rows after the resume" "$("$CSVQ" "$TMP/r/peaks.csv" status | wc -l)" "$((${#cases[@]} + 1))"
+
+# --- a reported baseline ---------------------------------------------------
+# 100,000,000 KiB (95 GiB, bytes written as KiB would do as well): above the
+# tree's peak, so the row's error; under mem_limit the watchdog still stops
+# a tree that holds 64 MiB over a 16 MiB limit; and [after], a job of its
+# own, is predicted from its own baseline, not refused for lack of 95 GiB.
+cat >"$TMP/b.sweep" <<'SWEEP'
+[global]
+model = tiny
+technique = full
+batch = 1
+seq_len = 1
+shell = true
+timeout = 30
+[false]
+command = printf 'step_s=1\nbaseline_rss_kib=100000000\n' >&3
+[limited]
+mem_limit = 16MiB
+command = printf 'baseline_rss_kib=100000000\n' >&3; FAKE_TRAIN_HOLD=1 exec fake_train 64 no-baseline
+[after]
+command = printf 'baseline_rss_kib=1024\n' >&3
+SWEEP
+"$PEAKFIT" run "$TMP/b.sweep" -o "$TMP/b" 2>"$TMP/log" || fail "baseline run: $(cat "$TMP/log")"
+rows=$("$CSVQ" "$TMP/b/peaks.csv" job status error)
+grep -qE "^false	error	report line 2: baseline_rss_kib 100000000 \(97656\.2 MiB\) is above the process tree's peak, [0-9]+\.[0-9] MiB$" <<<"$rows" ||
+    fail "a baseline above the peak: $rows"
+grep -qE "^limited	oom	RSS passed the memory limit of 16\.0 MiB above baseline \(read [0-9.]+ MiB\); worker killed$" <<<"$rows" ||
+    fail "a baseline lifted the memory limit: $rows"
+expect_eq "[after]" "$(grep '^after' <<<"$rows")" "after	ok	"
 exit 0

@@ -61,8 +61,22 @@ int main(void)
      * (+25%); not b1's whole peak scaled by the tokens (12150). */
     double b4 = 3150 + 1.25 * 3 * 256 * per_token;
     CHECK(fabs(predictor_peak_mib(&pr, cpu4) - b4) < 0.01, "cpu b4: %g, expected %g", predictor_peak_mib(&pr, cpu4), b4);
-    CHECK(predictor_peak_mib(&pr, gpu1) == 150, "the GPU point learns the baseline only: %g",
+    /* One job's baseline is never another's (a script's is not the worker's). */
+    CHECK(predictor_peak_mib(&pr, gpu1) == base, "the [gpu] job learnt [cpu]'s baseline: %g",
           predictor_peak_mib(&pr, gpu1));
+    point_result_init(&r);
+    snprintf(r.status, sizeof r.status, "error");
+    r.baseline_rss_mib = 180, r.peak_rss_mib = 900;
+    predictor_learn(&pr, gpu1, &r);
+    CHECK(predictor_peak_mib(&pr, gpu1) == 180, "the GPU point learns its job's baseline only: %g",
+          predictor_peak_mib(&pr, gpu1));
+    /* A baseline above its own peak is false (a command's bytes written as
+     * KiB): learnt by no job. */
+    r.baseline_rss_mib = 150 * 1024, r.peak_rss_mib = 3000;
+    predictor_learn(&pr, gpu1, &r);
+    predictor_learn(&pr, cpu4, &r);
+    CHECK(predictor_peak_mib(&pr, gpu1) == 180 && predictor_peak_mib(&pr, cpu1) == 3150,
+          "a baseline above its peak was learnt: %g, %g", predictor_peak_mib(&pr, gpu1), predictor_peak_mib(&pr, cpu1));
     predictor_free(&pr);
     grid_free(&g);
     sweep_free(s);
