@@ -1,6 +1,9 @@
-# peakfit: `make` builds bin/peakfit; `make demo` sets up and runs the default
-# sweep end to end; `make test` runs every test. `make LIBTORCH=/path` builds
-# against another libtorch (one with CUDA or MPS, say).
+# peakfit: `make` builds bin/peakfit and bin/peakfit-worker; `make demo` sets
+# up and runs the default sweep end to end; `make test` builds the test
+# programs and runs every test (T=REGEX: those whose name matches; make -jN
+# or J=N: N at once); `make test-unit` runs the unit tests alone.
+# `make LIBTORCH=/path` builds against another libtorch (one with CUDA or
+# MPS, say).
 
 # The first rule below is venv's: without this, a bare `make` would make
 # the virtual environment instead of the program.
@@ -102,13 +105,17 @@ TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
 TORCH_TEST_BIN := $(addprefix $(B)/tests/,attention_test checkpoint_test family_weights_test \
     grid_test param_count_test safetensors_test saved_activations_test warm_step_test)
 C_TEST_BIN := $(filter-out $(TORCH_TEST_BIN),$(TEST_BIN))
+# Unit tests: pure C, no libtorch, no process started, milliseconds each
+# (make test-unit). The rest are integration tests: the shim's, rusage_test
+# (it runs a worker) and the shell tests (they run the commands).
+UNIT_TEST_BIN := $(filter-out $(B)/tests/tools/% $(B)/tests/rusage_test,$(C_TEST_BIN))
 # -MMD -MP: each object's compile writes the headers it included into a .d
 # file beside it, so a header change rebuilds only the objects that use it.
 DEPFLAGS := -MMD -MP
 
-DEB_PACKAGES := g++ make libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
+DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
 
-.PHONY: all deps venv venv-cuda test test-asan test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
+.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -128,7 +135,10 @@ $(VENV_CUDA)/.installed: requirements-cuda.txt
 	$(VENV_CUDA)/bin/pip install -q --disable-pip-version-check -r requirements-cuda.txt
 	touch $@
 
-all: $(BIN)/peakfit $(BIN)/peakfit-worker $(TEST_BIN)
+all: $(BIN)/peakfit $(BIN)/peakfit-worker
+
+# What the tests run: the binaries, the C test programs and tests/tools.
+test-programs: all $(TEST_BIN)
 
 $(BIN)/peakfit: $(SRC_OBJ) $(FRONT_OBJ)
 	@mkdir -p $(@D)
@@ -170,10 +180,19 @@ deps:
 	else echo "deps: all installed"; fi
 	@echo "deps: libblas.so.3 is $$(readlink -f /usr/lib/$$(gcc -print-multiarch)/libblas.so.3)"
 
-# all after deps, not beside it (make -j): the build needs what deps installs.
+# The build after deps, not beside it (make -j): it needs what deps
+# installs. The venv (the Python tests': examples/, bench/) is made if it
+# can be; where pip cannot reach its index, those tests skip and say so.
+# T and J reach tests/run-tests.sh (and make's -j, through MAKEFLAGS).
+test test-unit test-asan test-torch2: export T := $(T)
+test test-unit test-asan test-torch2: export J := $(J)
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory venv || echo "make test: make venv failed (above); the tests that need its Python skip where there is none"
+	@$(MAKE) --no-print-directory test-programs
 	@tests/run-tests.sh
+
+test-unit: $(UNIT_TEST_BIN)
+	@tests/run-tests.sh $(UNIT_TEST_BIN)
 
 # The C side under AddressSanitizer and UBSan (the shim stays as it is:
 # libtorch is not instrumented). Leak checking is `make leaks` below;
@@ -181,7 +200,7 @@ test: deps
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test-asan:
 	$(MAKE) B=build-asan BIN=build-asan/bin SHIM_B=build CFLAGS="-O1 -g" \
-	    SANITIZE="$(ASAN_FLAGS)" all
+	    SANITIZE="$(ASAN_FLAGS)" test-programs
 	@ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    PEAKFIT_BUILD=build-asan PEAKFIT_SANITIZED=1 tests/run-tests.sh
@@ -190,7 +209,7 @@ test-asan:
 # $(VENV)), built beside the default build in build-torch2.
 TORCH2_B ?= build-torch2
 test-torch2: deps venv
-	$(MAKE) LIBTORCH=auto PYTHON=$(abspath $(VENV))/bin/python B=$(TORCH2_B) BIN=$(TORCH2_B)/bin all
+	$(MAKE) LIBTORCH=auto PYTHON=$(abspath $(VENV))/bin/python B=$(TORCH2_B) BIN=$(TORCH2_B)/bin test-programs
 	@PEAKFIT_BUILD=$(TORCH2_B) PEAKFIT_BIN=$(TORCH2_B)/bin tests/run-tests.sh
 
 # The CUDA build against the CUDA wheel in $(VENV_CUDA): cuda-compile
