@@ -228,6 +228,12 @@ long calc_choose_micro_batch(long max_b, long target, long replicas)
     return max_b;
 }
 
+long calc_accum_steps(long micro_batch, long replicas, long target, long accum)
+{
+    long per_step = micro_batch * replicas;
+    return accum > 0 ? accum : target > 0 ? (target + per_step - 1) / per_step : 1;
+}
+
 static enum plan_outcome judge(const struct calc_plan *p)
 {
     if (peak_at(p, p->micro_batch, 1) <= p->usable_mib)
@@ -276,16 +282,14 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
     p->fixed_per_replica_mib = p->fixed_mib - p->sharded_saving_mib;
     p->max_micro_batch_estimate = largest_at_estimate(p);
     p->max_micro_batch = largest_within_interval(p, p->max_micro_batch_estimate);
+    long target = p->training ? req->target_batch : 0;
     if (req->micro_batch > 0) {
         p->micro_batch = req->micro_batch;
-        p->accum = req->accum > 0 ? req->accum : 1;
     } else {
-        long target = p->training ? req->target_batch : 0;
         long max_b = p->max_micro_batch ? p->max_micro_batch : p->max_micro_batch_estimate;
         p->micro_batch = calc_choose_micro_batch(max_b, target, replicas);
-        long per_step = p->micro_batch * replicas;
-        p->accum = target > 0 ? (target + per_step - 1) / per_step : 1;
     }
+    p->accum = calc_accum_steps(p->micro_batch, replicas, target, req->accum);
     evaluate(p, replicas);
     return 0;
 }

@@ -83,6 +83,10 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
  * (down to half) makes b * a * g hit the target exactly; never more than
  * the target needs. 1 when nothing fits, so the plan shows as not fitting. */
 long calc_choose_micro_batch(long max_b, long target, long replicas);
+/* The accumulation steps a of a plan with micro-batch b on g replicas:
+ * --accum where given, else the fewest that reach the target E (a given
+ * --micro-batch with --target-batch too), else 1. */
+long calc_accum_steps(long micro_batch, long replicas, long target, long accum);
 /* What a measured plan and a standalone one both say, as two tables of
  * JSON members (calc_print.c) that both objects are written with, so they
  * name them alike. The batch: A_sample, b, M = b * A_sample and, where the

@@ -33,9 +33,8 @@ int standalone_plan_make(const struct calc_request *req, struct standalone_plan 
         snprintf(err, errlen, "needs --micro-batch B, or --fixed F and --budget SIZE to find the largest that fits");
         return -1;
     }
-    long per_step = p->micro_batch * p->replicas;
-    p->accum = req->accum > 0 ? req->accum : req->target_batch > 0 ? (req->target_batch + per_step - 1) / per_step : 1;
-    p->effective_batch = per_step * p->accum;
+    p->accum = calc_accum_steps(p->micro_batch, p->replicas, req->target_batch, req->accum);
+    p->effective_batch = p->micro_batch * p->replicas * p->accum;
     p->activation_mib = (double)p->micro_batch * p->per_sample_mib;
     p->predicted_mib = req->fixed_mib + p->activation_mib;
     p->outcome = p->predicted_mib <= p->usable_mib ? PLAN_FITS : PLAN_DOES_NOT_FIT;

@@ -42,6 +42,15 @@ expect_eq "standalone members" "$(keys "$alone" | tr '\n' ' ')" \
     "per_sample_mib micro_batch activation_mib accum_steps replicas effective_batch budget_mib margin usable_mib fixed_mib max_micro_batch fits outcome predicted_peak_mib "
 expect_eq "standalone members the measured plan lacks" "$(comm -23 <(keys "$alone" | sort) <(keys "$cpu" | sort))" ""
 
+# A given micro-batch with a target: a reaches E, as the standalone plan does.
+given=$("$PEAKFIT" calc "$devices" --budget 2GiB --device cpu --target-batch 64 --micro-batch 4 --json)
+expect_eq "DIR plan, b = 4 for E = 64: accumulation steps" "$(json_value accum_steps "$given")" 16
+expect_eq "DIR plan, b = 4 for E = 64: effective batch" "$(json_value effective_batch "$given")" 64
+alone=$("$PEAKFIT" calc --per-sample 100MiB --target-batch 64 --micro-batch 4 --json) || fail "standalone b = 4, E = 64"
+expect_eq "standalone b = 4 for E = 64: accumulation steps" "$(json_value accum_steps "$alone")" 16
+given=$("$PEAKFIT" calc "$devices" --budget 2GiB --device cpu --target-batch 64 --micro-batch 4)
+grep -q "no micro-batch that fits makes" <<<"$given" && fail "b = 4 makes E = 64, yet: $given"
+
 # Two models: one by an old-style config.json path, one by display name.
 models=$TMP/models
 mkdir -p "$models"
