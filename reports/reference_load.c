@@ -202,7 +202,7 @@ int reference_load(const char *path, const struct fit_set *set, struct reference
     int col[N_COLUMNS];
     memset(ref, 0, sizeof *ref);
     ref->path = path;
-    if (csv_table_read(path, &ref->table, err, errlen) != 0)
+    if (csv_table_read_as(path, &ref->table, CSV_UNENDED_ROW, err, errlen) != 0)
         return -1;
     if (duplicate_column(ref, err, errlen))
         return fail(ref);

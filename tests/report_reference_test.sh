@@ -68,6 +68,22 @@ expect_refused "a short row" "$TMP/short.csv" \
     "peakfit: $TMP/short.csv:14: has 3 fields, the header has 5"
 head -n 1 "$ref" >"$TMP/empty.csv"
 expect_refused "no rows" "$TMP/empty.csv" "peakfit: $TMP/empty.csv: no rows"
+
+# RFC 4180 lets the last row go without its end of line; a spreadsheet's
+# UTF-8 byte order mark is read past: both compare as the plain file does.
+# report_text: report.md but the line naming the reference's path
+report_text() { grep -v '^Reference: ' "$dir/report.md" | md5sum; }
+plain=$(report_text)
+printf '%s' "$(cat "$TMP/tiny.csv")" >"$TMP/no-newline.csv"
+"$PEAKFIT" report "$dir" --reference "$TMP/no-newline.csv" 2>"$TMP/err" ||
+    fail "a reference without a final newline refused: $(cat "$TMP/err")"
+expect_eq "a reference without a final newline: report" "$(report_text)" "$plain"
+{ printf '\xef\xbb\xbf'; cat "$TMP/tiny.csv"; } >"$TMP/bom.csv"
+"$PEAKFIT" report "$dir" --reference "$TMP/bom.csv" 2>"$TMP/err" || fail "a reference with a BOM refused: $(cat "$TMP/err")"
+expect_eq "a reference with a BOM: report" "$(report_text)" "$plain"
+{ printf '\xff\xfe'; cat "$TMP/tiny.csv"; } >"$TMP/utf16.csv"
+expect_refused "a UTF-16 byte order mark" "$TMP/utf16.csv" \
+    "peakfit: $TMP/utf16.csv:1: starts with a UTF-16 byte order mark: save it as UTF-8 CSV"
 before=$(md5sum <"$dir/report.md")
 "$PEAKFIT" report "$dir" --reference "$TMP/missing.csv" 2>"$TMP/err"; rc=$?
 expect_eq "a missing reference: exit status" "$rc" 2

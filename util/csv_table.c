@@ -194,7 +194,34 @@ static int take_line(struct csv_table *t, struct scratch *s, int line_no, char *
     return len > 0 ? add_line(t, s, line_no, line, len) : 0;
 }
 
-static int read_lines(const char *path, FILE *in, struct csv_table *t, long lines, char *err, size_t errlen)
+/* An unended last line read as a row: its end of line added, where the
+ * line fits the buffer (a longer one is refused as too long anyway). */
+static size_t end_line(char *line, size_t *stored, size_t len)
+{
+    if (*stored == len && *stored < CSV_TABLE_MAX_LINE + 2)
+        line[(*stored)++] = '\n';
+    return len + 1;
+}
+
+/* The first line: a UTF-8 byte order mark (a spreadsheet's) is read past;
+ * a UTF-16 one is named, as the text behind it is no CSV peakfit reads.
+ * Returns 0, or -1 with the line set aside. */
+static int byte_order_mark(struct csv_table *t, char *line, size_t *stored, size_t *len)
+{
+    if (*stored >= 2 && (!memcmp(line, "\xFF\xFE", 2) || !memcmp(line, "\xFE\xFF", 2))) {
+        add_bad(t, 1, "starts with a UTF-16 byte order mark: save it as UTF-8 CSV");
+        t->unreadable = 1;
+        return -1;
+    }
+    size_t bom = *stored >= 3 ? input_file_bom(line) : 0;
+    memmove(line, line + bom, *stored - bom);
+    *stored -= bom;
+    *len -= bom;
+    return 0;
+}
+
+static int read_lines(const char *path, FILE *in, struct csv_table *t, long lines, enum csv_unended unended,
+                      char *err, size_t errlen)
 {
     struct scratch s = {0};
     char *line = malloc(CSV_TABLE_MAX_LINE + 2);
@@ -205,13 +232,17 @@ static int read_lines(const char *path, FILE *in, struct csv_table *t, long line
             add_bad(t, line_no, "the file grew while it was read; the lines from here on are ignored");
             break;
         }
-        if (!ended) {
+        t->complete_bytes += ended ? (long)len : 0;
+        if (!ended && unended == CSV_UNENDED_ROW)
+            len = end_line(line, &stored, len);
+        else if (!ended) {
             t->truncated = 1;
             t->truncated_line = line_no;
             add_bad(t, line_no, "truncated last row (the file ends inside it)");
             break;
         }
-        t->complete_bytes += (long)len;
+        if (line_no == 1 && byte_order_mark(t, line, &stored, &len) != 0)
+            break;
         if (take_line(t, &s, line_no, line, stored, len) != 0)
             rc = oom(path, t, err, errlen);
         if (!t->header && len > 1 + (line[0] == '\r'))
@@ -234,19 +265,27 @@ static int open_failure(const char *path)
 
 int csv_table_read(const char *path, struct csv_table *t, char *err, size_t errlen)
 {
+    return csv_table_read_as(path, t, CSV_UNENDED_CUT, err, errlen);
+}
+
+int csv_table_read_as(const char *path, struct csv_table *t, enum csv_unended unended, char *err, size_t errlen)
+{
     memset(t, 0, sizeof *t);
     FILE *in = input_file_open(path, "", CSV_TABLE_MAX_BYTES, err, errlen);
     if (!in)
         return open_failure(path);
     long lines = prepare(path, in, t, err, errlen);
-    int rc = lines < 0 ? (int)lines : read_lines(path, in, t, lines, err, errlen);
+    int rc = lines < 0 ? (int)lines : read_lines(path, in, t, lines, unended, err, errlen);
     if (rc == 0 && ferror(in)) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         rc = CSV_TABLE_IO;
     }
     fclose(in);
     if (rc == 0 && !t->header) {
-        snprintf(err, errlen, "%s: %s", path, t->n_bad ? "the header line does not parse" : "empty, no header line");
+        if (t->unreadable)
+            snprintf(err, errlen, "%s:%d: %s", path, t->bad[0].line, t->bad[0].reason);
+        else
+            snprintf(err, errlen, "%s: %s", path, t->n_bad ? "the header line does not parse" : "empty, no header line");
         rc = CSV_TABLE_BAD_INPUT;
     }
     if (rc != 0)

@@ -35,11 +35,17 @@ struct csv_table {
     long complete_bytes;     /* up to and including the last end of line */
     int truncated;           /* the file ends inside a row ... */
     int truncated_line;      /* ... on this line */
+    int unreadable;          /* no CSV at all: bad[0] says why (a UTF-16 file) */
 };
 
 /* Returns 0, or CSV_TABLE_IO / CSV_TABLE_BAD_INPUT with "FILE: why" in err
  * (cannot open; a directory, FIFO or device; too large; no header). */
 int csv_table_read(const char *path, struct csv_table *t, char *err, size_t errlen);
+/* What a last line without its end of line is: a row cut by an
+ * interrupted write (peakfit's own files: csv_table_read), or a whole row,
+ * as RFC 4180 allows (files people write: a reference). */
+enum csv_unended { CSV_UNENDED_CUT, CSV_UNENDED_ROW };
+int csv_table_read_as(const char *path, struct csv_table *t, enum csv_unended unended, char *err, size_t errlen);
 void csv_table_free(struct csv_table *t);
 /* Index of the column with this header name, or -1. */
 int csv_table_column(const struct csv_table *t, const char *name);
