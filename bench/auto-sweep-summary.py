@@ -208,72 +208,8 @@ def budget(d, budget_text, lines):
 
 
 def main():
-    lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing)",
-             "# 2026-12-04 17:13-18:00 (helper rss18, #18): RSS's prediction interval adds the spread between runs",
-             "# of one point (fit/group_spread.c): sd of the relative difference between two runs 1.046%, from the",
-             "# committed points measured in 2-4 runs (bench/results/rss-between-runs.txt, 21 dof). Refitted,",
-             "# measuring nothing: smollm2-2s-heldout 10 -> 12 of 12 inside (5x192 +2.38%, 6x384 -0.98% were out),",
-             "# smollm2-heldout 8 -> 9 of 9 (b30 s128 -2.05%); the others as before, all inside; errors unchanged.",
-             "# 2026-12-04 13:59-14:40 (helper rss18, #18's RSS side): RSS's heap gap depends on the shape besides T:",
-             "# at one T it keeps ~12.8 MiB more per sample (SmolLM2 b30 s128 2479 MiB against b15 s256 2260; gap =",
-             "# 28.3 + 0.535*T + 12.8*b, t = 7.7, residual sd 80 -> 45 MiB; Qwen: no such term, t = 0.4:",
-             "# bench/results/rss-gap-shape.txt). One seq_len cannot tell it from T, so fit/group_gap.c fits it where",
-             "# the points above the knee span two seq_lens (tests/rss_gap_shape_test.c) and the sweep needs a",
-             "# second seq_len: smollm2-128-auto was resumed at mem_limit 11 GiB (one slice of --time 15m under the",
-             "# lock; its peaks.csv got this version's columns first): full +b9, 18, 29 (its 8 points), LoRA +b8, 16,",
-             "# 32. smollm2-both fits smollm2-auto (s = 256) and smollm2-128-auto (s = 128) as one set and predicts",
-             "# the held-out points of both heldout stages (bench/peaks-combine.py; 1x128, 3x128 and 1x256 are on",
-             "# its grid, not held out; 30x128 is now next to the grid's 29x128). smollm2-128-heldout re-fitted with",
-             "# the resumed auto (its measured/peaks.csv got the columns; its held-out points as before, measuring",
-             "# nothing; no new 2x point: 2 x 29 at s = 128 would need ~20 GiB). smollm2-heldout (s = 256 alone)",
-             "# still has b30 s128 outside its interval (-2.05%): a fit from one seq_len has no shape term.",
-             "# smollm2-128-heldout's plan.txt is the earlier auto's (5 points), kept as measured.",
-             "# 14:46-14:55: smollm2-2s-auto is `peakfit auto --seq-len 256,128` (new: one job per technique and",
-             "# seq_len), full only, seeded with smollm2-auto's full points at s = 256 (that job stopped at once,",
-             "# within its target) and measuring s = 128 itself: b 1, 2, 4, 8, 16, 27, 30 (475 s of worker time,",
-             "# one slice under the lock). smollm2-2s-heldout predicts the held-out points of both heldout stages",
-             "# from it (1x128, 30x128 and 1x256 are on its grid): RSS -1.10..+2.38%, 10 of 12 inside: 5x192",
-             "# (+2.38%, +-62.9) and 6x384 (-0.98%, +-66.4) are OUTSIDE. Its intervals (+-63 MiB) come from the",
-             "# residuals of its own points; the held-out points were measured in other sessions, and RSS differs",
-             "# by up to 2% between sessions at one point (b6 s384 7197 / 7233, b1 s128 2363 / 2403 / 2454): a",
-             "# between-session spread the fit does not see. Not fixed here.",
-             "# 2026-12-04 10:43-11:50 (helper rss, #18's RSS side): RSS is now the allocator-level fit plus the",
-             "# heap's gap (fit/group_gap.c, chosen by leave-one-out on training points: bench/results/rss-model-cv.txt)",
-             "# and auto also measures until RSS's A interval is within the target or its budget is spent. qwen-auto",
-             "# and smollm2-auto were resumed with it (one slice of --time 15m each; Qwen's mem_limit 12 -> 15 GiB so",
-             "# that its RSS criterion can reach past the heap's transition at T ~ 1024): Qwen full +b13, LoRA +b8, 16,",
-             "# 21; SmolLM2 full +b14, 15, LoRA +b8, 16, 17. Their earlier peaks.csv got the columns this version",
-             "# writes (command, memory_method empty where unknown; measured_by worker) and Qwen's model_source the",
-             "# same config.json's path in this worktree (unchanged since 2026-12-03 20:13), so that auto resumes.",
-             "# smollm2-heldout is measured afresh beside smollm2-auto (the same seven points as before, 2x = b30 s128",
-             "# and calc's plan for 8 GiB, b10 s256); smollm2-rescore re-fits the earlier session's measurements of",
-             "# the seven. qwen-heldout: the earlier six, b26 s64 (2x auto's largest batch, 13, at s = 64: b26 s128",
-             "# would need ~25 GiB) and calc's plan for 18 GiB (b19). smollm2-128-auto was not resumed: its mem_limit",
-             "# (3.5 GiB) keeps every new point out, so its RSS fit still rests on b4-5, inside the heap's transition.",
-             "# smollm2-heldout's b16 s256 first stopped as oom at the 11 GiB mem_limit (its row kept in measured/),",
-             "# then was measured at 13 GiB; the stage's last two no-op resumes (points measured) were cut while",
-             "# they waited on the lock, and its fit made by hand with the stage's own commands. RSS between sessions",
-             "# (smollm2-heldout against smollm2-rescore, the same seven points): b1 s128 2454 / 2403 (and 2363 in",
-             "# smollm2-128-auto), b3 s128 2693 / 2728 (2695), b6 s384 7197 / 7233, b1 s1024 4074 / 4044, b16 s256",
-             "# 11460 / 11478, b6 s128 and b12 s256 within 0.1%: up to 2% at the smallest points.",
-             "# 2026-12-04 (helper qwen): qwen-auto, qwen-heldout, qwen-dense and qwen-budget measured on the same",
-             "# 2 shared cores (load average 5-14, normal priority, one big run at a time under the lock); the",
-             "# qwen auto stage ran in two slices of --time 15m (the lock held at most ~20 minutes). smollm2-heldout",
-             "# re-fits the SmolLM2 held-out measurements of bench/results/smollm2-135m-cpu-heldout against",
-             "# smollm2-auto's points (no new measurement); smollm2-128-auto and -heldout (SmolLM2-135M at s = 128,",
-             "# b 1-3 on the floor) were measured the same day, auto without the lock (every point under 3.5 GiB).",
-             "# qwen-auto's first slice chose b 1, 2, 4, 7, 5 with auto's interim knee, the second b 6 and 8 with",
-             "# group_fit's. The plan point was first b = 22 for 19 GiB: the kernel",
-             "# killed it (signal 9) with 18.6 GiB predicted and the other sessions' processes holding the rest of",
-             "# the 23.5 GiB (qwen-heldout/measured/killed-b22-19GiB.csv); the plan was then made for 18 GiB.",
-             "# Earlier session's notes:",
-             "# This session (2 shared cores, load average 15-22, nice -n 10, one big run at a time under",
-             "# /work/team/bigmem.lock): smollm2-auto was measured in two invocations of the same command",
-             "# (19:52-20:19 full b1, b2, b4; 20:21-20:39 full b8, lora b1, b2, b4: the first bench process was",
-             "# stopped to take the shared lock; three lora rows it wrote as `error` when its worker binary was",
-             "# removed under it were deleted from peaks.csv before resuming: not measurements). qwen-auto holds",
-             "# one point (full b1): the shared machine had no lock time left for more. Held-out points of the",
-             "# SmolLM2 fit were measured by helper fit (#18 item 2), not here."]
+    lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing).",
+             "# How and when each directory was measured, and the rows changed by hand: NOTES.md beside this file."]
     for key, name, s, budget_text in MODELS:
         lines.append("")
         lines.append(f"## {name}, seq_len {s}")
@@ -290,7 +226,7 @@ def main():
         heldout(f"{key}-heldout", lines)
         plan(f"{key}-heldout", lines)
         if key == "smollm2":
-            heldout(f"{key}-rescore", lines, "the held-out points measured in another session (rescore stage)")
+            heldout(f"{key}-rescore", lines, "the held-out points measured in an earlier run (rescore stage)")
         budget(f"{key}-budget", budget_text, lines)
     lines.append("")
     lines.append("## smollm2-135m, seq_len 256 and 128 (smollm2-auto and smollm2-128-auto fitted as one)")

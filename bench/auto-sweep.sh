@@ -20,12 +20,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp bin/peakfit bin/peakfit-worker "$tmp/" # a rebuild meanwhile changes nothing here
 export PEAKFIT_WORKER=$tmp/peakfit-worker
-# One big run at a time on this shared machine (/work/team/bigmem.lock).
-# NOLOCK=1: a model key whose points all stay under 4 GiB (smollm2-128's auto
-# stage) needs no lock by the team's protocol; NICE=N: its priority.
+# LOCK=FILE: each measuring run under flock FILE, so that on a machine
+# shared with other memory-hungry work only one big run goes at a time;
+# NICE=N: its priority.
 pf() {
-    if [ -n "${NOLOCK:-}" ]; then nice -n "${NICE:-0}" "$tmp/peakfit" "$@"; else
-        flock /work/team/bigmem.lock nice -n "${NICE:-0}" "$tmp/peakfit" "$@"; fi
+    ${LOCK:+flock "$LOCK"} nice -n "${NICE:-0}" "$tmp/peakfit" "$@"
 }
 
 # model, seq_len, budget, held-out points of the full job (BxS; "2x" is twice
@@ -116,7 +115,7 @@ held_points() {
 }
 
 # run_points NAME SWEEP DIR: measures SWEEP into DIR one point per run
-# (--point K), each under the lock on its own: no stage holds it for long.
+# (--point K), each under LOCK on its own: no stage holds it for long.
 run_points() {
     local name=$1 sweep=$2 dir=$3 n k
     n=$("$tmp/peakfit" grid "$sweep" 2>/dev/null | wc -l)
@@ -185,7 +184,7 @@ dense_stage() {
 }
 
 # SmolLM2's held-out points measured for #18 (bench/smollm2-heldout.sh, into
-# bench/results/smollm2-135m-cpu-heldout/measured, another session) predicted
+# bench/results/smollm2-135m-cpu-heldout/measured, an earlier run) predicted
 # from the auto sweep's points instead of the dense grid's: no measurement.
 # The heldout stage measures the same points again beside auto's.
 rescore_stage() {

@@ -21,7 +21,6 @@ CONFIG=${1:-$ROOT/bench/transformers/configs/tiny.json}
 RESULTS=${2:-}
 PEAKFIT=${PEAKFIT:-bin/peakfit}
 PYTHON=${PEAKFIT_PYTHON:-$ROOT/.venv/bin/python}
-[ -x "$PYTHON" ] || PYTHON=/work/main/.venv/bin/python
 CSVQ=${CSVQ:-build/tests/tools/csvq}
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT

@@ -8,8 +8,8 @@
 # and the measured peak of that micro-batch x seq_len (full, sdpa, ok rows)
 # from any peaks.csv under bench/results/auto-sweep/qwen-*; with MEASURE=1 a
 # plan point measured nowhere is measured into bench/results/auto-sweep/
-# qwen-plan24 (under the team's bigmem.lock, mem_limit 22 GiB: the kernel
-# keeps the rest). It also prints the largest micro-batch calc says fits,
+# qwen-plan24 (mem_limit 22 GiB: the kernel keeps the rest; LOCK=FILE: the
+# run under flock FILE). It also prints the largest micro-batch calc says fits,
 # and whether this machine's memory could hold it.
 # Output: bench/results/auto-sweep/plan24.txt. Usage: bench/plan24.sh
 set -euo pipefail
@@ -39,7 +39,7 @@ EOF
         if [ -z "$got" ] && [ -n "${MEASURE:-}" ]; then
             mkdir -p "$out/qwen-plan24"
             sweep_of "$b" "$s" >"$out/qwen-plan24/plan24-b${b}s${s}.sweep"
-            flock /work/team/bigmem.lock "$pf" run "$out/qwen-plan24/plan24-b${b}s${s}.sweep" -o "$out/qwen-plan24" >&2 || true
+            ${LOCK:+flock "$LOCK"} "$pf" run "$out/qwen-plan24/plan24-b${b}s${s}.sweep" -o "$out/qwen-plan24" >&2 || true
             got=$(measured_peak "$b" "$s")
         fi
         printf '%s: calc --budget 24GiB --target-batch 256: micro-batch b = %s at s = %s, predicted %.1f +- %.1f MiB\n' "$d" "$b" "$s" "$pred" "$half"

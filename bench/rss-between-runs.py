@@ -97,8 +97,8 @@ def main():
         d, r, m = pooled(early_pts)
         print(f"\nnot pooled: with the dense grid of 2026-12-03T14:0x (bench/results/smollm2-135m-cpu, every step "
               f"10-20x faster than in the later runs, RSS 1.4-7% lower at b2-b8 s256, the allocator level identical) "
-              f"the same points give {100 * math.sqrt(2) * r:.2f}% over {d} dof: a condition of that session "
-              "(#19 looks into it), not the run-to-run spread of the sessions the held-out sets were measured in")
+              f"the same points give {100 * math.sqrt(2) * r:.2f}% over {d} dof: a condition of that run "
+              "(#19 looks into it), not the run-to-run spread of the runs the held-out sets were measured in")
 
 
 main()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What RSS's gap (RSS above baseline minus the allocator's tensor peak) depends
 on besides the tokens T, from every peaks.csv under bench/results measured from
-2026-12-03 19:00 on (the auto sweeps' sessions; the dense grid of 14:03 kept
+2026-12-03 19:00 on (the auto sweeps' runs; the dense grid of 14:03 kept
 ~10-30% less at b >= 4 and is left out), full training, sdpa, points above the
 allocator's knee (tensor over its floor). Each point once per measurement
 (finished_at): repeats across directories counted once, repeats in time kept.

@@ -2,8 +2,8 @@
 # Off-grid held-out points for SmolLM2-135M, full training, sdpa, against
 # the committed fit (bench/results/smollm2-135m-cpu): the 7 points of
 # bench/smollm2-heldout.sweep (below, near and above the knee, a long
-# sequence, and to 2x the largest measured tokens) are measured (under the
-# team's big-memory lock, niced) into OUT/measured, then added to a copy of
+# sequence, and to 2x the largest measured tokens) are measured (niced;
+# LOCK=FILE: under flock FILE) into OUT/measured, then added to a copy of
 # the committed peaks.csv as held-out rows (holdout = 1, so not fitted) and
 # fitted: the report's held-out tables give each one's prediction, 95%
 # prediction interval, error and whether it fell inside, at RSS and at the
@@ -20,7 +20,7 @@ if [ -z "${REFIT:-}" ]; then # REFIT=1: fit OUT/peaks.csv as it is (bench/refit-
     mkdir -p "$out"
     measured=${MEASURED:-$out/measured}
     if [ ! -s "$measured/peaks.csv" ]; then
-        flock /work/team/bigmem.lock nice -n 10 bin/peakfit run bench/smollm2-heldout.sweep -o "$measured"
+        ${LOCK:+flock "$LOCK"} nice -n 10 bin/peakfit run bench/smollm2-heldout.sweep -o "$measured"
     fi
     cp "$base/sweep.sweep" "$out/sweep.sweep"
     # The grid's rows as they are (its own held-out points stay held out),

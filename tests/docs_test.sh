@@ -19,3 +19,19 @@ $(head -40 "$TMP/diff")"
 "$PEAKFIT" keys extra 2>"$TMP/err" >/dev/null
 expect_eq "keys with an argument: exit status" "$?" 2
 expect_eq "keys with an argument: message" "$(cat "$TMP/err")" 'peakfit: keys takes no arguments (got "extra")'
+# The README, docs/ and bench/ speak of the product: what is true and how to
+# reproduce it, not a development log ("this session", "stop 27") nor a
+# development machine's paths (/work/..., its lock files).
+cd "$root" || fail "no $root"
+if git rev-parse --git-dir >/dev/null 2>&1; then files=$(git ls-files README.md docs bench); else files=$(find README.md docs bench -type f); fi
+log=$(grep -nIiE '\bsessions?\b|\bstops? [0-9]+|(^|[^A-Za-z0-9_.-])/work/|bigmem\.lock' $files)
+[ -z "$log" ] || fail "README, docs/ or bench/ speak of development, not the product:
+$(head -20 <<<"$log")"
+# docs/benchmarks.md lists every bench script, and each result it names is
+# committed.
+for f in $(grep -E '^bench/.*\.(sh|py|c)$' <<<"$files" | grep -v '^bench/results/'); do
+    grep -qF "\`$f" docs/benchmarks.md || fail "docs/benchmarks.md does not list $f"
+done
+for r in $(grep -o 'bench/results/[A-Za-z0-9_./-]*' docs/benchmarks.md | sort -u); do
+    [ -e "$r" ] || fail "docs/benchmarks.md names $r, which is not there"
+done

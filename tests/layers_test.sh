@@ -45,4 +45,10 @@ for f in $(echo "$sources" | grep -E '\.c$'); do
     echo "$deps" | grep -q 'peakfit_torch\.h' &&
         fail "$f reaches shim/peakfit_torch.h: peakfit links no libtorch, so none of its files may include it"
 done
+# docs/layout.md draws the same order: its order line is LAYERS and its
+# table has a row for each folder in it, in that order.
+doc=docs/layout.md
+expect_eq "docs/layout.md's order line" "$(grep -m1 -x '`[a-z ]*`' "$doc" | tr -d '`')" "$LAYERS"
+expect_eq "docs/layout.md's table of folders" \
+    "$(sed -n 's/^| `\([a-z]*\)\/` |.*/\1/p' "$doc" | grep -xF "$(tr ' ' '\n' <<<"$LAYERS")" | tr '\n' ' ')" "$LAYERS "
 echo "layers_test: $(wc -l <"$edges") includes, each pointing down"

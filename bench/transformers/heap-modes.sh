@@ -3,7 +3,7 @@
 # worker at one point under null perturbations: changes that leave the training the same
 # and move only what the process allocates before its baseline (#19, README 9).
 #
-#   LOCK=/work/team/bigmem.lock bench/transformers/heap-modes.sh > OUT
+#   [LOCK=FILE] bench/transformers/heap-modes.sh > OUT
 #
 # Each row of RUNS below is one fresh process: SIDE|LABEL|ARGV|ENV|PRELOAD.
 #   SIDE    python (examples/transformers/train_step.py) or worker ($WORKER)

@@ -5,7 +5,7 @@
 # and spliced at the forward's first activation: does the sequence alone give each side's
 # RSS, and which part of it decides? (#19, README 9)
 #
-#   LOCK=/work/team/bigmem.lock [COMBOS="PRE:STEP ..."] bench/transformers/heap-splice.sh PY_LOG WORKER_LOG > OUT
+#   [LOCK=FILE] [COMBOS="PRE:STEP ..."] bench/transformers/heap-splice.sh PY_LOG WORKER_LOG > OUT
 #
 # The splice point of each log: its first "a 64 4718592" line (memalign of the first
 # [8, 256, 576] fp32 activation, the embedding's output). Each row replays PRE's calls up to
