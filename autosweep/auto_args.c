@@ -10,6 +10,7 @@
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"
+#include "point/setting_options.h"
 #include "util/options.h"
 #include "util/parse.h"
 
@@ -45,15 +46,15 @@ static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_va
 
 #define AUTO_FIELD(f) offsetof(struct auto_request, f)
 
-static const struct opt_row auto_rows[] = {
-    {"technique", 0, "T[,T...]", OPT_ENUM, AUTO_FIELD(techniques), .flags = OPT_REQUIRED | OPT_LIST,
-     .names = &stepping_technique_option_names, .count_off = AUTO_FIELD(n_techniques),
-     .size = sizeof(pf_technique), .items = AUTO_MAX_TECHNIQUES,
-     .help = "the techniques to measure, each once"},
-    {"seq-len", 0, "S[,S...]", OPT_LONG, AUTO_FIELD(seq_lens), 1, LIMIT_SEQ_LEN_MAX,
-     .flags = OPT_REQUIRED | OPT_LIST, .count_off = AUTO_FIELD(n_seq_lens), .size = sizeof(long),
-     .items = AUTO_MAX_SEQ_LENS,
-     .help = "sequence length(s): with two, RSS's fit gets the heap's per-sample term"},
+static struct opt_row auto_rows[] = {
+    SETTING_OPTION("technique", .arg = "T[,T...]", .type = OPT_ENUM, .off = AUTO_FIELD(techniques),
+                   .flags = OPT_REQUIRED | OPT_LIST, .names = &stepping_technique_option_names,
+                   .count_off = AUTO_FIELD(n_techniques), .size = sizeof(pf_technique),
+                   .items = AUTO_MAX_TECHNIQUES, .help = "the techniques to measure, each once"),
+    SETTING_OPTION("seq_len", .arg = "S[,S...]", .type = OPT_LONG, .off = AUTO_FIELD(seq_lens),
+                   .flags = OPT_REQUIRED | OPT_LIST, .count_off = AUTO_FIELD(n_seq_lens), .size = sizeof(long),
+                   .items = AUTO_MAX_SEQ_LENS,
+                   .help = "sequence length(s): with two, RSS's fit gets the heap's per-sample term"),
     {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for auto.sweep, peaks.csv and the results"},
     {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST, .flags = OPT_DEF_WORDS,
@@ -63,19 +64,18 @@ static const struct opt_row auto_rows[] = {
      .help = "A's relative 95% half-width to reach"},
     {"budget", 0, "SIZE", OPT_SIZE_MIB, AUTO_FIELD(budget_mib),
      .help = "find the largest micro-batch within this memory (8GiB)"},
-    {"mem-limit", 0, "SIZE", OPT_SIZE_MIB, AUTO_FIELD(mem_limit_mib), .help = "each point's mem_limit"},
-    {"point-timeout", 0, "T", OPT_DURATION, AUTO_FIELD(point_timeout_s), .flags = OPT_DEF_WORDS,
-     .def = "the sweep's",
-     .help = "each point's timeout"},
-    {"threads", 0, "N", OPT_LONG, AUTO_FIELD(threads), 0, LIMIT_THREADS_MAX, .flags = OPT_DEF_WORDS,
-     .def = "0, libtorch's",
-     .help = "libtorch intra-op threads"},
-    {"attention", 0, "A", OPT_NAME, AUTO_FIELD(attention), .def = "sdpa", .names = &attention_option_names,
-     .help = "attention implementation"},
-    {"device", 0, "D", OPT_CUSTOM, AUTO_FIELD(device), .def = "cpu", .set = device_option_set, .help = "device"},
+    SETTING_OPTION("mem_limit", .type = OPT_SIZE_MIB, .off = AUTO_FIELD(mem_limit_mib)),
+    SETTING_OPTION("timeout", .name = "point-timeout", .type = OPT_DURATION, .off = AUTO_FIELD(point_timeout_s),
+                   .flags = OPT_DEF_WORDS, .def = "the sweep's"),
+    SETTING_OPTION("threads", .type = OPT_LONG, .off = AUTO_FIELD(threads), .flags = OPT_DEF_WORDS,
+                   .def = "0, libtorch's"),
+    SETTING_OPTION("attention", .type = OPT_NAME, .off = AUTO_FIELD(attention)),
+    SETTING_OPTION("device", .type = OPT_CUSTOM, .off = AUTO_FIELD(device), .set = device_option_set),
     {"metric", 0, "tensor|rss", OPT_ENUM, AUTO_FIELD(metric), .def = "tensor", .names = &metric_names,
      .help = "what A is fitted to"},
 };
+
+SETTING_OPTIONS_COMPLETE(auto_rows)
 
 const struct opt_table auto_options = OPT_TABLE("auto", "MODEL", auto_rows, NULL);
 

@@ -113,12 +113,21 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
 }
 
 /* The row's own parameters are spelt n, k, g: .name and .key are members. */
-#define FIELD_ROW(A, n, k, g, ...) {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g), __VA_ARGS__},
+#define FIELD_ROW(A, n, k, g, ...) \
+    {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g), __VA_ARGS__},
 static const struct point_field fields[] = {SETTING_ROWS(FIELD_ROW, _)};
 #undef FIELD_ROW
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
 const struct point_field *point_field_at(int i) { return i >= 0 && i < FIELD_COUNT ? &fields[i] : NULL; }
+
+const struct point_field *point_field_of_key(const char *key)
+{
+    for (int i = 0; i < FIELD_COUNT; i++)
+        if (fields[i].key && strcmp(fields[i].key, key) == 0)
+            return &fields[i];
+    return NULL;
+}
 
 const struct point_field *point_field_of_column(enum peaks_column c)
 {

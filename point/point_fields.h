@@ -56,10 +56,14 @@ struct point_field {
     const char *(*column_text)(const struct grid_point *p, point_text buf);
     /* Whether the worker is given it, where it applies; NULL: always. */
     int (*passed_if)(const struct grid_point *p);
+    /* A command's option for it says this (point/setting_options.h). */
+    const char *option_help;
 };
 
 /* The i-th row, or NULL past the last. */
 const struct point_field *point_field_at(int i);
+/* The row whose sweep key is key, or NULL. */
+const struct point_field *point_field_of_key(const char *key);
 /* The row whose column is c, or NULL (a measured column). */
 const struct point_field *point_field_of_column(enum peaks_column c);
 /* Does the field matter to the point? */

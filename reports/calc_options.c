@@ -9,6 +9,7 @@
 #include "sweeps/limits.h"
 #include "core/technique.h"
 #include "fit/group_fit.h"
+#include "point/setting_options.h"
 #include "util/options.h"
 #include "util/parse.h"
 
@@ -29,7 +30,7 @@ static void remember_unit(const struct opt_row *row, const char *value, void *ta
 static const char *metric_name_at(int i) { return metric_name((enum metric)i); }
 static const struct opt_names metric_names = {metric_name_at, METRIC_COUNT, NULL, NULL};
 
-static const struct opt_row calc_rows[] = {
+static struct opt_row calc_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(budget_mib), .flags = OPT_MAIN_FORM,
      .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
     {"target-batch", 0, "E", OPT_LONG, CALC_FIELD(target_batch), 1, LIMIT_TARGET_BATCH_MAX,
@@ -37,16 +38,15 @@ static const struct opt_row calc_rows[] = {
      .help = "effective batch to reach by accumulation (training only)"},
     {"replicas", 0, "G", OPT_LONG, CALC_FIELD(replicas), 1, LIMIT_REPLICAS_MAX, .def = "1",
      .help = "data-parallel replicas, each with its own memory"},
-    {"seq-len", 0, "S", OPT_LONG, CALC_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX,
-     .flags = OPT_DEF_WORDS, .def = "the largest measured", .help = "sequence length"},
-    {"technique", 0, "T", OPT_NAME, CALC_FIELD(technique), .def = "full", .names = &technique_option_names,
-     .help = "technique"},
-    {"model", 0, "M", OPT_TEXT, CALC_FIELD(model), .flags = OPT_DEF_WORDS, .def = "the only model measured",
-     .help = "model, as in peaks.csv's model column"},
-    {"device", 0, "D", OPT_TEXT, CALC_FIELD(device),
-     .flags = OPT_DEF_WORDS, .def = "the only device measured", .help = "device"},
-    {"attention", 0, "A", OPT_TEXT, CALC_FIELD(attention), .flags = OPT_DEF_WORDS, .def = "the only attention measured",
-     .help = "attention implementation (sdpa, eager)"},
+    SETTING_OPTION("seq_len", .type = OPT_LONG, .off = CALC_FIELD(seq_len), .flags = OPT_DEF_WORDS,
+                   .def = "the largest measured"),
+    SETTING_OPTION("technique", .type = OPT_NAME, .off = CALC_FIELD(technique), .def = "full"),
+    SETTING_OPTION("model", .type = OPT_TEXT, .off = CALC_FIELD(model), .flags = OPT_DEF_WORDS,
+                   .def = "the only model measured", .help = "model, as in peaks.csv's model column"),
+    SETTING_OPTION("device", .type = OPT_TEXT, .off = CALC_FIELD(device), .flags = OPT_DEF_WORDS,
+                   .def = "the only device measured"),
+    SETTING_OPTION("attention", .type = OPT_NAME, .off = CALC_FIELD(attention), .flags = OPT_DEF_WORDS,
+                   .def = "the only attention measured"),
     {"metric", 0, "M", OPT_NAME, CALC_FIELD(metric), .names = &metric_names, .flags = OPT_DEF_WORDS,
      .def = "reserved where measured on a GPU, else rss",
      .help = "the fit to plan with; tensor: the allocator level (peaks above the RSS baseline as measured)"},
@@ -67,6 +67,8 @@ static const struct opt_row calc_rows[] = {
     {"zero", 0, "Z", OPT_LONG, CALC_FIELD(zero), 1, 3, .flags = OPT_DEF_WORDS, .def = "none",
      .help = "with --replicas: ZeRO stage sharding 1 optimizer state, 2 + grads, 3 + weights (FSDP FULL_SHARD = 3)"},
 };
+
+SETTING_OPTIONS_COMPLETE(calc_rows)
 
 const struct opt_table calc_options =
     OPT_TABLE("calc", "DIR", calc_rows,

@@ -4,24 +4,24 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "core/technique.h"
+#include "point/setting_options.h"
 #include "reports/verify_options.h"
-#include "sweeps/limits.h"
 
 #define VERIFY_FIELD(f) offsetof(struct calc_request, f)
 
-static const struct opt_row verify_rows[] = {
+static struct opt_row verify_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, VERIFY_FIELD(budget_mib), .flags = OPT_REQUIRED,
      .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
-    {"technique", 0, "T", OPT_NAME, VERIFY_FIELD(technique), .def = "full",
-     .names = &stepping_technique_option_names, .help = "technique"},
-    {"seq-len", 0, "S", OPT_LONG, VERIFY_FIELD(seq_len), 1, LIMIT_SEQ_LEN_MAX,
-     .flags = OPT_DEF_WORDS, .def = "the largest measured",
-     .help = "sequence length"},
-    {"model", 0, "M", OPT_TEXT, VERIFY_FIELD(model), .flags = OPT_DEF_WORDS, .def = "the only model measured",
-     .help = "model, as in peaks.csv's model column"},
-    {"device", 0, "D", OPT_TEXT, VERIFY_FIELD(device),
-     .flags = OPT_DEF_WORDS, .def = "the only device measured", .help = "device"},
+    SETTING_OPTION("technique", .type = OPT_NAME, .off = VERIFY_FIELD(technique), .def = "full",
+                   .names = &stepping_technique_option_names),
+    SETTING_OPTION("seq_len", .type = OPT_LONG, .off = VERIFY_FIELD(seq_len), .flags = OPT_DEF_WORDS,
+                   .def = "the largest measured"),
+    SETTING_OPTION("model", .type = OPT_TEXT, .off = VERIFY_FIELD(model), .flags = OPT_DEF_WORDS,
+                   .def = "the only model measured", .help = "model, as in peaks.csv's model column"),
+    SETTING_OPTION("device", .type = OPT_TEXT, .off = VERIFY_FIELD(device), .flags = OPT_DEF_WORDS,
+                   .def = "the only device measured"),
 };
+SETTING_OPTIONS_COMPLETE(verify_rows)
 
 const struct opt_table verify_options = OPT_TABLE("verify", "DIR", verify_rows, NULL);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "models/model_spec.h"
 #include "models/param_count.h"
+#include "point/setting_options.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
@@ -14,14 +15,14 @@
 
 #define PARAMS_FIELD(f) offsetof(pf_train_options, f)
 
-static const struct opt_row params_rows[] = {
-    {"technique", 0, "T", OPT_ENUM, PARAMS_FIELD(technique), .def = "full", .names = &technique_option_names,
-     .help = "the technique whose counts to print"},
-    {"lora-rank", 0, "R", OPT_INT, PARAMS_FIELD(lora_rank), 1, LIMIT_LORA_RANK_MAX, .def = OPT_TEXT_OF(DEFAULT_LORA_RANK),
-     .help = "LoRA rank r"},
-    {"lora-targets", 0, "q,v", OPT_CUSTOM, PARAMS_FIELD(lora_targets), .set = lora_targets_option_set,
-     .def = DEFAULT_LORA_TARGETS_TEXT, .help = "projections with adapters"},
+/* The settings' own options (point/setting_options.h). */
+static struct opt_row params_rows[] = {
+    SETTING_OPTION("technique", .type = OPT_ENUM, .off = PARAMS_FIELD(technique), .def = "full",
+                   .help = "the technique whose counts to print"),
+    SETTING_OPTION("lora_rank", .type = OPT_INT, .off = PARAMS_FIELD(lora_rank)),
+    SETTING_OPTION("lora_targets", .type = OPT_CUSTOM, .off = PARAMS_FIELD(lora_targets)),
 };
+SETTING_OPTIONS_COMPLETE(params_rows)
 
 const struct opt_table params_options = OPT_TABLE("params", "MODEL", params_rows, NULL);
 

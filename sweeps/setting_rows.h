@@ -19,8 +19,11 @@
  *           named after the setting (as its peaks.csv column is);
  *   fields  struct point_field's members by name (.column, .uses,
  *           .id_prefix, .applies, .off_text, .value, .column_text,
- *           .passed_if; point/point_fields.h), the functions those of
- *           point/point_fields.c.
+ *           .passed_if, .option_help; point/point_fields.h), the functions
+ *           those of point/point_fields.c.
+ * A command's option for a setting (params, auto, calc, verify) is its
+ * key's row under its flag, with the key's .arg and the row's
+ * .option_help (point/setting_options.h).
  * A is passed through to R unchanged (a macro a filter below applies).
  *
  * Rows in the id come in the id's order: job/model/device/technique
@@ -34,35 +37,36 @@
     R(A, job, NOKEY, GROUP_NONE, .column = PEAKS_COL_job, .id_prefix = "", .value = job_of)                          \
     R(A, model, NOKEY, GROUP_SHOWN(256), .column = PEAKS_COL_model, .id_prefix = "/", .value = model_of)             \
     R(A, device,                                                                                                     \
-      KEY("device", .type = OPT_CUSTOM, SWEEP_LIST(devices, n_devices, SWEEP_MAX_LIST), .set = sweep_set_device,     \
-          .choices = device_names, .flag = "device", .def = "cpu",                                                   \
+      KEY("device", .arg = "D", .type = OPT_CUSTOM, SWEEP_LIST(devices, n_devices, SWEEP_MAX_LIST),                  \
+          .set = sweep_set_device, .choices = device_names, .flag = "device", .def = "cpu",                          \
           .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"),                    \
       GROUP_SHOWN(16), .column = PEAKS_COL_device, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
-      .value = device_of)                                                                                            \
+      .value = device_of, .option_help = "device")                                                                   \
     R(A, technique,                                                                                                  \
-      KEY("technique", .type = OPT_ENUM, SWEEP_LIST(techniques, n_techniques, SWEEP_MAX_LIST),                       \
+      KEY("technique", .arg = "T", .type = OPT_ENUM, SWEEP_LIST(techniques, n_techniques, SWEEP_MAX_LIST),           \
           .names = &technique_option_names, .flag = "technique", .unset = "required", .help = "list of %s"),         \
       GROUP_SHOWN(16), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
-      .value = technique_of)                                                                                         \
+      .value = technique_of, .option_help = "technique")                                                             \
     R(A, lora_rank,                                                                                                  \
-      KEY("lora_rank", .type = OPT_INT, SWEEP_AT(lora_rank), .min = 1, .max = LIMIT_LORA_RANK_MAX,                   \
+      KEY("lora_rank", .arg = "R", .type = OPT_INT, SWEEP_AT(lora_rank), .min = 1, .max = LIMIT_LORA_RANK_MAX,       \
           .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "LoRA rank r, %s"),                    \
       GROUP_SETTING(12, ""), .column = PEAKS_COL_lora_rank, .uses = POINT_SETTINGS | POINT_KIND,                     \
-      .id_prefix = "/lora", .applies = is_lora, .off_text = "", .value = lora_rank_of)                               \
+      .id_prefix = "/lora", .applies = is_lora, .off_text = "", .value = lora_rank_of, .option_help = "LoRA rank r") \
     R(A, lora_targets,                                                                                               \
-      KEY("lora_targets", .type = OPT_CUSTOM, SWEEP_AT(lora_targets), .set = lora_targets_option_set,                \
+      KEY("lora_targets", .arg = "q,v", .type = OPT_CUSTOM, SWEEP_AT(lora_targets), .set = lora_targets_option_set,  \
           .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT, .flag = "lora-targets",                    \
           .help = "projections with adapters: %s"),                                                                  \
       GROUP_SETTING(256, ""), .column = PEAKS_COL_lora_targets, .uses = POINT_SETTINGS | POINT_KIND,                 \
-      .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of)                                \
+      .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
+      .option_help = "projections with adapters")                                                                    \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
     R(A, attention,                                                                                                  \
-      KEY("attention", .type = OPT_ENUM, SWEEP_LIST(attentions, n_attentions, SWEEP_MAX_LIST),                       \
+      KEY("attention", .arg = "A", .type = OPT_ENUM, SWEEP_LIST(attentions, n_attentions, SWEEP_MAX_LIST),           \
           .names = &attention_option_names, .flag = "attention", .def = "sdpa",                                      \
           .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "        \
                   "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"),              \
       GROUP_SHOWN(8), .column = PEAKS_COL_attention, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
-      .applies = runs_steps, .value = attention_of)                                                                  \
+      .applies = runs_steps, .value = attention_of, .option_help = "attention implementation")                       \
     R(A, batch,                                                                                                      \
       KEY("batch", .type = OPT_INT, SWEEP_LIST(batches, n_batches, SWEEP_MAX_LIST), .min = 1,                        \
           .max = LIMIT_BATCH_MAX, .flag = "batch", .unset = "required unless only `load`",                           \
@@ -70,11 +74,12 @@
       GROUP_NONE, .column = PEAKS_COL_batch, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,               \
       .id_prefix = "/b", .applies = runs_steps, .off_text = "0", .value = batch_of)                                  \
     R(A, seq_len,                                                                                                    \
-      KEY("seq_len", .type = OPT_INT, SWEEP_LIST(seq_lens, n_seq_lens, SWEEP_MAX_LIST), .min = 1,                    \
+      KEY("seq_len", .arg = "S", .type = OPT_INT, SWEEP_LIST(seq_lens, n_seq_lens, SWEEP_MAX_LIST), .min = 1,        \
           .max = LIMIT_SEQ_LEN_MAX, .flag = "seq-len", .unset = "required unless only `load`",                       \
           .help = "list of sequence lengths, %s"),                                                                   \
       GROUP_NONE, .column = PEAKS_COL_seq_len, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,             \
-      .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of)                                \
+      .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of,                                \
+      .option_help = "sequence length")                                                                              \
     R(A, steps,                                                                                                      \
       KEY("steps", .type = OPT_INT, SWEEP_AT(steps), .min = 1, .max = LIMIT_STEPS_MAX,                               \
           .def = OPT_TEXT_OF(DEFAULT_STEPS), .flag = "steps",                                                        \
@@ -86,11 +91,13 @@
     R(A, tokens, NOKEY, GROUP_NONE, .column = PEAKS_COL_tokens, .value = tokens_of)                                  \
     R(A, point_id, NOKEY, GROUP_NONE, .column = PEAKS_COL_point_id, .value = id_of)                                  \
     R(A, model_source,                                                                                               \
-      KEY("model", .type = OPT_CUSTOM, SWEEP_LIST(models, n_models, SWEEP_MAX_MODELS), .set = sweep_set_model,       \
+      KEY("model", .arg = "M", .type = OPT_CUSTOM, SWEEP_LIST(models, n_models, SWEEP_MAX_MODELS),                   \
+      .set = sweep_set_model,                                                                                        \
           .choices = model_preset_names, .flag = "model", .unset = "required",                                       \
           .help = "list of presets (%s) or paths to a Hugging Face `config.json`, or its folder, of a model of a "   \
                   "family peakfit builds (relative to the sweep file)"),                                             \
-      GROUP_NONE, .column = PEAKS_COL_model_source, .uses = POINT_SETTINGS | POINT_KIND, .value = source_of)         \
+      GROUP_NONE, .column = PEAKS_COL_model_source, .uses = POINT_SETTINGS | POINT_KIND, .value = source_of,         \
+      .option_help = "model")                                                                                        \
     R(A, config_hash, NOKEY, GROUP_NONE, .column = PEAKS_COL_config_hash, .uses = POINT_SETTINGS,                    \
       .value = hash_of)                                                                                              \
     R(A, seed,                                                                                                       \
@@ -99,20 +106,23 @@
       GROUP_NONE, .column = PEAKS_COL_seed, .uses = POINT_SETTINGS, .value = seed_of)                                \
     /* The worker gets the runner's share of the cores instead (worker_command.c). */                                \
     R(A, threads,                                                                                                    \
-      KEY("threads", .type = OPT_INT, SWEEP_AT(threads), .min = 0, .max = LIMIT_THREADS_MAX, .def = "0",             \
+      KEY("threads", .arg = "N", .type = OPT_INT, SWEEP_AT(threads), .min = 0, .max = LIMIT_THREADS_MAX, .def = "0", \
           .flag = "threads", .help = "libtorch intra-op threads, %s; 0 keeps libtorch's default"),                   \
       GROUP_NONE, .column = PEAKS_COL_threads_requested, .uses = POINT_SETTINGS | POINT_RUNNER_PASSES,               \
-      .value = threads_of)                                                                                           \
+      .value = threads_of, .option_help = "libtorch intra-op threads")                                               \
     R(A, timeout_s,                                                                                                  \
-      KEY("timeout", .type = OPT_DURATION, SWEEP_AT(timeout_s), .max = 1e9, .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S),   \
+      KEY("timeout", .arg = "T", .type = OPT_DURATION, SWEEP_AT(timeout_s), .max = 1e9,                              \
+      .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S),                                                                         \
           .help = "per point: `90`, `90s`, `15m`, `2h`"),                                                            \
       GROUP_NONE, .column = PEAKS_COL_timeout_s, .uses = POINT_SETTINGS, .value = timeout_of,                        \
+      .option_help = "each point's timeout",                                                                         \
       .column_text = timeout_column)                                                                                 \
     R(A, mem_limit,                                                                                                  \
-      KEY("mem_limit", .type = OPT_BYTES, SWEEP_AT(mem_limit), .def = "none", .flag = "mem-limit",                   \
+      KEY("mem_limit", .arg = "SIZE", .type = OPT_BYTES, SWEEP_AT(mem_limit), .def = "none", .flag = "mem-limit",    \
           .help = "per point: `512MiB`, `4GiB`, `none`; on cpu the RSS above the worker's baseline, on cuda what "   \
                   "the caching allocator may reserve above its baseline (its memory fraction)"),                     \
-      GROUP_NONE, .column = PEAKS_COL_mem_limit_mib, .uses = POINT_SETTINGS | POINT_PLANNED, .value = mem_limit_of,  \
+      GROUP_NONE, .column = PEAKS_COL_mem_limit_mib, .uses = POINT_SETTINGS | POINT_PLANNED,                         \
+      .value = mem_limit_of, .option_help = "each point's memory limit above its baseline",                          \
       .column_text = mem_limit_column, .passed_if = worker_enforces_limit)                                           \
     R(A, weights,                                                                                                    \
       KEY("weights", .type = OPT_CUSTOM, SWEEP_AT(weights), .set = sweep_set_weights, .flag = "weights",             \

@@ -16,6 +16,7 @@
 #include "src/params_cmd.h"
 #include "runner/run_sweep.h"
 #include "src/slurm_cmd.h"
+#include "sweeps/sweep_keys.h"
 #include "sweeps/worker_options.h"
 #include "tests/check.h"
 #include "util/options.h"
@@ -180,6 +181,20 @@ static void test_lines(void)
                  "f.conf:7: count has no value");
 }
 
+/* A command's option named as a setting's worker flag is that setting's
+ * (SETTING_OPTION, point/setting_options.h), never a row of its own: one
+ * setting, one set of names, range and help in every command. */
+static void check_setting_rows(const struct opt_table *t)
+{
+    const struct opt_row *k;
+    for (int i = 0; i < t->n_rows; i++)
+        for (int j = 0; (k = sweep_key_at(j)); j++)
+            CHECK(!k->flag || strcmp(k->flag, t->rows[i].name) || (t->rows[i].setting &&
+                  !strcmp(t->rows[i].setting, k->name)),
+                  "%s --%s is sweep key %s's option: SETTING_OPTION(\"%s\", ...), not a row of its own",
+                  t->command, t->rows[i].name, k->name, k->name);
+}
+
 /* Every row of every command's table: help text, found by its own name,
  * a value name unless a flag, and no name twice; its default is a value
  * its own setter reads (opt_defaults), or marked as words the help says. */
@@ -212,6 +227,8 @@ static void test_tables(void)
                   "%s --%s: its default \"%s\" is no value it reads (%s); words need OPT_DEF_WORDS", t->command,
                   r->name, r->def, why);
         }
+        if (t != worker_options() && t != &sample_table) /* the flags themselves; a made-up table */
+            check_setting_rows(t);
         char synopsis[2048];
         opt_synopsis(t, synopsis, sizeof synopsis);
         CHECK(strstr(synopsis, t->rows[t->n_rows - 1].name) != NULL, "%s: synopsis %s", t->command, synopsis);

@@ -20,15 +20,6 @@
 #include "sweeps/worker_options.h"
 #include "tests/check.h"
 
-static const struct point_field *row_of_key(const char *key)
-{
-    const struct point_field *f;
-    for (int i = 0; (f = point_field_at(i)); i++)
-        if (f->key && !strcmp(f->key, key))
-            return f;
-    return NULL;
-}
-
 /* Both ways: a sweep key with a worker flag has its row and is an option
  * of the worker's parser (sweeps/worker_options.c); every worker option
  * but --report-fd is such a key's; a row's key exists, and a row with a key
@@ -38,7 +29,7 @@ static void check_sweep_keys(void)
     const struct opt_table *worker = worker_options();
     const struct opt_row *k;
     for (int i = 0; (k = sweep_key_at(i)); i++) {
-        CHECK(!k->flag || row_of_key(k->name), "sweep key %s reaches the worker (--%s) but is no row of "
+        CHECK(!k->flag || point_field_of_key(k->name), "sweep key %s reaches the worker (--%s) but is no row of "
               "sweeps/setting_rows.h", k->name, k->flag);
         CHECK(!k->flag || opt_find(worker, k->flag), "sweep key %s's flag --%s is not a peakfit-worker option",
               k->name, k->flag);

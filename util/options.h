@@ -74,6 +74,9 @@ struct opt_row {
     const char *flag;   /* a key = value table's row: its --flag on a command line (the worker's); or NULL */
     const char *unset;  /* no .def: what the help says happens without it ("random weights") */
     size_t given_off;   /* OPT_NOTE_GIVEN: offsetof(the int that says it was given) */
+    /* A command's option for a point setting: the sweep key whose row
+     * completes the fields this one leaves unset (point/setting_options.h). */
+    const char *setting;
 };
 
 /* One command's options. */
