@@ -65,19 +65,31 @@ static void children_from_scan(pid_t pid, pid_t *pids, int *n, int max)
     closedir(proc);
 }
 
+/* Appends pid's children, from its tasks' children files, or by the scan
+ * where the kernel has none or PEAKFIT_PROC_TREE=scan asks for it (so that
+ * the tests check that walk here too). */
+static void children_of(pid_t pid, pid_t *pids, int *n, int max)
+{
+    const char *how = getenv("PEAKFIT_PROC_TREE");
+    if ((how && strcmp(how, "scan") == 0) || children_from_tasks(pid, pids, n, max) != 0)
+        children_from_scan(pid, pids, n, max);
+}
+
+int proc_children(pid_t pid, pid_t *pids, int max)
+{
+    int n = 0;
+    children_of(pid, pids, &n, max);
+    return n;
+}
+
 int proc_tree_pids(pid_t root, pid_t *pids, int max)
 {
     int n = 0;
-    /* PEAKFIT_PROC_TREE=scan: the walk of kernels without children files,
-     * so that the tests check it here too. */
-    const char *how = getenv("PEAKFIT_PROC_TREE");
-    int scan = how && strcmp(how, "scan") == 0;
     if (max < 1 || kill(root, 0) != 0)
         return 0;
     pids[n++] = root;
     for (int i = 0; i < n && n < max; i++)
-        if (scan || children_from_tasks(pids[i], pids, &n, max) != 0)
-            children_from_scan(pids[i], pids, &n, max);
+        children_of(pids[i], pids, &n, max);
     return n;
 }
 

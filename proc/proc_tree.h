@@ -7,6 +7,8 @@
 
 enum { PROC_TREE_MAX = 4096 }; /* processes looked at below one root */
 
+/* The pids of pid's children, at most max; the count. */
+int proc_children(pid_t pid, pid_t *pids, int max);
 /* The pids of root and its descendants (root first), at most max; the count. */
 int proc_tree_pids(pid_t root, pid_t *pids, int max);
 /* Their resident memory together, in KiB (0 when root is gone): root's

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util/clock.h"
+#include "proc/orphans.h"
 #include "proc/proc_stats.h"
 #include "proc/proc_tree.h"
 #include "proc/spawn.h"
@@ -20,6 +21,18 @@
 volatile sig_atomic_t spawn_stop_requested = 0;
 
 enum { REPORT_FD = 3 };
+
+/* Every worker and command started and not yet reaped: the runner's
+ * children that a point owns (proc/orphans.h kills the others). */
+static pid_t live[LIMIT_JOBS_MAX + 1];
+static int n_live;
+
+static void forget(pid_t pid)
+{
+    for (int i = 0; i < n_live; i++)
+        if (live[i] == pid)
+            live[i] = live[--n_live];
+}
 
 /* A command job's process: no terminal input, its stdout and stderr to
  * the runner (command_watch), and the report fd named in its environment. */
@@ -50,8 +63,12 @@ static void exec_child(char *const argv[], const struct spawn_options *o, int pi
     for (char *const *e = o->env; e && *e; e++)
         putenv(*e);
     putenv(spawned_at); /* the worker's start_s: fork, exec and loading */
-    if (o->watch)
+    if (o->watch) {
         command_streams(out_write);
+        /* What its children leave behind stays below it (proc/orphans.h). */
+        if (orphans_adopt() != 0)
+            _exit(127);
+    }
     /* SIGPIPE stays ignored, as in the runner: a worker whose stderr is a
      * closed pipe (`run ... 2>&1 | head -1`) must not die of a warning,
      * and a failed write to the report pipe already ends it (EPIPE). */
@@ -199,8 +216,11 @@ static int finish(struct spawned *s, int wstatus, const struct rusage *ru, int w
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
-    if (s->watch)
+    forget(s->pid);
+    if (s->watch) {
         proc_tree_kill(s->pid); /* what it left behind (its process group) */
+        orphans_kill(live, n_live); /* and what came to the runner when it ended */
+    }
     if (spawn_stop_requested)
         return SPAWN_INTERRUPTED;
     if (wait_errno)
@@ -235,6 +255,8 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
     /* Inherited as ignored (`trap '' CHLD`, some daemons), SIGCHLD makes
      * the kernel reap workers itself and wait4 fail: it is ours to set. */
     signal(SIGCHLD, SIG_DFL);
+    if (n_live == (int)(sizeof live / sizeof live[0]) || (o->watch && orphans_adopt() != 0))
+        return SPAWN_FAILED;
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
     if (o->watch && pipe2(out, O_CLOEXEC) != 0) {
@@ -257,6 +279,7 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
     if (pid == 0)
         exec_child(argv, o, fds[1], parent, spawned_at, out[1]);
     close(fds[1]);
+    live[n_live++] = pid;
     if (o->watch) {
         close(out[1]);
         command_watch_init(o->watch, out[0], pid);
