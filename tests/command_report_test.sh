@@ -23,7 +23,7 @@ cases=(
     "twice|baseline_rss_kib=2048|report line 2: \"baseline_rss_kib\" again (first on line 1)"
 )
 {
-    printf '[global]\nmodel = tiny\ntechnique = full\nbatch = 1\nseq_len = 1\nshell = true\n'
+    one_point_global
     for c in "${cases[@]}"; do
         IFS='|' read -r name line _ <<<"$c"
         printf '[%s]\ncommand = printf '"'"'baseline_rss_kib=1024\\n%s\\n'"'"' >&3\n' "$name" "$line"
@@ -50,14 +50,7 @@ expect_eq "rows after the resume" "$("$CSVQ" "$TMP/r/peaks.csv" status | wc -l)"
 # tree's peak, so the row's error; under mem_limit the watchdog still stops
 # a tree that holds 64 MiB over a 16 MiB limit; and [after], a job of its
 # own, is predicted from its own baseline, not refused for lack of 95 GiB.
-cat >"$TMP/b.sweep" <<'SWEEP'
-[global]
-model = tiny
-technique = full
-batch = 1
-seq_len = 1
-shell = true
-timeout = 30
+{ one_point_global; cat <<'SWEEP'; } >"$TMP/b.sweep"
 [false]
 command = printf 'step_s=1\nbaseline_rss_kib=100000000\n' >&3
 [limited]

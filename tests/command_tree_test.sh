@@ -26,14 +26,7 @@ trap 'for p in $(left_behind | cut -d: -f2); do kill -9 "$p"; done; rm -rf "$TMP
 # waits until the memory is there, lets the runner look, and ends.
 hold='env FAKE_TRAIN_HOLD=1 FAKE_TRAIN_PIDS="$PIDS/{job}" fake_train 48 no-baseline'
 wait_held='while [ ! -s "$PIDS/{job}/child.pid" ]; do sleep 0.05; done; sleep 0.3'
-cat >"$TMP/t.sweep" <<SWEEP
-[global]
-model = tiny
-technique = full
-batch = 1
-seq_len = 1
-shell = true
-timeout = 30
+{ one_point_global; cat <<SWEEP; } >"$TMP/t.sweep"
 [double]
 command = mkdir -p "\$PIDS/{job}"; ($hold &); $wait_held
 [setsid]

@@ -34,6 +34,12 @@ expect_calc_error() {
     expect_eq "$what: message" "$(head -n 1 <<<"$err")" "$expected"
 }
 
+# one_point_global: the [global] section of a sweep of shell = true command
+# jobs, one point each (tiny, full, b = 1, s = 1, a timeout of 30 s).
+one_point_global() {
+    printf '[global]\nmodel = tiny\ntechnique = full\nbatch = 1\nseq_len = 1\nshell = true\ntimeout = 30\n'
+}
+
 # write_sweep FILE: the sweep text comes on stdin
 write_sweep() { cat >"$1"; }
 
