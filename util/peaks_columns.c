@@ -8,7 +8,7 @@
 #include "util/peaks_columns.h"
 
 const struct peaks_column_info peaks_columns[PEAKS_N_COLUMNS] = {
-#define PEAKS_INFO(name, type, role) {#name, PEAKS_##type, PEAKS_##role},
+#define PEAKS_INFO(name, type, role, what) {#name, PEAKS_##type, PEAKS_##role, what},
     PEAKS_COLUMNS(PEAKS_INFO)
 #undef PEAKS_INFO
 };

@@ -3,10 +3,6 @@
 #define PEAKFIT_PEAKS_COLUMNS_DOC_H
 #include <stdio.h>
 
-/* What a column (enum peaks_column) holds, in Markdown; NULL for a column
- * nobody described yet. */
-const char *peaks_column_what(int column);
-
 /* docs/peaks-csv.md: a title, what the types and roles mean, and one table
  * row per column. */
 void peaks_csv_markdown(FILE *out);
