@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "proc/command_watch.h"
 #include "proc/proc_tree.h"
+#include "util/hash.h"
 
 /* What a process that ran out of memory prints: Python's MemoryError
  * (and PyTorch's OutOfMemoryError, which ends in it), the CUDA and MPS
@@ -52,11 +53,17 @@ void command_watch_report_line(struct command_watch *w, struct point_result *r, 
     case REPORT_LINE_BAD_VALUE: return report_fails(w, "%s", why);
     default: break;
     }
-    if (w->key_line[slot] && !point_result_repeats(slot)) {
-        snprintf(why, sizeof why, "\"%s\" again (first on line %d)", line, w->key_line[slot]);
+    /* Said again with the same value (a helper writing the model's sizes
+     * once more) is one answer; with another, which one stands is a guess. */
+    const char *value = line + strlen(line) + 1;
+    uint64_t h = hash_bytes(value, strlen(value), hash_start());
+    if (w->key_line[slot] && !point_result_repeats(slot) && w->key_value[slot] != h) {
+        snprintf(why, sizeof why, "\"%s\" again with another value (first on line %d)", line, w->key_line[slot]);
         return report_fails(w, "%s", why);
     }
-    w->key_line[slot] = w->report_lines;
+    if (!w->key_line[slot])
+        w->key_line[slot] = w->report_lines;
+    w->key_value[slot] = h;
     if (slot == REPORT_baseline_rss_kib * PF_PHASE_COUNT) {
         command_watch_sample(w, w->pid);
         w->baseline_bound_kib = w->tree_peak_kib;

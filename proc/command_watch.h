@@ -11,6 +11,7 @@
 #ifndef PEAKFIT_COMMAND_WATCH_H
 #define PEAKFIT_COMMAND_WATCH_H
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include "point/point_result.h"
@@ -32,7 +33,8 @@ struct command_watch {
     int report_lines;
     long long report_bytes;
     char report_error[256];     /* the first thing wrong with the report; "" while nothing is */
-    int key_line[REPORT_SLOTS]; /* the line each key came on; 0: not yet */
+    int key_line[REPORT_SLOTS]; /* the line each key first came on; 0: not yet */
+    uint64_t key_value[REPORT_SLOTS]; /* a hash of its value */
     long tree_peak_kib;         /* the largest sample of the tree's resident memory */
     pid_t pid;                  /* the command's own process */
     /* The most the tree was seen to hold when its baseline_rss_kib was read:

@@ -3,7 +3,8 @@
 # number goes), a NUL byte, a key given twice make the row an error that
 # names the line and the fault; the row never holds a value that peakfit
 # could not read back, so the next run resumes over it. step_s and loss
-# come once a step: the last loss stands. A reported baseline is the row's
+# come once a step: the last loss stands; a key said again with the same
+# value is one answer. A reported baseline is the row's
 # own: one above the tree's peak is that row's error, it never lifts the
 # row's memory limit, and it never sets another job's prediction.
 source "$(dirname "$0")/lib.sh"
@@ -20,7 +21,7 @@ cases=(
     "hex|baseline_tensor_bytes=0x10|report line 2: baseline_tensor_bytes \"0x10\" is not a number from 0 to 1.15292e+18"
     "empty|step_s=|report line 2: step_s \"\" is not a number from 0 to 1e+12"
     "nul|\\0loss=1|report line 2: holds a NUL byte"
-    "twice|baseline_rss_kib=2048|report line 2: \"baseline_rss_kib\" again (first on line 1)"
+    "twice|baseline_rss_kib=2048|report line 2: \"baseline_rss_kib\" again with another value (first on line 1)"
 )
 {
     one_point_global
@@ -29,7 +30,7 @@ cases=(
         printf '[%s]\ncommand = printf '"'"'baseline_rss_kib=1024\\n%s\\n'"'"' >&3\n' "$name" "$line"
     done
     # One line a step: the last loss stands, every step counts.
-    printf '[steps]\ncommand = printf '"'"'step_s=0.5\\nloss=2\\nstep_s=0.25\\nloss=1.5\\n'"'"' >&3\n'
+    printf '[steps]\ncommand = printf '"'"'params=7\\nstep_s=0.5\\nloss=2\\nstep_s=0.25\\nloss=1.5\\nparams=7\\n'"'"' >&3\n'
 } >"$TMP/r.sweep"
 "$PEAKFIT" run "$TMP/r.sweep" -o "$TMP/r" 2>"$TMP/log" || fail "run: $(cat "$TMP/log")"
 for c in "${cases[@]}"; do
@@ -37,8 +38,8 @@ for c in "${cases[@]}"; do
     got=$("$CSVQ" "$TMP/r/peaks.csv" job status error | awk -F'\t' -v j="$name" '$1 == j { print $2 "\t" $3 }')
     expect_eq "$name" "$got" "error	$want"
 done
-expect_eq "steps" "$("$CSVQ" "$TMP/r/peaks.csv" job status loss step1_s step_mean_s | grep '^steps')" \
-    "steps	ok	1.50000	0.5000	0.2500"
+expect_eq "steps" "$("$CSVQ" "$TMP/r/peaks.csv" job status loss step1_s step_mean_s params | grep '^steps')" \
+    "steps	ok	1.50000	0.5000	0.2500	7"
 
 # Every row reads back: the next run resumes over them and measures nothing.
 "$PEAKFIT" run "$TMP/r.sweep" -o "$TMP/r" 2>"$TMP/log" || fail "resume: $(cat "$TMP/log")"
