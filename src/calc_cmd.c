@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include "fit/fit_json.h"
 #include "fit/fit_set.h"
+#include "fit/numeric_error.h"
 #include "reports/calc.h"
 #include "reports/calc_standalone.h"
 #include "src/commands.h"
@@ -36,6 +37,12 @@ static int calc_run(const char *dir, const struct calc_request *req)
     int from_json = stat(dir, &st) == 0 && !S_ISDIR(st.st_mode);
     int loaded = from_json ? fit_json_load(dir, &set, err, sizeof err) : fit_set_load(dir, &set, err, sizeof err);
     int rc = loaded == 0 && calc_plan_make(&set, req, &plan, err, sizeof err) == 0 ? EXIT_DONE : EXIT_BAD_INPUT;
+    char why[320];
+    if (rc == EXIT_DONE && numeric_error_take(why, sizeof why)) {
+        snprintf(err, sizeof err, "%s: its numbers broke the statistics (GSL: %s): refit it with `peakfit fit`",
+                 dir, why);
+        rc = EXIT_BAD_INPUT;
+    }
     if (rc == EXIT_DONE)
         rc = plan_outcome_exit(plan.outcome);
     if (rc == EXIT_BAD_INPUT) {

@@ -22,6 +22,7 @@
 #include "src/auto_cmd.h"
 #include "src/grid_main.h"
 #include "src/verify_cmd.h"
+#include "fit/numeric_error.h"
 #include "util/exit_status.h"
 #include "util/options.h"
 #include "util/version.h"
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
 {
     if (open_standard_fds() != 0)
         return EXIT_IO; /* no /dev/null: nowhere to say so either */
+    numeric_error_install();
     if (argc < 2) {
         print_usage(stderr);
         return EXIT_BAD_INPUT;
@@ -198,5 +200,10 @@ int main(int argc, char **argv)
     }
     if (command_asks(argc, argv, is_version))
         return print_version();
-    return c->main(argc - 1, argv + 1);
+    int rc = c->main(argc - 1, argv + 1);
+    char why[320];
+    if (numeric_error_take(why, sizeof why)) /* a command that refuses on it (calc) has taken it */
+        fprintf(stderr, "peakfit: warning: a statistic could not be computed (GSL: %s): the values that depend "
+                "on it are missing\n", why);
+    return rc;
 }
