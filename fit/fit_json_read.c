@@ -1,6 +1,7 @@
 /* fit_json_read.c: fit.json back into a fit_set, for calc. Every field a
  * prediction needs is checked; a missing or mistyped one names the file,
  * the group and the field. */
+#include <gsl/gsl_cdf.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,25 +25,57 @@ static int missing(struct reader *r, const char *field, const char *want)
     return -1;
 }
 
-/* A number, or null for one that is not known (NAN). */
-static int get_number(struct reader *r, json_t *o, const char *field, double *out)
+/* What a number may be: every number is checked against its range on the
+ * way in (a negative baseline once planned b = 187,774,689). Memory is in
+ * MiB, at most MIB_MAX (10^15 MiB, past any machine's memory, where GSL's
+ * quantiles still compute). */
+struct range { double lo, hi; };
+#define MIB_MAX 1e15
+static const struct range SIZE_MIB = {0, MIB_MAX};     /* a size: never negative */
+static const struct range SIGNED_MIB = {-MIB_MAX, MIB_MAX}; /* a coefficient, an intercept, a difference */
+static const struct range SQUARES = {0, MIB_MAX * MIB_MAX}; /* a sum of squares, a variance */
+static const struct range SIGNED_SQUARES = {-MIB_MAX * MIB_MAX, MIB_MAX * MIB_MAX}; /* a covariance */
+static const struct range TOKENS = {0, 1e18};
+static const struct range TOKEN_SQUARES = {0, 1e36};
+static const struct range PROBABILITY = {0, 1};
+static const struct range F_STATISTIC = {0, 1e300};
+/* t_0.975 at 1 to infinite degrees of freedom, or 0 where there are none */
+static const struct range T_QUANTILE = {0, 12.8};
+static const struct range R_SQUARED = {-1e6, 1};
+static const struct range REL_SD = {0, 10};
+
+static int out_of_range(struct reader *r, const char *field, struct range want)
 {
-    json_t *v = json_object_get(o, field);
+    char words[96];
+    snprintf(words, sizeof words, "a number from %g to %g, or null", want.lo, want.hi);
+    return missing(r, field, words);
+}
+
+/* A value (a member, an array's element): a number in its range, or null
+ * (NAN). */
+static int get_element(struct reader *r, json_t *v, const char *field, struct range want, double *out)
+{
     if (json_is_null(v)) {
         *out = NAN;
         return 0;
     }
-    if (!json_is_number(v))
-        return missing(r, field, "a number or null");
+    if (!json_is_number(v) || !(json_number_value(v) >= want.lo && json_number_value(v) <= want.hi))
+        return out_of_range(r, field, want);
     *out = json_number_value(v);
     return 0;
 }
 
+/* A number in its range, or null for one that is not known (NAN). */
+static int get_number(struct reader *r, json_t *o, const char *field, struct range want, double *out)
+{
+    return get_element(r, json_object_get(o, field), field, want, out);
+}
+
 /* A field fit.json v2 gained later (the floor's slope): absent is 0. */
-static int get_number_or_zero(struct reader *r, json_t *o, const char *field, double *out)
+static int get_number_or_zero(struct reader *r, json_t *o, const char *field, struct range want, double *out)
 {
     *out = 0;
-    return json_object_get(o, field) ? get_number(r, o, field, out) : 0;
+    return json_object_get(o, field) ? get_number(r, o, field, want, out) : 0;
 }
 
 static int get_int(struct reader *r, json_t *o, const char *field, long min, long max, int *out)
@@ -74,8 +107,8 @@ static int read_matrix(struct reader *r, json_t *o, const char *field, int p, do
         if (json_array_size(row) != (size_t)p)
             return missing(r, field, "p rows of p numbers");
         for (int j = 0; j < p; j++) {
-            json_t *v = json_array_get(row, (size_t)j);
-            m[i][j] = json_is_number(v) ? json_number_value(v) : NAN;
+            if (get_element(r, json_array_get(row, (size_t)j), field, i == j ? SQUARES : SIGNED_SQUARES, &m[i][j]))
+                return -1;
         }
     }
     return 0;
@@ -87,14 +120,16 @@ static int read_ols(struct reader *r, json_t *o, const char *field, struct ols *
     if (!json_is_object(v))
         return missing(r, field, "an object");
     if (get_int(r, v, "n", 0, 1L << 30, &f->n) || get_int(r, v, "p", 2, OLS_MAX_P, &f->p) ||
-        get_number(r, v, "rss", &f->rss) || get_number(r, v, "r2", &f->r2) || get_number(r, v, "t975", &f->t975))
+        get_number(r, v, "rss", SQUARES, &f->rss) || get_number(r, v, "r2", R_SQUARED, &f->r2) ||
+        get_number(r, v, "t975", T_QUANTILE, &f->t975))
         return -1;
     f->identifiable = json_is_true(json_object_get(v, "identifiable"));
     json_t *c = json_object_get(v, "coefficients");
     if (json_array_size(c) != (size_t)f->p)
         return missing(r, field, "an object with p coefficients");
     for (int i = 0; i < f->p; i++)
-        f->c[i] = json_is_number(json_array_get(c, (size_t)i)) ? json_number_value(json_array_get(c, (size_t)i)) : NAN;
+        if (get_element(r, json_array_get(c, (size_t)i), "coefficients", SIGNED_MIB, &f->c[i]))
+            return -1;
     return read_matrix(r, v, "covariance", f->p, f->cov) || read_matrix(r, v, "xtx_inverse", f->p, f->xtx_inv);
 }
 
@@ -123,7 +158,7 @@ static int read_measured(struct reader *r, json_t *o, struct group_fit *g)
     if (!json_is_object(m) || !json_array_size(s))
         return missing(r, "measured", "an object with batch_min, batch_max and seq_lens");
     if (get_int(r, m, "batch_min", 0, 1L << 30, &g->min_batch) || get_int(r, m, "batch_max", 0, 1L << 30, &g->max_batch) ||
-        get_number(r, m, "tokens_max", &g->max_tokens))
+        get_number(r, m, "tokens_max", TOKENS, &g->max_tokens))
         return -1;
     g->seq_lens = calloc(json_array_size(s), sizeof *g->seq_lens);
     if (!g->seq_lens)
@@ -149,11 +184,12 @@ static int read_lower(struct reader *r, json_t *p, struct group_fit *g)
         return missing(r, "lower_bound", "an object with 2 or 3 coefficients");
     g->lower.p = (int)json_array_size(c);
     for (int i = 0; i < g->lower.p; i++)
-        g->lower.c[i] = json_number_value(json_array_get(c, (size_t)i));
-    if (get_number(r, low, "floor_mib", &floor0) ||
-        get_number_or_zero(r, low, "floor_slope_mib_per_token", &g->lower_floor.slope) ||
-        get_number_or_zero(r, low, "min_gap_mib", &g->lower_gap) ||
-        get_number_or_zero(r, low, "min_gap_from_tokens", &g->lower_tokens))
+        if (get_element(r, json_array_get(c, (size_t)i), "lower_bound", SIGNED_MIB, &g->lower.c[i]))
+            return -1;
+    if (get_number(r, low, "floor_mib", SIGNED_MIB, &floor0) ||
+        get_number_or_zero(r, low, "floor_slope_mib_per_token", SIGNED_MIB, &g->lower_floor.slope) ||
+        get_number_or_zero(r, low, "min_gap_mib", SIGNED_MIB, &g->lower_gap) ||
+        get_number_or_zero(r, low, "min_gap_from_tokens", TOKENS, &g->lower_tokens))
         return -1;
     g->lower_gap = fmax(g->lower_gap, 0);
     g->lower_floor.found = isfinite(floor0);
@@ -186,15 +222,27 @@ static int read_between_runs(struct reader *r, json_t *p, struct group_fit *g)
         group_run_spread(g);
         return 0;
     }
-    if (get_number(r, b, "rel_sd", &g->run_spread) || get_int(r, b, "dof", 0, 1L << 30, &g->run_spread_dof) ||
+    if (get_number(r, b, "rel_sd", REL_SD, &g->run_spread) || get_int(r, b, "dof", 0, 1L << 30, &g->run_spread_dof) ||
         get_text(r, b, "source", source, sizeof source) ||
         get_int(r, b, "replicate_pairs", 0, 1L << 30, &g->run_spread_pairs) ||
-        get_number(r, b, "replicate_rel_sd", &g->run_spread_replicates))
+        get_number(r, b, "replicate_rel_sd", REL_SD, &g->run_spread_replicates))
         return -1;
     if (!(g->run_spread >= 0))
         return missing(r, "rel_sd", "a number >= 0");
     g->run_spread_from_replicates = !strcmp(source, "replicates");
     return 0;
+}
+
+/* The interval's t quantile is its degrees of freedom's: one that is not
+ * would make every interval too narrow or too wide. */
+static int check_t975(struct reader *r, const struct group_fit *g)
+{
+    char words[96];
+    double t = g->dof >= 1 ? gsl_cdf_tdist_Pinv(0.975, g->dof) : NAN;
+    if (g->dof < 1 || fabs(g->t975 - t) <= 1e-9 * t)
+        return 0;
+    snprintf(words, sizeof words, "t(0.975) at its dof %d, %.10g", g->dof, t);
+    return missing(r, "t975", words);
 }
 
 static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
@@ -203,14 +251,17 @@ static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
     if (!json_is_object(f) || !json_is_object(p))
         return missing(r, "floor\" and \"prediction", "objects");
     g->floor.found = json_is_true(json_object_get(f, "found"));
-    return get_number(r, f, "p_mib", &g->floor.p_mib) || get_number_or_zero(r, f, "slope_mib_per_token", &g->floor.slope) ||
-           get_number_or_zero(r, f, "mean_tokens", &g->floor.t_mean) ||
-           get_number_or_zero(r, f, "sxx_tokens2", &g->floor.t_sxx) || get_int(r, f, "n_floor", 0, 1L << 30, &g->floor.k) ||
-           get_int(r, f, "n_above_knee", 0, 1L << 30, &g->n_above) || get_number(r, f, "f_test_F", &g->floor.f_stat) ||
-           get_number(r, f, "f_test_p", &g->floor.f_p) || get_number(r, p, "sigma_mib", &g->sigma) ||
-           get_int(r, p, "dof", -3, 1L << 30, &g->dof) || get_number(r, p, "t975", &g->t975) ||
+    return get_number(r, f, "p_mib", SIGNED_MIB, &g->floor.p_mib) ||
+           get_number_or_zero(r, f, "slope_mib_per_token", SIGNED_MIB, &g->floor.slope) ||
+           get_number_or_zero(r, f, "mean_tokens", TOKENS, &g->floor.t_mean) ||
+           get_number_or_zero(r, f, "sxx_tokens2", TOKEN_SQUARES, &g->floor.t_sxx) ||
+           get_int(r, f, "n_floor", 0, 1L << 30, &g->floor.k) ||
+           get_int(r, f, "n_above_knee", 0, 1L << 30, &g->n_above) ||
+           get_number(r, f, "f_test_F", F_STATISTIC, &g->floor.f_stat) ||
+           get_number(r, f, "f_test_p", PROBABILITY, &g->floor.f_p) || get_number(r, p, "sigma_mib", SIZE_MIB, &g->sigma) ||
+           get_int(r, p, "dof", -3, 1L << 30, &g->dof) || get_number(r, p, "t975", T_QUANTILE, &g->t975) ||
            get_text(r, o, "flags", g->flags, sizeof g->flags) || read_lower(r, p, g) ||
-           read_gap(r, p, g) || read_between_runs(r, p, g);
+           check_t975(r, g) || read_gap(r, p, g) || read_between_runs(r, p, g);
 }
 
 static int read_group(struct reader *r, json_t *o, struct group_fit *g)
@@ -227,11 +278,13 @@ static int read_group(struct reader *r, json_t *o, struct group_fit *g)
         return missing(r, "decomposition", "an object");
     if (get_int(r, o, "n", 0, 1L << 30, &g->n) || read_choice(r, o, g) || read_ols(r, o, "linear", &g->linear) ||
         read_ols(r, o, "quadratic", &g->quadratic) || get_text(r, o, "reason", g->reason, sizeof g->reason) ||
-        get_number(r, o, "f_test_F", &g->f_stat) || get_number(r, o, "f_test_p", &g->f_p) ||
-        get_number(r, o, "rmse_mib", &g->rmse) || get_number(r, o, "loo_rmse_mib", &g->loo_rmse) ||
-        get_number(r, o, "loo_max_abs_mib", &g->loo_max_abs) || get_number(r, o, "baseline_mib", &g->baseline_mib) ||
-        get_number(r, d, "weights_mib", &g->weight_mib) || get_number(r, d, "grads_mib", &g->grad_mib) ||
-        get_number(r, d, "optimizer_mib", &g->optimizer_mib) || get_number(r, d, "overhead_mib", &g->overhead_mib))
+        get_number(r, o, "f_test_F", F_STATISTIC, &g->f_stat) || get_number(r, o, "f_test_p", PROBABILITY, &g->f_p) ||
+        get_number(r, o, "rmse_mib", SIZE_MIB, &g->rmse) || get_number(r, o, "loo_rmse_mib", SIZE_MIB, &g->loo_rmse) ||
+        get_number(r, o, "loo_max_abs_mib", SIZE_MIB, &g->loo_max_abs) ||
+        get_number(r, o, "baseline_mib", SIZE_MIB, &g->baseline_mib) ||
+        get_number(r, d, "weights_mib", SIZE_MIB, &g->weight_mib) || get_number(r, d, "grads_mib", SIZE_MIB, &g->grad_mib) ||
+        get_number(r, d, "optimizer_mib", SIZE_MIB, &g->optimizer_mib) ||
+        get_number(r, d, "overhead_mib", SIGNED_MIB, &g->overhead_mib))
         return -1;
     g->n = 0; /* the points themselves are not in the file */
     if (read_measured(r, o, g) || read_floor(r, o, g))

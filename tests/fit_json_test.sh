@@ -49,6 +49,37 @@ expect_error "no groups" "peakfit: $TMP/empty.json: no \"groups\" array: not a p
 printf '{"groups": [\n  1,\n' >"$TMP/cut.json"
 expect_error "cut short" "peakfit: $TMP/cut.json:3: ']' expected near end of file" "$TMP/cut.json"
 sed 's/"baseline_mib": [^,]*/"baseline_mib": "lots"/' "$shared" >"$TMP/typed.json"
-expect_error "a mistyped field" "peakfit: $TMP/typed.json: group 0: \"baseline_mib\" must be a number or null" \
-    "$TMP/typed.json"
+expect_error "a mistyped field" \
+    "peakfit: $TMP/typed.json: group 0: \"baseline_mib\" must be a number from 0 to 1e+15, or null" "$TMP/typed.json"
+
+# Every number is checked against its range on the way in: a negative
+# baseline planned b = 187,774,689; a negative t quantile was taken; an
+# intercept of 1e100 aborted calc inside GSL (exit 134).
+# edited NAME PYTHON: the shared fit.json with group 0 (g) changed
+edited() {
+    python3 -c "import json, sys; d = json.load(open(sys.argv[1])); g = d['groups'][0]; $2; json.dump(d, open(sys.argv[2], 'w'))" \
+        "$shared" "$TMP/$1.json" || fail "editing fit.json for $1"
+}
+edited baseline "g['baseline_mib'] = -1e9"
+expect_error "a negative baseline" \
+    "peakfit: $TMP/baseline.json: group 0: \"baseline_mib\" must be a number from 0 to 1e+15, or null" "$TMP/baseline.json"
+edited intercept "g[g['model_choice']]['coefficients'][0] = 1e100"
+expect_error "an intercept of 1e100" \
+    "peakfit: $TMP/intercept.json: group 0: \"coefficients\" must be a number from -1e+15 to 1e+15, or null" \
+    "$TMP/intercept.json"
+edited quantile "g['prediction']['t975'] = -2.5"
+expect_error "a negative t quantile" \
+    "peakfit: $TMP/quantile.json: group 0: \"t975\" must be a number from 0 to 12.8, or null" "$TMP/quantile.json"
+edited narrow "g['prediction']['t975'] = 1.0"
+expect_error "a t quantile not its dof's" \
+    "peakfit: $TMP/narrow.json: group 0: \"t975\" must be t(0.975) at its dof 7, 2.364624252" "$TMP/narrow.json"
+edited variance "g['linear']['covariance'][1][1] = -1.0"
+expect_error "a negative variance" \
+    "peakfit: $TMP/variance.json: group 0: \"covariance\" must be a number from 0 to 1e+30, or null" "$TMP/variance.json"
+edited lower "g['prediction']['lower_bound'] = {'coefficients': ['a', 1.0], 'floor_mib': None}"
+expect_error "a lower bound's coefficient not a number" \
+    "peakfit: $TMP/lower.json: group 0: \"lower_bound\" must be a number from -1e+15 to 1e+15, or null" "$TMP/lower.json"
+edited spread "g['prediction']['between_runs']['rel_sd'] = 50"
+expect_error "a spread between runs of 5000%" \
+    "peakfit: $TMP/spread.json: group 0: \"rel_sd\" must be a number from 0 to 10, or null" "$TMP/spread.json"
 true
