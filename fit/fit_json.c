@@ -66,16 +66,16 @@ static json_t *decomposition_json(const struct group_fit *g)
     return o;
 }
 
-/* Where the group's first point was measured. */
+/* Where the group's first point was measured (fit/hardware.h). */
 static json_t *environment_json(const struct group_fit *g)
 {
     json_t *o = json_object();
     const struct observation *p = g->n ? g->points[0] : NULL;
-    json_object_set_new(o, "torch_version", json_string(p ? p->torch_version : ""));
+#define HARDWARE_MEMBER_JSON(field, size) json_object_set_new(o, #field, json_string(g->hw.field));
+    HARDWARE_FIELDS(HARDWARE_MEMBER_JSON)
+#undef HARDWARE_MEMBER_JSON
     json_object_set_new(o, "threads", json_integer(p ? p->threads : 0));
-    json_object_set_new(o, "blas", json_string(p ? p->blas : ""));
     json_object_set_new(o, "blas_threads", json_integer(p ? p->blas_threads : 0));
-    json_object_set_new(o, "cpu_model", json_string(p ? p->cpu_model : ""));
     return o;
 }
 

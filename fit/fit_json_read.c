@@ -264,6 +264,20 @@ static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
            check_t975(r, g) || read_gap(r, p, g) || read_between_runs(r, p, g);
 }
 
+/* Where it was measured (fit/hardware.h); files from before a field leave it empty. */
+static int read_hardware(struct reader *r, json_t *o, struct group_fit *g)
+{
+    json_t *e = json_object_get(o, "environment");
+    if (!json_is_object(e))
+        return 0;
+#define HARDWARE_READ(field, size) \
+    if (json_object_get(e, #field) && get_text(r, e, #field, g->hw.field, sizeof g->hw.field)) \
+        return -1;
+    HARDWARE_FIELDS(HARDWARE_READ)
+#undef HARDWARE_READ
+    return 0;
+}
+
 static int read_group(struct reader *r, json_t *o, struct group_fit *g)
 {
     json_t *d = json_object_get(o, "decomposition");
@@ -287,7 +301,7 @@ static int read_group(struct reader *r, json_t *o, struct group_fit *g)
         get_number(r, d, "overhead_mib", SIGNED_MIB, &g->overhead_mib))
         return -1;
     g->n = 0; /* the points themselves are not in the file */
-    if (read_measured(r, o, g) || read_floor(r, o, g))
+    if (read_measured(r, o, g) || read_floor(r, o, g) || read_hardware(r, o, g))
         return -1;
     if (g->floor.found && g->floor.k < 1)
         return missing(r, "n_floor", "at least 1 where a floor was found");

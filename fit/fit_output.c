@@ -154,7 +154,11 @@ static void header(FILE *f, const char *names)
     fprintf(f, "%.*s\n", (int)strlen(names) - 1, names);
 }
 
-static void fit_header(FILE *f) { header(f, FIT_COLUMNS(COLUMN_NAME)); }
+/* fit.csv ends with where the group was measured (fit/hardware.h). */
+#define HARDWARE_NAME(field, size) #field ","
+#define HARDWARE_VALUE(field, size) text_field(f, &first, g->hw.field);
+
+static void fit_header(FILE *f) { header(f, FIT_COLUMNS(COLUMN_NAME) HARDWARE_FIELDS(HARDWARE_NAME)); }
 static void residual_header(FILE *f) { header(f, RESIDUAL_COLUMNS(COLUMN_NAME)); }
 
 static void write_fit_row(FILE *f, const struct group_fit *g)
@@ -163,6 +167,7 @@ static void write_fit_row(FILE *f, const struct group_fit *g)
     int first = 1;
     key_fields(f, &first, g);
     FIT_COLUMNS(COLUMN_VALUE)
+    HARDWARE_FIELDS(HARDWARE_VALUE)
     fputc('\n', f);
 }
 
@@ -267,4 +272,7 @@ void fit_print_table(const struct fit_set *set, FILE *out)
         if (g->flags[0])
             fprintf(out, "  %s (%s): POOR FIT: %s\n", key, metric_name(g->metric), g->flags);
     }
+    /* Whole lines before anything goes to stderr: stdout is a block
+     * buffer in a pipe, and "wrote report.md" would land mid-line. */
+    fflush(out);
 }

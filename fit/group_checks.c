@@ -81,7 +81,7 @@ void group_fixed_costs(struct group_fit *g)
 /* Appends one warning to g->flags. */
 static void flag(struct group_fit *g, const char *fmt, ...)
 {
-    char text[256];
+    char text[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
@@ -105,17 +105,68 @@ static int flat(const struct group_fit *g)
     return g->n > 0 && hi - lo <= fmax(1.0, GROUP_FIT_FLAT * fabs(sum / g->n));
 }
 
+/* The tokens a new point must pass to lie above the knee: the knee at
+ * seq_len s where the line meets the floor, and past every point on it. */
+static double above_knee_from(const struct group_fit *g, int s)
+{
+    double from = g->floor.found ? group_knee_tokens(g, s) : 0;
+    if (!isfinite(from))
+        from = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->on_floor[i] && g->points[i]->tokens > from)
+            from = g->points[i]->tokens;
+    return from;
+}
+
+static int measured_at(const struct group_fit *g, int b, int s)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->points[i]->batch == b && g->points[i]->seq_len == s)
+            return 1;
+    return 0;
+}
+
+/* "batch 12, 16 at seq_len 128": need batches of the series 1, 2, 3, 4,
+ * 6, 8, 12, ... (each step x1.5 or x1.33) at the largest seq_len measured
+ * that lie above the knee and were not measured yet. */
+static void batches_to_add(const struct group_fit *g, int need, char *out, size_t size)
+{
+    int s = g->n_seq ? g->seq_lens[g->n_seq - 1] : 0;
+    double from = above_knee_from(g, s);
+    size_t used = (size_t)snprintf(out, size, "batch");
+    for (int b = 1, found = 0; s > 0 && found < need && b < 1 << 20; b = b < 4 ? b + 1 : b % 3 ? b / 2 * 3 : b / 3 * 4) {
+        if ((double)b * s <= from || measured_at(g, b, s))
+            continue;
+        used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s %d", found ? "," : "", b);
+        found++;
+    }
+    snprintf(out + used, used < size ? size - used : 0, " at seq_len %d", s);
+}
+
+/* "N points above the knee (K on the floor)". */
+static const char *above_count(const struct group_fit *g, char *out, size_t size)
+{
+    snprintf(out, size, "%d point%s above the knee (%d on the floor)", g->n_above, g->n_above == 1 ? "" : "s",
+             g->n - g->n_above);
+    return out;
+}
+
 void group_flag_poor_fit(struct group_fit *g)
 {
     const struct ols *c = group_chosen(g);
-    if (!c)
+    char count[96], add[160];
+    if (!c) {
+        batches_to_add(g, g->n_above < GROUP_FIT_ABOVE_MIN - 1 ? GROUP_FIT_ABOVE_MIN - g->n_above : 1, add, sizeof add);
+        flag(g, "%s: a line needs two distinct token counts above the knee; add %s", above_count(g, count, sizeof count),
+             add);
         return;
-    if (g->n_above < c->p + 2)
-        flag(g, "%d points above the knee, fewer than its %d coefficients + 2: too few to check the fit",
-             g->n_above, c->p);
-    if (g->n_above < GROUP_FIT_ABOVE_MIN)
-        flag(g, "only %d point%s above the knee (fewer than %d): A, and any plan built on it, rest on too little",
-             g->n_above, g->n_above == 1 ? "" : "s", GROUP_FIT_ABOVE_MIN);
+    }
+    if (g->n_above < c->p + 2) {
+        batches_to_add(g, c->p + 2 - g->n_above, add, sizeof add);
+        flag(g, "%s, fewer than its %d coefficients + 2: too few to check the fit%s; add %s",
+             above_count(g, count, sizeof count), c->p,
+             g->n_above < GROUP_FIT_ABOVE_MIN ? ", and A, and any plan built on it, rest on too little" : "", add);
+    }
     if (flat(g))
         return;
     if (c->r2 < GROUP_FIT_R2_MIN)
@@ -124,4 +175,3 @@ void group_flag_poor_fit(struct group_fit *g)
     if (c->c[1] < 0 && (isnan(half) || c->c[1] + half < 0))
         flag(g, "A = %.3g MiB/token is negative: memory cannot shrink with tokens", c->c[1]);
 }
-

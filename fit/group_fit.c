@@ -218,7 +218,11 @@ static void choose(struct group_fit *g)
     g->f_stat = g->f_p = NAN;
     if (!lin->identifiable) {
         g->choice = CHOICE_NONE;
-        snprintf(g->reason, sizeof g->reason, "fewer than two distinct token counts: nothing can be fitted");
+        if (g->floor.found)
+            snprintf(g->reason, sizeof g->reason, "%d of %d points above the knee, with fewer than two distinct token "
+                     "counts among them: no line can be fitted", g->n_above, g->n);
+        else
+            snprintf(g->reason, sizeof g->reason, "fewer than two distinct token counts: no line can be fitted");
         return;
     }
     g->choice = CHOICE_LINEAR;
@@ -295,6 +299,7 @@ int group_fit_run_hinted(const struct observations *o, const struct group_key *k
     int rc = collect(o, g);
     if (rc != 0)
         return rc;
+    hardware_of(g->points[0], &g->hw);
     distinct_seq_lens(g);
     if (group_same_points(g, exact) && group_chosen(exact)) {
         if (group_gap_fit(g, exact) != 0)

@@ -9,6 +9,7 @@
 #define PEAKFIT_GROUP_FIT_H
 #include "fit/group_key.h"
 #include "fit/floor.h"
+#include "fit/hardware.h"
 #include "fit/observations.h"
 #include "fit/ols.h"
 
@@ -23,6 +24,7 @@ enum metric { METRIC_RSS, METRIC_TENSOR, METRIC_ALLOCATED, METRIC_RESERVED, METR
 struct group_fit {
     struct group_key key;
     enum metric metric;
+    struct hardware hw;                   /* where its first point was measured */
     int n;
     const struct observation **points;
     double *y;

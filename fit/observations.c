@@ -62,6 +62,9 @@ static void read_fields(const char *const *f, struct observation *o)
     text(o->torch_version, sizeof o->torch_version, f[PEAKS_COL_torch_version]);
     text(o->blas, sizeof o->blas, f[PEAKS_COL_blas]);
     text(o->cpu_model, sizeof o->cpu_model, f[PEAKS_COL_cpu_model]);
+    text(o->gpu_name, sizeof o->gpu_name, f[PEAKS_COL_gpu_name]);
+    text(o->driver_version, sizeof o->driver_version, f[PEAKS_COL_driver_version]);
+    o->gpu_total_mib = peaks_number(f[PEAKS_COL_gpu_total_mib]);
     o->threads = f[PEAKS_COL_threads][0] ? small(f[PEAKS_COL_threads]) : 0;
     o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);

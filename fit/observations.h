@@ -32,6 +32,9 @@ struct observation {
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];
     int threads, blas_threads;
+    /* on a GPU (empty elsewhere): its name, its driver, its memory (-1) */
+    char gpu_name[128], driver_version[64];
+    double gpu_total_mib;
     char error[512];       /* why a failed point failed, as its row says */
     /* per phase of a step (PF_PHASES: forward, backward, optimizer): the
      * allocator-level peak above the baseline and the RSS at its end

@@ -7,28 +7,49 @@
 #include "plots/gnuplot_text.h"
 #include "plots/plot_charts.h"
 #include "plots/plot_data.h"
+#include "core/technique.h"
 #include "util/name_list.h"
-/* Distinct colours (Okabe-Ito's eight, then eight far from them): a group's
- * colour is never another group's in the same chart up to 16 groups;
- * past that the point type changes too. */
-static const char *const colours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-                                      "#F0E442", "#000000", "#7F3C8D", "#8B0000", "#808080", "#FF00FF",
-                                      "#556B2F", "#00CED1", "#B8860B", "#4B0082"};
-enum { N_COLOURS = sizeof colours / sizeof colours[0] };
+/* One colour per technique, the same in every chart and every report
+ * (Okabe-Ito's palette without its yellow, which hardly shows on white,
+ * and a purple), indexed by the technique's row in core/technique.h; the
+ * groups of one technique (sdpa and eager, two LoRA ranks) differ by
+ * point type and dash instead. */
+static const char *const technique_colours[] = {"#808080", "#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                                "#56B4E9", "#D55E00", "#7F3C8D", "#000000"};
+enum { N_COLOURS = sizeof technique_colours / sizeof technique_colours[0] };
+/* Filled point types for the groups of a technique, and the open point
+ * of the same shape for their held-out points. */
+static const int filled_points[] = {7, 5, 9, 11, 13}, open_points[] = {6, 4, 8, 10, 12};
+enum { N_SHAPES = sizeof filled_points / sizeof filled_points[0] };
 
-/* " lc rgb '#...'" for series i: its lines and band. */
-static const char *series_colour(char *out, size_t size, int i)
+static const char *technique_colour(const char *technique)
 {
-    snprintf(out, size, " lc rgb '%s'", colours[i % N_COLOURS]);
+    int t = technique_from_name(technique);
+    return technique_colours[t >= 0 ? t % N_COLOURS : N_COLOURS - 1];
+}
+
+/* Group i's place among the groups of its technique (0 for the first). */
+static int variant(const struct group_fit *const *g, int i)
+{
+    int k = 0;
+    for (int j = 0; j < i; j++)
+        k += strcmp(g[j]->key.technique, g[i]->key.technique) == 0;
+    return k;
+}
+
+/* " lc rgb '#...' dt N" for group i's lines and band. */
+static const char *series_colour(char *out, size_t size, const struct group_fit *const *g, int i)
+{
+    snprintf(out, size, " lc rgb '%s' dt %d", technique_colour(g[i]->key.technique), variant(g, i) % 5 + 1);
     return out;
 }
 
-/* " lc rgb '#...' pt N" for series i's points (filled circles, then other
- * shapes once the colours have all been used). */
-static const char *series_style(char *out, size_t size, int i)
+/* " lc rgb '#...' pt N" for group i's points; open with held. */
+static const char *series_style(char *out, size_t size, const struct group_fit *const *g, int i, int held)
 {
-    static const int point_types[] = {7, 5, 9, 11, 13};
-    snprintf(out, size, " lc rgb '%s' pt %d", colours[i % N_COLOURS], point_types[(i / N_COLOURS) % 5]);
+    int v = variant(g, i) % N_SHAPES;
+    snprintf(out, size, " lc rgb '%s' pt %d", technique_colour(g[i]->key.technique),
+             held ? open_points[v] : filled_points[v]);
     return out;
 }
 
@@ -70,9 +91,11 @@ static void chart_title(FILE *f, const struct group_fit *const *g, int n, const 
  * the axis says so rather than merging them silently. */
 static const char tokens_axis[] =
     "set xlabel \"tokens per micro-batch, b x s (points with the same b x s share a position)\"\n";
-/* Legends sit outside the data, so no marker covers a point and no line
- * crosses a legend. */
-static const char key_outside[] = "set key outside right top vertical Left reverse\n";
+/* Legends sit below the chart, outside the data, so no marker covers a
+ * point, no line crosses a legend, and the plot keeps the whole width
+ * (legend_canvas makes room for their rows). */
+enum { KEY_COLUMNS = 3, KEY_ROW_H = 18, CHART_W = 1100, CHART_H = 560 };
+static const char key_outside[] = "set key below horizontal Left reverse maxcols 3 width 2\n";
 
 static int any_point(const struct group_fit *const *g, int n) { return n > 0 && g[0]->n > 0; }
 
@@ -100,8 +123,8 @@ static void peak_chart(FILE *f, const struct group_fit *const *g, int n)
     fprintf(f, "%sset ylabel \"peak above baseline (MiB)\"\n%sset style fill transparent solid 0.15 noborder\nplot ",
             tokens_axis, key_outside);
     for (int i = 0; i < n; i++) {
-        series_style(style, sizeof style, i);
-        series_colour(colour, sizeof colour, i);
+        series_style(style, sizeof style, g, i, 0);
+        series_colour(colour, sizeof colour, g, i);
         if (group_chosen(g[i])) /* a single batch size gives points but no line */
             fprintf(f, "%s\"fit-%d.dat\" using 1:3:4 with filledcurves%s notitle, "
                        "\"fit-%d.dat\" using 1:2 with lines%s lw 2 notitle", i ? ", \\\n     " : "",
@@ -111,9 +134,9 @@ static void peak_chart(FILE *f, const struct group_fit *const *g, int n)
         if (g[i]->n_held > 0) {
             char label[700];
             plot_group_label(label, sizeof label, g, n, i, " ");
-            strncat(label, " not fitted (held out, verify)", sizeof label - strlen(label) - 1);
-            fprintf(f, ", \\\n     \"held-%d.dat\" using 1:2 with points lc rgb '%s' pt 6 ps 2 lw 2 title %s", i,
-                    colours[i % N_COLOURS], gnuplot_quote(label, held, sizeof held));
+            strncat(label, " held out (not fitted)", sizeof label - strlen(label) - 1);
+            fprintf(f, ", \\\n     \"held-%d.dat\" using 1:2 with points%s ps 2 lw 2 title %s", i,
+                    series_style(style, sizeof style, g, i, 1), gnuplot_quote(label, held, sizeof held));
         }
     }
     fprintf(f, "\n");
@@ -128,19 +151,20 @@ static void residual_chart(FILE *f, const struct group_fit *const *g, int n)
     for (int i = 0; i < n; i++)
         if (group_chosen(g[i]))
             fprintf(f, ", \\\n     \"residuals-%d.dat\" using 1:2 with points%s ps 1.3 title %s", i,
-                    series_style(style, sizeof style, i), series_title(title, sizeof title, g, n, i));
+                    series_style(style, sizeof style, g, i, 0), series_title(title, sizeof title, g, n, i));
     fprintf(f, "\n");
 }
 
 static void breakdown_chart(FILE *f, const struct group_fit *const *g, int n)
 {
     chart_title(f, g, n, "memory at the largest measured batch (F split by the measured fixed costs)");
-    fprintf(f, "set xlabel \"\"\nset ylabel \"MiB above baseline\"\nset key outside right top\n"
+    /* greys, dark at the bottom: the parts of a bar, not techniques, whose colours they would take */
+    fprintf(f, "set xlabel \"\"\nset ylabel \"MiB above baseline\"\nset key top right horizontal outside Left reverse\n"
                "set style data histograms\nset style histogram rowstacked\n"
-               "set style fill solid 0.85 border -1\nset boxwidth 0.6\nset bmargin 6\n"
-               "plot \"breakdown.dat\" using 2:xtic(1) title \"weights\", \"\" using 3 title \"gradients\", "
-               "\"\" using 4 title \"optimizer state\", \"\" using 5 title \"activations (b x A_sample)\", "
-               "\"\" using 6 title \"other overhead\"\n"
+               "set style fill solid 0.9 border -1\nset boxwidth 0.6\nset bmargin 6\nset xtics scale 0\n"
+               "plot \"breakdown.dat\" using 2:xtic(1) lc rgb '#303030' title \"weights\", \"\" using 3 lc rgb '#606060' "
+               "title \"gradients\", \"\" using 4 lc rgb '#909090' title \"optimizer state\", \"\" using 5 lc rgb "
+               "'#C0C0C0' title \"activations (b x A_sample)\", \"\" using 6 lc rgb '#F0F0F0' title \"other overhead\"\n"
                "unset style\nset style data points\nset key inside left top\n");
 }
 
@@ -176,7 +200,7 @@ static void throughput_chart(FILE *f, const struct group_fit *const *g, int n)
         if (!any_step_time(&g[i], 1))
             continue; /* an empty data file would stop gnuplot */
         fprintf(f, "%s\"throughput-%d.dat\" using 1:2 with points%s ps 1.3 title %s", sep, i,
-                series_style(style, sizeof style, i), series_title(title, sizeof title, g, n, i));
+                series_style(style, sizeof style, g, i, 0), series_title(title, sizeof title, g, n, i));
         sep = ", \\\n     ";
     }
     fprintf(f, "\n");
@@ -190,12 +214,14 @@ static int any_phases(const struct group_fit *const *g, int n)
     return 0;
 }
 
-/* The techniques with per-phase peaks, in the groups' order: one panel each. */
+/* The techniques whose per-phase peaks span two token counts or more, in
+ * the groups' order: one line panel each. The others (one point each)
+ * share one bar panel: a line panel of one point has no axis to speak of. */
 static int phase_techniques(const struct group_fit *const *g, int n, const char **out)
 {
     int k = 0;
     for (int i = 0; i < n; i++) {
-        int seen = !g[i]->has_phases;
+        int seen = !g[i]->has_phases || plot_phase_single(g, n, i);
         for (int j = 0; j < k; j++)
             seen |= strcmp(out[j], g[i]->key.technique) == 0;
         if (!seen)
@@ -204,13 +230,28 @@ static int phase_techniques(const struct group_fit *const *g, int n, const char 
     return k;
 }
 
+static int any_phase_single(const struct group_fit *const *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (g[i]->has_phases && plot_phase_single(g, n, i))
+            return 1;
+    return 0;
+}
+
 enum { PANEL_W = 620, PANEL_H = 440 };
+
+/* Two columns of panels, but one where there is a bar panel: its groups'
+ * names need the whole width. */
+static int phase_columns(const struct group_fit *const *g, int n, int panels)
+{
+    return panels > 1 && !any_phase_single(g, n) ? 2 : 1;
+}
 
 static void phases_canvas(const struct group_fit *const *g, int n, int *w, int *h)
 {
     const char *techniques[n > 0 ? n : 1];
-    int k = phase_techniques(g, n, techniques), cols = k > 1 ? 2 : 1;
-    *w = cols * PANEL_W;
+    int k = phase_techniques(g, n, techniques) + any_phase_single(g, n), cols = phase_columns(g, n, k);
+    *w = (any_phase_single(g, n) ? 2 : cols) * PANEL_W;
     *h = (k + cols - 1) / cols * PANEL_H + 40;
 }
 
@@ -233,49 +274,99 @@ static void panel_label(char *out, size_t size, const struct group_fit *const *g
     snprintf(out, size, "%s", label);
 }
 
-/* One panel per technique; in each, one colour per group and one point
+static const char *const phase_names[] = {"forward", "backward", "optimizer step"};
+
+/* One technique's panel: its colour, one dash per group and one point
  * type per phase, lines joining the points of one seq_len only
  * (phases-I.dat holds one block per seq_len). */
+static void phase_panel(FILE *f, const struct group_fit *const *g, int n, const char *technique)
+{
+    char title[1500], label[700], text[800], colour[64];
+    fprintf(f, "set title %s\nset xlabel \"tokens per micro-batch, b x s\"\nset ylabel \"phase peak (MiB)\"\n"
+               "set key below horizontal maxrows 2 Left reverse\nset grid\nplot ",
+            gnuplot_quote(technique, title, sizeof title));
+    const char *sep = "";
+    for (int i = 0; i < n; i++) {
+        if (!g[i]->has_phases || strcmp(g[i]->key.technique, technique) != 0)
+            continue; /* an empty data file would stop gnuplot */
+        panel_label(label, sizeof label, g, n, i);
+        for (int p = 0; p < 3; p++) {
+            snprintf(text, sizeof text, "%s%s%s", label, label[0] ? ": " : "", phase_names[p]);
+            fprintf(f, "%s\"phases-%d.dat\" using 1:%d with linespoints%s pt %d ps 1.3 title %s", sep, i, p + 2,
+                    series_colour(colour, sizeof colour, g, i), 5 + 2 * p, gnuplot_quote(text, title, sizeof title));
+            sep = ", \\\n     ";
+        }
+    }
+    fprintf(f, "\n");
+}
+
+/* The groups measured at one token count: a bar per phase, in greys (the
+ * techniques' colours stay the techniques'), the group named below. */
+static void phase_bars_panel(FILE *f)
+{
+    fprintf(f, "set title 'measured at one point each'\nset xlabel \"\"\nset ylabel \"phase peak (MiB)\"\n"
+               "set key top right horizontal outside Left reverse\nset bmargin 4\nset style data histograms\n"
+               "set style histogram clustered gap 1\nset style fill solid 0.9 border -1\nset xtics scale 0\n"
+               "plot \"phase-bars.dat\" using 2:xtic(1) lc rgb '#D0D0D0' title '%s', \"\" using 3 lc rgb '#8C8C8C' "
+               "title '%s', \"\" using 4 lc rgb '#404040' title '%s'\n"
+               "unset style\nset style data points\nset bmargin\n",
+            phase_names[0], phase_names[1], phase_names[2]);
+}
+
 static void phases_chart(FILE *f, const struct group_fit *const *g, int n)
 {
-    static const char *const phase[] = {"forward", "backward", "optimizer step"};
     const char *techniques[n > 0 ? n : 1];
-    char title[1500], label[700], text[800], quoted[3000];
-    int k = phase_techniques(g, n, techniques), cols = k > 1 ? 2 : 1;
+    char quoted[3000];
+    int lines = phase_techniques(g, n, techniques), k = lines + any_phase_single(g, n), cols = phase_columns(g, n, k);
     fprintf(f, "set multiplot layout %d,%d title %s\n", (k + cols - 1) / cols, cols,
             chart_title_text(g, n, "peak of each phase of a step (live tensors above baseline); lines join one "
                                    "seq_len; points with the same b x s share a position", quoted, sizeof quoted));
-    for (int t = 0; t < k; t++) {
-        fprintf(f, "set title %s\nset xlabel \"tokens per micro-batch, b x s\"\nset ylabel \"phase peak (MiB)\"\n"
-                   "set key outside bottom center horizontal maxrows 2 Left reverse\nset grid\nplot ",
-                gnuplot_quote(techniques[t], title, sizeof title));
-        const char *sep = "";
-        int shown = 0;
-        for (int i = 0; i < n; i++) {
-            if (!g[i]->has_phases || strcmp(g[i]->key.technique, techniques[t]) != 0)
-                continue; /* an empty data file would stop gnuplot */
-            panel_label(label, sizeof label, g, n, i);
-            for (int p = 0; p < 3; p++) {
-                snprintf(text, sizeof text, "%s%s%s", label, label[0] ? ": " : "", phase[p]);
-                fprintf(f, "%s\"phases-%d.dat\" using 1:%d with linespoints lc rgb '%s' pt %d ps 1.3 title %s", sep,
-                        i, p + 2, colours[shown % N_COLOURS], 5 + 2 * p, gnuplot_quote(text, title, sizeof title));
-                sep = ", \\\n     ";
-            }
-            shown++;
-        }
-        fprintf(f, "\n");
-    }
+    for (int t = 0; t < lines; t++)
+        phase_panel(f, g, n, techniques[t]);
+    if (k > lines)
+        phase_bars_panel(f);
     fprintf(f, "unset multiplot\n");
+}
+
+/* Room below the chart for the legend's rows (key_outside). */
+static void legend_canvas(int entries, int *w, int *h)
+{
+    *w = CHART_W;
+    *h = CHART_H + (entries + KEY_COLUMNS - 1) / KEY_COLUMNS * KEY_ROW_H + 10;
+}
+
+static void peak_canvas(const struct group_fit *const *g, int n, int *w, int *h)
+{
+    int entries = n;
+    for (int i = 0; i < n; i++)
+        entries += g[i]->n_held > 0;
+    legend_canvas(entries, w, h);
+}
+
+static void residual_canvas(const struct group_fit *const *g, int n, int *w, int *h)
+{
+    int entries = 0;
+    for (int i = 0; i < n; i++)
+        entries += group_chosen(g[i]) != NULL;
+    legend_canvas(entries, w, h);
+}
+
+static void throughput_canvas(const struct group_fit *const *g, int n, int *w, int *h)
+{
+    int entries = 0;
+    for (int i = 0; i < n; i++)
+        entries += any_step_time(&g[i], 1);
+    legend_canvas(entries, w, h);
 }
 
 /* plot_charts.h */
 const struct plot_chart plot_charts[] = {
-    {"peak_vs_tokens", any_point, "no successful points", peak_chart, NULL},
+    {"peak_vs_tokens", any_point, "no successful points", peak_chart, peak_canvas},
     {"residuals", any_fitted, "no group could be fitted (each needs two distinct token counts)", residual_chart,
-     NULL},
+     residual_canvas},
     {"breakdown", any_fitted, "no group could be fitted (each needs two distinct token counts)", breakdown_chart,
      NULL},
-    {"throughput", any_step_time, "no step times were recorded", throughput_chart, NULL},
+    {"throughput", any_step_time, "no step times were recorded", throughput_chart, throughput_canvas},
     {"peak_by_phase", any_phases, "no group has per-phase peaks (training techniques, measured by this version)",
      phases_chart, phases_canvas},
 };

@@ -56,15 +56,19 @@ void plot_group_label(char *out, size_t size, const struct group_fit *const *gro
     }
     GROUP_KEY_FIELDS(LABEL_FIELD)
 #undef LABEL_FIELD
-    /* a setting where the groups differ (two LoRA ranks, the worker and a command): its name and value */
+    /* a setting where groups of this technique differ (two LoRA ranks, the worker and a command): its
+     * name and value, where it has one (full training has no LoRA rank, and inference's warm 0 beside
+     * training's warm 1 is the technique's difference, not another key's) */
 #define LABEL_SETTING(field, size_, usual)                                                                 \
     {                                                                                                      \
         int shows = 0;                                                                                     \
+        const char *value = shown.field[0] ? shown.field : usual;                                          \
         for (int j = 0; j < n; j++)                                                                        \
-            shows |= strcmp(groups[j]->key.field, groups[0]->key.field) != 0;                              \
-        if (shows && used < size)                                                                          \
+            shows |= !strcmp(groups[j]->key.technique, shown.technique) &&                                 \
+                     strcmp(groups[j]->key.field, shown.field) != 0;                                       \
+        if (shows && value[0] && used < size)                                                              \
             used += (size_t)snprintf(out + used, size - used, "%s%s %s", used ? separator : "", #field,    \
-                                     shown.field[0] ? shown.field : usual);                                \
+                                     value);                                                               \
     }
     GROUP_KEY_SETTINGS(LABEL_SETTING)
 #undef LABEL_SETTING
@@ -137,11 +141,13 @@ static void write_breakdown(FILE *f, const struct group_fit *const *groups, int 
         const struct group_fit *g = groups[i];
         if (!group_chosen(g))
             continue;
-        int s = g->seq_lens[g->n_seq - 1];
+        int s = g->seq_lens[g->n_seq - 1], b = 0;
+        for (int k = 0; k < g->n; k++) /* the largest batch measured at that seq_len */
+            if (g->points[k]->seq_len == s && g->points[k]->batch > b)
+                b = g->points[k]->batch;
         plot_group_label(label, sizeof label, groups, n, i, "\\n"); /* gnuplot's line break */
-        fprintf(f, "\"%s\\nb=%d s=%d\" %g %g %g %g %g\n", gnuplot_data_label(label, safe, sizeof safe),
-                g->max_batch, s, g->weight_mib, g->grad_mib, g->optimizer_mib,
-                g->max_batch * group_per_sample(g, s), fmax(g->overhead_mib, 0));
+        fprintf(f, "\"%s\\nb%d s%d\" %g %g %g %g %g\n", gnuplot_data_label(label, safe, sizeof safe), b, s,
+                g->weight_mib, g->grad_mib, g->optimizer_mib, b * group_per_sample(g, s), fmax(g->overhead_mib, 0));
     }
 }
 
@@ -175,6 +181,50 @@ static void write_phases(FILE *f, const struct group_fit *g)
     }
 }
 
+int plot_phase_single(const struct group_fit *const *groups, int n, int i)
+{
+    double tokens = -1;
+    for (int j = 0; j < n; j++) {
+        if (!groups[j]->has_phases || strcmp(groups[j]->key.technique, groups[i]->key.technique) != 0)
+            continue;
+        for (int k = 0; k < groups[j]->n; k++) {
+            if (tokens >= 0 && groups[j]->points[k]->tokens != tokens)
+                return 0;
+            tokens = groups[j]->points[k]->tokens;
+        }
+    }
+    return 1;
+}
+
+/* One row per group of plot_phase_single: its label with its point, and
+ * its first point's phase peaks. */
+static void write_phase_bars(FILE *f, const struct group_fit *const *groups, int n)
+{
+    char label[600], safe[600];
+    fprintf(f, "# label forward_mib backward_mib optimizer_mib\n");
+    for (int i = 0; i < n; i++) {
+        const struct group_fit *g = groups[i];
+        if (!g->has_phases || !plot_phase_single(groups, n, i) || g->n == 0)
+            continue;
+        const struct observation *p = g->points[0];
+        plot_group_label(label, sizeof label, groups, n, i, "\\n");
+        fprintf(f, "\"%s\\nb%d s%d\" %g %g %g\n", gnuplot_data_label(label, safe, sizeof safe), p->batch,
+                p->seq_len, p->phase_mib[PF_PHASE_FORWARD], p->phase_mib[PF_PHASE_BACKWARD],
+                p->phase_mib[PF_PHASE_OPTIMIZER]);
+    }
+}
+
+static int write_whole(const char *dir, const char *name,
+                       void (*writer)(FILE *, const struct group_fit *const *, int),
+                       const struct group_fit *const *groups, int n)
+{
+    struct output_file out;
+    if (plot_file_open(&out, dir, name) != 0)
+        return -1;
+    writer(out.f, groups, n);
+    return plot_file_commit(&out);
+}
+
 static int write_series(const char *dir, const char *name, int index, void (*writer)(FILE *, const struct group_fit *),
                         const struct group_fit *g)
 {
@@ -199,9 +249,6 @@ int plot_data_write(const char *dir, const struct group_fit *const *groups, int 
         for (size_t w = 0; w < sizeof series / sizeof series[0]; w++)
             if (write_series(dir, series[w].name, i, series[w].writer, groups[i]) != 0)
                 return -1;
-    struct output_file out;
-    if (plot_file_open(&out, dir, "breakdown.dat") != 0)
-        return -1;
-    write_breakdown(out.f, groups, n);
-    return plot_file_commit(&out);
+    return write_whole(dir, "breakdown.dat", write_breakdown, groups, n) ||
+           write_whole(dir, "phase-bars.dat", write_phase_bars, groups, n);
 }

@@ -20,4 +20,7 @@ int plot_file_commit(struct output_file *out);
  * than one), device (likewise), technique, batch and seq_len. */
 void plot_group_label(char *out, size_t size, const struct group_fit *const *groups, int n, int i,
                       const char *separator);
+/* Are the per-phase peaks of group i's technique at one token count only
+ * (one point each)? plot charts those as bars (phase-bars.dat). */
+int plot_phase_single(const struct group_fit *const *groups, int n, int i);
 #endif

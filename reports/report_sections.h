@@ -5,6 +5,8 @@
 #include "fit/fit_set.h"
 #include "reports/reference.h"
 
+/* report_summary.c: the title and the answer, first. */
+void section_summary(FILE *f, const struct fit_set *set);
 void section_environment(FILE *f, const struct fit_set *set);
 void section_sweep(FILE *f, const struct fit_set *set);
 void section_raw_table(FILE *f, const struct fit_set *set);

@@ -15,12 +15,28 @@ gp=$dir/plots/peakfit.gp
 # Per terminal: 4 single charts with "set title 'smollm2-135m: ...", and the
 # multiplot's title.
 expect_eq "chart titles naming the model" "$(grep -c "^set title 'smollm2-135m: " "$gp")" 8
-expect_eq "peak_by_phase: one panel per technique, titled by the model" \
-    "$(grep -c "^set multiplot layout 3,2 title 'smollm2-135m: " "$gp")" 2
-for t in full full+ckpt bf16 amp-bf16 lora+ckpt; do
-    expect_eq "a panel for $t" "$(grep -cx "set title '$t'" "$gp")" 2
+# A technique measured at one point has no line panel (one point on an
+# axis of 2025 to 2070 says nothing): its phases are bars in one panel.
+expect_eq "peak_by_phase: full's panel and the bars, titled by the model" \
+    "$(grep -c "^set multiplot layout 2,1 title 'smollm2-135m: " "$gp")" 2
+expect_eq "a panel for full" "$(grep -cx "set title 'full'" "$gp")" 2
+for t in full+ckpt bf16 amp-bf16 lora+ckpt; do
+    expect_eq "no line panel for $t" "$(grep -cx "set title '$t'" "$gp")" 0
+    expect_eq "$t's bars (sdpa, eager)" "$(grep -c "^\"$t\\\\n" "$dir/plots/phase-bars.dat")" 2
 done
-grep -n '^set key' "$gp" | grep -v 'outside' | grep -v 'set key inside left top$' && fail "a legend inside the data"
+grep -n '^set key' "$gp" | grep -v -e 'outside' -e 'below' | grep -v 'set key inside left top$' &&
+    fail "a legend inside the data"
+# A label names only the keys that vary, each with its value: no
+# "lora_rank  lora_targets  warm 1".
+grep -E "title '[^']*(lora_rank|lora_targets|warm|measured_by)( |'|$)( |'|$)" "$gp" && fail "an empty key in a label"
+grep -E "title '[^']*warm" "$gp" && fail "warm in a label: it varies only with the technique"
+# Each chart's PNG as large as its canvas: the legend below keeps the plot
+# the whole width.
+png_size() { od -An -j16 -N8 -tu1 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
+for c in peak_vs_tokens residuals throughput breakdown peak_by_phase; do
+    canvas=$(grep -B1 "^set output \"$c.png\"" "$gp" | head -n 1 | sed 's/.* size \([0-9]*\),\([0-9]*\) .*/\1x\2/')
+    expect_eq "$c.png's size is its canvas's" "$(png_size "$dir/plots/$c.png")" "$canvas"
+done
 # lines join one seq_len: each blank-line-separated block of phases-*.dat
 # holds one seq_len, its tokens ascending.
 for f in "$dir"/plots/phases-*.dat; do
@@ -32,14 +48,16 @@ expect_gt "seq_len blocks in full sdpa's phases" "$(grep -c '^$' "$dir/plots/pha
 # Held-out points: drawn, from a data file holding them.
 expect_eq "held-out series" "$(grep -o '"held-[0-9]*.dat"' "$gp" | sort -u | wc -l)" 2
 expect_eq "full sdpa's held-out points" "$(grep -vc '^#' "$dir/plots/held-2.dat")" 2
-# No two groups of a chart share a colour.
-expect_eq "distinct colours on peak_vs_tokens" \
-    "$(sed -n '/peak_vs_tokens.png/,/^set output/p' "$gp" | grep -o 'points-[0-9]*.dat" using 1:2 with points lc rgb .#[0-9A-F]*' | awk '{print $NF}' | sort -u | wc -l)" 12
+# One colour per technique, in every chart: six techniques, six colours
+# on peak_vs_tokens, and full's (groups 2, 3) the same in each chart.
+expect_eq "one colour per technique on peak_vs_tokens" \
+    "$(sed -n '/peak_vs_tokens.png/,/^set output/p' "$gp" | grep -o 'points-[0-9]*.dat" using 1:2 with points lc rgb .#[0-9A-F]*' | awk '{print $NF}' | sort -u | wc -l)" 6
+expect_eq "full's colour everywhere" \
+    "$(grep -o -e '"points-[23].dat"[^,]*' -e '"residuals-[23].dat"[^,]*' -e '"phases-[23].dat"[^,]*' "$gp" | grep -o "#[0-9A-F]*" | sort -u)" "#E69F00"
 grep -q "^set title 'smollm2-135m: throughput (each point ran one step: that step''s time)'" "$gp" ||
     fail "throughput title: $(grep 'throughput' "$gp" | head -2)"
 grep -q 'points with the same b x s share a position' "$gp" || fail "the token axis does not say it merges (b, s)"
 "$PEAKFIT" report "$dir" 2>"$TMP/err" || fail "report: $(cat "$TMP/err")"
-expect_eq "report title" "$(head -n 1 "$dir/report.md")" \
-    "# smollm2-135m: inference, full, full+ckpt, bf16, amp-bf16, lora+ckpt"
+expect_eq "report title" "$(head -n 1 "$dir/report.md")" "# smollm2-135m on CPU AMD EPYC, libtorch 1.13.0"
 sed -n '/^## Fixed cost F/,/^## /p' "$dir/report.md" | awk -F'|' 'NF > 10 && $11 ~ /^ *-[0-9]/ { bad = bad $0 "\n" } END { if (bad) { printf "%s", bad; exit 1 } }' ||
     fail "a negative overhead in the report"

@@ -62,7 +62,7 @@ grep -qx "No residuals chart: no group could be fitted (each needs two distinct 
 for chart in $(grep -o '](plots/[^)]*)' "$single/report.md" | tr -d '()]'); do
     [ -s "$single/$chart" ] || fail "report links missing chart $chart"
 done
-expect_eq "charts linked" "$(grep -c '](plots/' "$single/report.md")" 2
+expect_eq "charts linked (the headline chart too)" "$(grep -c '](plots/' "$single/report.md")" 3
 
 # No successful point at all: nothing to plot is bad input, and no gnuplot run.
 none=$TMP/none

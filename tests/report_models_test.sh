@@ -15,7 +15,7 @@ for model in alpha beta; do
 done
 "$PEAKFIT" plot "$dir" 2>/dev/null || fail "plot failed"
 for model in alpha beta; do
-    grep -q "^\"$model\\\\nfull\\\\nb=8 s=256\"" "$dir/plots/breakdown.dat" ||
+    grep -q "^\"$model\\\\nfull\\\\nb8 s256\"" "$dir/plots/breakdown.dat" ||
         fail "breakdown bar of $model: $(cat "$dir/plots/breakdown.dat")"
 done
 "$PEAKFIT" report "$dir" 2>/dev/null || fail "report failed"

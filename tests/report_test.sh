@@ -42,7 +42,9 @@ grep -q "openblas" "$report" || fail "report does not name the BLAS library"
 for chart in $(grep -o '](plots/[^)]*)' "$report" | tr -d '()]'); do
     [ -s "$dir/$chart" ] || fail "report references missing chart $chart"
 done
-expect_eq "charts referenced" "$(grep -c '](plots/' "$report")" 4
+# the headline chart first, then every chart in Charts
+expect_eq "charts referenced" "$(grep -c '](plots/' "$report")" 5
+expect_eq "the headline chart" "$(grep -m1 -o '](plots/[^)]*)' "$report")" "](plots/peak_vs_tokens.png)"
 
 # Without gnuplot: a clear message, the data and script still written.
 PATH=/nonexistent "$PEAKFIT" plot "$dir" 2>"$TMP/nognuplot.err"; rc=$?
