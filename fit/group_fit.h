@@ -139,6 +139,9 @@ double group_held_error_pct(const struct group_fit *g, int i);
 int group_held_inside(const struct group_fit *g, int i);
 /* Does the floor set the predicted peak at (b, s)? */
 int group_floor_binds(const struct group_fit *g, double b, double s);
+/* The line alone at (b, s), the gap's per-sample term included: what the
+ * peak is above the knee. */
+double group_line_at(const struct group_fit *g, double b, double s);
 /* The knee at seq_len s: the tokens where the line reaches P (NAN without a floor). */
 double group_knee_tokens(const struct group_fit *g, double s);
 /* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */

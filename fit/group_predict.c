@@ -33,14 +33,14 @@ double group_line_leverage(const struct group_fit *g, double b, double s)
     return ols_leverage(group_chosen(g), b * s, b * s * s);
 }
 
-static double line_at(const struct group_fit *g, double b, double s)
+double group_line_at(const struct group_fit *g, double b, double s)
 {
     return ols_predict(group_chosen(g), b * s, b * s * s) + group_gap_per_sample(g) * b;
 }
 
 int group_floor_binds(const struct group_fit *g, double b, double s)
 {
-    return g->floor.found && floor_at(&g->floor, b * s) >= line_at(g, b, s);
+    return g->floor.found && floor_at(&g->floor, b * s) >= group_line_at(g, b, s);
 }
 
 /* Allocator-level counts (tensor, allocated) are exact to the byte and
@@ -60,7 +60,7 @@ double group_predict(const struct group_fit *g, double b, double s, double *pi95
 {
     int on_floor = group_floor_binds(g, b, s);
     double spread = on_floor ? group_floor_leverage(&g->floor, b * s) : group_line_leverage(g, b, s);
-    double y = on_floor ? floor_at(&g->floor, b * s) : line_at(g, b, s);
+    double y = on_floor ? floor_at(&g->floor, b * s) : group_line_at(g, b, s);
     if (g->has_lower) {
         double low = ols_predict(&g->lower, b * s, b * s * s);
         low = g->lower_floor.found ? fmax(low, floor_at(&g->lower_floor, b * s)) : low;

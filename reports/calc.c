@@ -169,19 +169,15 @@ static const struct { const char *words; int exit_status; } outcomes[] = {
 const char *plan_outcome_words(enum plan_outcome o) { return outcomes[o].words; }
 int plan_outcome_exit(enum plan_outcome o) { return outcomes[o].exit_status; }
 
-double zero_saving_mib(int z, long g, double weights_mib, double grads_mib, double optimizer_mib)
-{
-    double sharded = (z >= 1 ? optimizer_mib : 0) + (z >= 2 ? grads_mib : 0) + (z >= 3 ? weights_mib : 0);
-    return g > 1 ? sharded * (1 - 1.0 / (double)g) : 0;
-}
-
 /* The predicted peak of one replica, baseline included, at b: its
  * estimate, or with upper the upper end of its 95% prediction interval
  * (infinite when there is no interval: nothing is known to fit). */
 static double peak_at(const struct calc_plan *p, long b, int upper)
 {
     double pi;
-    double peak = p->fit->baseline_mib - p->sharded_saving_mib + group_predict(p->fit, (double)b, (double)p->seq_len, &pi);
+    double s = (double)p->seq_len;
+    double peak = p->fit->baseline_mib + group_predict(p->fit, (double)b, s, &pi) +
+                  replica_shift_at(&p->shift, p->fit, (double)b, s);
     return !upper ? peak : isfinite(pi) ? peak + pi : INFINITY;
 }
 
@@ -192,7 +188,7 @@ static long largest_at_estimate(const struct calc_plan *p)
     double room = p->usable_mib - g->baseline_mib - p->fixed_per_replica_mib;
     if (per_sample <= 0)
         return 0; /* a fit whose peak does not grow with batch cannot bound it */
-    if (g->floor.found && g->baseline_mib + floor_at(&g->floor, p->seq_len) - p->sharded_saving_mib > p->usable_mib)
+    if (g->floor.found && g->baseline_mib + floor_at(&g->floor, p->seq_len) + p->shift.floor_mib > p->usable_mib)
         return 0; /* the floor alone is over */
     double b = floor(room / per_sample);
     return b >= 1 ? (long)fmin(b, 1e9) : 0;
@@ -278,8 +274,9 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
     p->usable_mib = req->budget_mib * (1 - req->margin);
     p->per_sample_mib = group_per_sample(g, p->seq_len);
     p->fixed_mib = group_chosen(g)->c[0];
-    p->sharded_saving_mib = zero_saving_mib((int)req->zero, replicas, g->weight_mib, g->grad_mib, g->optimizer_mib);
-    p->fixed_per_replica_mib = p->fixed_mib - p->sharded_saving_mib;
+    if (replica_shift_make(req, g, &p->shift, err, errlen) != 0)
+        return -1;
+    p->fixed_per_replica_mib = p->fixed_mib + p->shift.line_mib;
     p->max_micro_batch_estimate = largest_at_estimate(p);
     p->max_micro_batch = largest_within_interval(p, p->max_micro_batch_estimate);
     long target = p->training ? req->target_batch : 0;

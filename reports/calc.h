@@ -29,6 +29,7 @@ struct calc_request {
     const char *device;     /* NULL: the only device measured for that model and technique */
     const char *attention;  /* NULL: the only attention measured for them */
     const char *metric;     /* NULL: calc_metric's; else the fit of that name (tensor: the allocator level) */
+    const char *config;     /* NULL: the model's own (a preset or config path); --zero 3 sizes FSDP's units from it */
     const char *technique;
     double budget_mib;      /* the whole process, baseline included */
     double margin;          /* fraction of the budget kept free */
@@ -45,16 +46,27 @@ struct calc_request {
     double unit_mib;
 };
 
+/* What one replica holds against the single process the fit measured
+ * (calc_shard.c): the line's and the floor's shift (MiB, + held, - sharded
+ * away), and the terms added: DDP's gradient buckets, FSDP's unsharded
+ * root weights, the root's whole gradients (beyond their shard) and one
+ * layer in flight. All 0 on one replica. */
+struct replica_shift {
+    double line_mib, floor_mib;
+    double buckets_mib, root_mib, root_grads_mib, layer_mib;
+};
+
 struct calc_plan {
     const struct group_fit *fit;
+    struct replica_shift shift;
     int training;           /* 0: no accumulation, no effective batch */
     long seq_len;
     double usable_mib, per_sample_mib;
     long max_micro_batch;   /* 0 when not even b = 1 fits */
     long micro_batch, accum, effective_batch;
-    /* F per replica: unsharded, and under --zero (less the shards of
-     * optimizer state, + gradients, + weights other replicas hold) */
-    double fixed_mib, fixed_per_replica_mib, sharded_saving_mib;
+    /* F per replica: unsharded, and on G replicas (the line's F moved by
+     * shift.line_mib) */
+    double fixed_mib, fixed_per_replica_mib;
     long max_micro_batch_estimate; /* the largest whose estimate (not its interval) fits */
     double predicted_mib, predicted_ci95_mib, activation_mib;
     enum plan_outcome outcome;
@@ -67,10 +79,14 @@ struct calc_plan {
 };
 enum { CALC_FAR_FACTOR = 4, CALC_EXTRAPOLATION_FACTOR = 2 };
 
-/* What ZeRO stage z (1 optimizer state, 2 + gradients, 3 + weights; FSDP's
- * SHARD_GRAD_OP is 2, FULL_SHARD 3) saves per replica on g replicas: each
- * keeps 1/g of what is sharded. */
-double zero_saving_mib(int z, long g, double weights_mib, double grads_mib, double optimizer_mib);
+/* The shift of one replica of req (--replicas, --zero) from the fit g.
+ * Returns 0, or -1 with err set (--zero 3 without a config to size FSDP's
+ * units from). */
+int replica_shift_make(const struct calc_request *req, const struct group_fit *g, struct replica_shift *s,
+                       char *err, size_t errlen);
+/* What the shift moves the predicted peak by at (b, seq_len): the larger of
+ * the shifted line and floor, less the larger of the two unshifted. */
+double replica_shift_at(const struct replica_shift *s, const struct group_fit *g, double b, double seq_len);
 
 /* The fit a plan for key uses: METRIC_RESERVED where the group was
  * measured on a GPU (the device runs out first: its context plus what the

@@ -66,6 +66,8 @@ static struct opt_row calc_rows[] = {
      .help = "without DIR, with --budget: memory that does not grow with the batch (weights, grads, optimizer)"},
     {"zero", 0, "Z", OPT_LONG, CALC_FIELD(zero), 1, 3, .flags = OPT_DEF_WORDS, .def = "none",
      .help = "with --replicas: ZeRO stage sharding 1 optimizer state, 2 + grads, 3 + weights (FSDP FULL_SHARD = 3)"},
+    {"config", 0, "PATH", OPT_TEXT, CALC_FIELD(config), .flags = OPT_DEF_WORDS, .def = "the model's, if a preset",
+     .help = "with --zero 3: the model's config.json, to size what FSDP holds unsharded (root module, a layer)"},
 };
 
 SETTING_OPTIONS_COMPLETE(calc_rows)

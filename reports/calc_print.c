@@ -9,6 +9,24 @@
 #include "util/exit_status.h"
 #include "util/json_rows.h"
 
+/* What one replica holds against the single process: F's shift and the
+ * terms sharding adds (reports/calc_shard.c). */
+static void print_replica(const struct calc_request *req, const struct calc_plan *p)
+{
+    const struct group_fit *g = p->fit;
+    const struct replica_shift *s = &p->shift;
+    printf("  on %ld replicas", req->replicas);
+    if (req->zero > 0)
+        printf(" under ZeRO-%ld", req->zero);
+    printf(": F per replica %.1f MiB (unsharded %.1f MiB: weights %.1f, grads %.1f, optimizer state %.1f)\n",
+           p->fixed_per_replica_mib, p->fixed_mib, g->weight_mib, g->grad_mib, g->optimizer_mib);
+    if (s->buckets_mib > 0)
+        printf("  + DDP's gradient buckets %.1f MiB (a second copy of the gradients)\n", s->buckets_mib);
+    if (s->root_mib > 0 || s->layer_mib > 0)
+        printf("  + FSDP's unsharded root weights %.1f MiB, its whole gradients %.1f MiB more at the floor, "
+               "a layer in flight %.1f MiB\n", s->root_mib, s->root_grads_mib, s->layer_mib);
+}
+
 void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
@@ -22,10 +40,8 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
                "(the baseline above), what runs out first on the device\n");
     printf("  fit: %s, F = %.1f MiB, activations %.4g MiB per sample at s=%ld\n",
            group_chosen(g)->p == 3 ? "quadratic" : "linear", group_chosen(g)->c[0], p->per_sample_mib, p->seq_len);
-    if (req->zero > 0)
-        printf("  fixed cost per replica under ZeRO-%ld on %ld replicas: %.1f MiB (unsharded %.1f MiB: weights %.1f, "
-               "grads %.1f, optimizer state %.1f)\n", req->zero, req->replicas, p->fixed_per_replica_mib, p->fixed_mib,
-               g->weight_mib, g->grad_mib, g->optimizer_mib);
+    if (req->replicas > 1)
+        print_replica(req, p);
     const char *batch = p->training ? "micro-batch" : "batch";
     if (p->max_micro_batch > 0)
         printf("  largest %s that fits within its 95%% interval: b = %ld", batch, p->max_micro_batch);
