@@ -88,33 +88,43 @@ static void keep_tail(struct command_watch *w, const char *data, size_t n)
     w->tail_used += n;
 }
 
-static void end_output_line(struct command_watch *w)
+static int says_oom(const char *text, size_t n)
 {
-    w->line[w->line_used] = '\0';
     for (size_t i = 0; i < sizeof oom_words / sizeof oom_words[0]; i++)
-        w->oom_said |= strstr(w->line, oom_words[i]) != NULL;
-    w->line_used = 0;
+        if (memmem(text, n, oom_words[i], strlen(oom_words[i])))
+            return 1;
+    return 0;
 }
 
-/* Lines are read for the words by their first bytes only: a longer line
- * is looked at as far as it goes. */
-static void scan_lines(struct command_watch *w, const char *data, size_t n)
+/* The output is searched for the words as it comes, a read at a time,
+ * never line by line (millions of short lines cost nothing more): the
+ * last bytes of each read are kept and searched with the start of the
+ * next, so that a word cut between two reads is found too. */
+static void scan_words(struct command_watch *w, const char *data, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (data[i] == '\n')
-            end_output_line(w);
-        else if (w->line_used < sizeof w->line - 1)
-            w->line[w->line_used++] = data[i];
+    enum { CARRY = sizeof w->carry };
+    char joint[2 * CARRY];
+    size_t head = n < CARRY ? n : CARRY;
+    memcpy(joint, w->carry, w->carry_used);
+    memcpy(joint + w->carry_used, data, head);
+    w->oom_said |= says_oom(joint, w->carry_used + head) || says_oom(data, n);
+    size_t total = w->carry_used + n, keep = total < CARRY ? total : CARRY;
+    if (n >= keep) {
+        memcpy(w->carry, data + n - keep, keep);
+    } else {
+        memmove(w->carry, w->carry + w->carry_used - (keep - n), keep - n);
+        memcpy(w->carry + keep - n, data, n);
     }
+    w->carry_used = keep;
 }
 
 void command_watch_read_output(struct command_watch *w)
 {
-    char chunk[4096];
-    for (int reads = 0; w->out_fd >= 0 && reads < 16; reads++) {
+    static char chunk[1 << 16];
+    for (size_t taken = 0; w->out_fd >= 0 && taken < COMMAND_DRAIN_BYTES;) {
         struct pollfd p = {.fd = w->out_fd, .events = POLLIN};
-        if (poll(&p, 1, 0) == 0)
-            return;
+        if (poll(&p, 1, 0) <= 0)
+            return; /* nothing now (or a signal: the next look reads it) */
         ssize_t n = read(w->out_fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
@@ -124,7 +134,8 @@ void command_watch_read_output(struct command_watch *w)
             return;
         }
         keep_tail(w, chunk, (size_t)n);
-        scan_lines(w, chunk, (size_t)n);
+        scan_words(w, chunk, (size_t)n);
+        taken += (size_t)n;
     }
 }
 
@@ -215,8 +226,6 @@ static void judge(struct command_watch *w, struct point_result *r)
 void command_watch_finish(struct command_watch *w, struct point_result *r, const struct rusage *ru)
 {
     command_watch_read_output(w);
-    if (w->line_used)
-        end_output_line(w);
     if (w->out_fd >= 0)
         close(w->out_fd);
     w->out_fd = -1;

@@ -21,21 +21,25 @@ enum {
     COMMAND_REPORT_LINE_MAX = 4096,         /* bytes in one report line */
     COMMAND_REPORT_MAX_BYTES = 1 << 20,     /* in the whole report; past it the rest is read and dropped */
     COMMAND_TAIL_BYTES = 4096,              /* of stdout and stderr kept for the error column */
+    /* read at one look at most: the rest at the next, at once (spawn_wait_any
+     * wakes on output), so that endless output leaves the runner its checks */
+    COMMAND_DRAIN_BYTES = 4 << 20,
 };
 
 struct command_watch {
     int out_fd;                 /* the read end of its stdout and stderr; -1 at their end */
     char tail[COMMAND_TAIL_BYTES];
     size_t tail_used;
-    char line[512];             /* the output line being read, its first bytes: enough for the words */
-    size_t line_used;
-    int oom_said;               /* an output line held one of the out-of-memory messages */
+    char carry[31];             /* the output's last bytes: more than the longest out-of-memory message */
+    size_t carry_used;
+    int oom_said;               /* the output held one of the out-of-memory messages */
     int report_lines;
     long long report_bytes;
     char report_error[256];     /* the first thing wrong with the report; "" while nothing is */
     int key_line[REPORT_SLOTS]; /* the line each key first came on; 0: not yet */
     uint64_t key_value[REPORT_SLOTS]; /* a hash of its value */
     long tree_peak_kib;         /* the largest sample of the tree's resident memory */
+    double sampled_at;          /* when the watchdog last sampled it (proc/watchdog.c) */
     pid_t pid;                  /* the command's own process */
     /* The most the tree was seen to hold when its baseline_rss_kib was read:
      * a baseline above it is not the tree's, and the limit is not moved by
@@ -46,7 +50,8 @@ struct command_watch {
 void command_watch_init(struct command_watch *w, int out_fd, pid_t pid);
 /* One line of the report (without its end of line; len bytes before a cut). */
 void command_watch_report_line(struct command_watch *w, struct point_result *r, char *line, size_t len);
-/* Reads what the command wrote to stdout and stderr, without waiting. */
+/* Reads what the command wrote to stdout and stderr, without waiting: all
+ * the pipe holds, up to COMMAND_DRAIN_BYTES, nothing kept but the tail. */
 void command_watch_read_output(struct command_watch *w);
 /* One sample of the resident memory of pid and every process below it. */
 void command_watch_sample(struct command_watch *w, pid_t pid);

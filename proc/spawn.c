@@ -115,12 +115,12 @@ double spawn_rss_above_baseline_mib(const struct spawned *s)
 }
 
 /* Reads what is in the pipe now, without waiting: 1 at end of report
- * (the worker closed it), 0 when nothing more is there yet (or after a
- * pipe's worth, so that a worker that never stops writing cannot keep the
- * runner from its other checks). */
+ * (the worker closed it), 0 when nothing more is there yet (or after 16
+ * reads, so that a worker that never stops writing cannot keep the
+ * runner from its other checks; spawn_wait_any wakes it again at once). */
 static int drain(struct spawned *s)
 {
-    char chunk[4096];
+    static char chunk[1 << 16];
     for (int reads = 0; reads < 16;) {
         struct pollfd p = {.fd = s->fd, .events = POLLIN};
         int ready = poll(&p, 1, 0);
@@ -322,10 +322,14 @@ int spawn_check(struct spawned *s)
 
 void spawn_wait_any(struct spawned *const *s, int n)
 {
-    struct pollfd p[LIMIT_JOBS_MAX];
+    struct pollfd p[2 * LIMIT_JOBS_MAX];
     int np = 0, ms = SPAWN_POLL_MS;
     double now = monotonic_seconds();
-    for (int i = 0; i < n && np < LIMIT_JOBS_MAX; i++) {
+    for (int i = 0; i < n && i < LIMIT_JOBS_MAX; i++) {
+        /* A command's output wakes the runner too: read as it comes, it
+         * never waits in the pipe for the next look (nor blocks the command). */
+        if (s[i]->watch && s[i]->watch->out_fd >= 0)
+            p[np++] = (struct pollfd){.fd = s[i]->watch->out_fd, .events = POLLIN};
         if (s[i]->fd < 0) {
             ms = ms < 10 ? ms : 10; /* waiting for an exit: wait4 is looked at again soon */
             continue;

@@ -31,7 +31,13 @@ int watchdog_past_deadline(struct spawned *s)
  * reported none. */
 int watchdog_command_over_limit(struct spawned *s)
 {
-    command_watch_sample(s->watch, s->pid);
+    /* A look can come far more often than every 20 ms (output wakes the
+     * runner); the walk of the tree is taken at that pace at most. */
+    double now = monotonic_seconds();
+    if (now - s->watch->sampled_at >= SPAWN_POLL_MS / 1000.0) {
+        command_watch_sample(s->watch, s->pid);
+        s->watch->sampled_at = now;
+    }
     double tree_mib = s->watch->tree_peak_kib / 1024.0, base = command_watch_baseline_mib(s->watch, s->r);
     s->seen_rss_mib = tree_mib;
     return s->mem_limit > 0 && (tree_mib - base) * 1048576.0 > (double)s->mem_limit;

@@ -115,6 +115,23 @@ expect_eq "endless output" "$(one_point spew spew 'timeout = 2' | cut -f1-3)" "t
 sleep 0.5
 expect_eq "processes left behind" "$(fakes)" "$before"
 
+# Output is read as it comes, and only its tail kept: 200 MiB of lines
+# (64 s at a 64 KiB read per 20 ms look) end well inside a 30 s timeout,
+# and the error column has the last three lines.
+{ one_point_global; printf '[out]\ncommand = yes 0123456789abcdef 2>/dev/null | head -c 209715200; echo last line >&2; exit 1\n'; } \
+    >"$TMP/out.sweep"
+"$PEAKFIT" run "$TMP/out.sweep" -o "$TMP/out" 2>"$TMP/log"
+expect_eq "200 MiB of output" "$("$CSVQ" "$TMP/out/peaks.csv" status error)" \
+    "error	exit status 1: 0123456789abcdef | 0123456789abcdef | 0123last line"
+
+# The out-of-memory words are searched in the output as it comes, read by
+# read: one cut between two reads is found too.
+{ one_point_global; printf '[cut]\ncommand = printf "OutOfMemoryError: CUDA out of"; sleep 0.3; echo " memory."; exit 1\n'; } \
+    >"$TMP/cut.sweep"
+"$PEAKFIT" run "$TMP/cut.sweep" -o "$TMP/cut" 2>"$TMP/log"
+expect_eq "a message cut between reads" "$("$CSVQ" "$TMP/cut/peaks.csv" status error)" \
+    "oom	exit status 1: OutOfMemoryError: CUDA out of memory."
+
 # An oom, a watchdog kill and a timeout are rows like any other: a resume
 # keeps each and measures nothing again.
 for d in oom limited hang; do
