@@ -55,7 +55,7 @@ static void make_id(struct grid_point *p)
         point_text buf;
         if (!f->id_prefix || (!(f->uses & POINT_ID_ALWAYS) && !point_field_applies(f, p)))
             continue;
-        used += (size_t)snprintf(p->id + used, sizeof p->id - used, "%s%s", f->id_prefix, f->value(p, buf));
+        used += (size_t)snprintf(p->id + used, sizeof p->id - used, "%s%s", f->id_prefix, point_field_value(f, p, buf));
     }
     for (char *c = p->id; *c; c++)
         *c = *c == ',' ? '+' : *c; /* ids stay free of CSV's separator (LoRA's q,v: q+v) */

@@ -1,5 +1,6 @@
 /* point_fields.c: the table's rows (sweeps/setting_rows.h) as struct
  * point_field, and the code each row names. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "point/command_job.h"
@@ -26,7 +27,6 @@ static const char *technique_of(const struct grid_point *p, point_text b)
 {
     return (void)b, technique_name(p->technique);
 }
-static const char *lora_rank_of(const struct grid_point *p, point_text b) { return whole(b, p->job->lora_rank); }
 static const char *lora_targets_of(const struct grid_point *p, point_text b)
 {
     lora_targets_to_list(p->job->lora_targets, b, sizeof(point_text));
@@ -38,7 +38,6 @@ static const char *attention_of(const struct grid_point *p, point_text b)
 }
 static const char *batch_of(const struct grid_point *p, point_text b) { return whole(b, p->batch); }
 static const char *seq_len_of(const struct grid_point *p, point_text b) { return whole(b, p->seq_len); }
-static const char *steps_of(const struct grid_point *p, point_text b) { return whole(b, p->job->steps); }
 static const char *repeat_of(const struct grid_point *p, point_text b) { return whole(b, p->repeat); }
 static const char *tokens_of(const struct grid_point *p, point_text b)
 {
@@ -57,21 +56,10 @@ static const char *hash_of(const struct grid_point *p, point_text b)
     snprintf(b, sizeof(point_text), "%016llx", (unsigned long long)p->config_hash);
     return b;
 }
-static const char *seed_of(const struct grid_point *p, point_text b) { return whole(b, p->job->seed); }
-static const char *threads_of(const struct grid_point *p, point_text b) { return whole(b, p->job->threads); }
-static const char *timeout_of(const struct grid_point *p, point_text b)
-{
-    snprintf(b, sizeof(point_text), "%.17g", p->job->timeout_s);
-    return b;
-}
 static const char *timeout_column(const struct grid_point *p, point_text b)
 {
     snprintf(b, sizeof(point_text), "%.10g", p->job->timeout_s);
     return b;
-}
-static const char *mem_limit_of(const struct grid_point *p, point_text b)
-{
-    return whole(b, (long long)p->job->mem_limit);
 }
 /* MiB; empty for none. */
 static const char *mem_limit_column(const struct grid_point *p, point_text b)
@@ -100,7 +88,6 @@ static const char *command_of(const struct grid_point *p, point_text b)
     return b;
 }
 static const char *command_column(const struct grid_point *p, point_text b) { return (void)b, command_job_text(p); }
-static const char *warm_of(const struct grid_point *p, point_text b) { return whole(b, p->job->warm); }
 /* The fit's group key keeps what measured a point apart: the built-in
  * worker, or a command job by its command (the hash of its words as written,
  * the settings line's), so the same points measured both ways are two fits. */
@@ -137,16 +124,52 @@ const struct point_field *point_field_of_column(enum peaks_column c)
     return NULL;
 }
 
+/* A row without .value: its key's field in the point's job, a number
+ * written by the key's type (a duration to the last bit, a size in bytes). */
+static const char *job_value(const struct point_field *f, const struct grid_point *p, point_text b)
+{
+    const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
+    const char *at = k ? (const char *)p->job + k->off : NULL;
+    switch (k ? k->type : OPT_CUSTOM) {
+    case OPT_INT:
+    case OPT_BOOL:
+        return whole(b, *(const int *)at);
+    case OPT_LONG:
+        return whole(b, *(const long *)at);
+    case OPT_INT64:
+    case OPT_BYTES:
+        return whole(b, *(const int64_t *)at);
+    case OPT_DOUBLE:
+    case OPT_DURATION:
+        snprintf(b, sizeof(point_text), "%.17g", *(const double *)at);
+        return b;
+    default:
+        return ""; /* a row of another type has its .value (tests/point_fields_test.c) */
+    }
+}
+
+int point_field_has_value(const struct point_field *f)
+{
+    const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
+    return f->value || (k && !(k->flags & OPT_LIST) && k->type != OPT_CUSTOM && k->type != OPT_TEXT &&
+                        k->type != OPT_ENUM && k->type != OPT_NAME && k->type != OPT_FLAG && k->type != OPT_SIZE_MIB);
+}
+
 int point_field_applies(const struct point_field *f, const struct grid_point *p)
 {
     return !f->applies || f->applies(p);
+}
+
+const char *point_field_value(const struct point_field *f, const struct grid_point *p, point_text buf)
+{
+    return f->value ? f->value(p, buf) : job_value(f, p, buf);
 }
 
 const char *point_field_text(const struct point_field *f, const struct grid_point *p, point_text buf)
 {
     if (!point_field_applies(f, p) && f->off_text)
         return f->off_text;
-    return f->value(p, buf);
+    return point_field_value(f, p, buf);
 }
 
 const char *point_field_column_text(const struct point_field *f, const struct grid_point *p, point_text buf)

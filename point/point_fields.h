@@ -49,7 +49,8 @@ struct point_field {
      * off_text (NULL: the value all the same). */
     int (*applies)(const struct grid_point *p);
     const char *off_text;
-    /* The value as the sweep and the worker read it. */
+    /* The value as the sweep and the worker read it; NULL: its key's
+     * field in the point's job, a number as the key's type writes it. */
     const char *(*value)(const struct grid_point *p, point_text buf);
     /* The column's text where it differs from the value (units, empty for
      * none); NULL: the value. */
@@ -66,8 +67,12 @@ const struct point_field *point_field_at(int i);
 const struct point_field *point_field_of_key(const char *key);
 /* The row whose column is c, or NULL (a measured column). */
 const struct point_field *point_field_of_column(enum peaks_column c);
+/* Has it a value: its own .value, or a key of one number? */
+int point_field_has_value(const struct point_field *f);
 /* Does the field matter to the point? */
 int point_field_applies(const struct point_field *f, const struct grid_point *p);
+/* The value as the sweep and the worker read it (.value, or the key's field). */
+const char *point_field_value(const struct point_field *f, const struct grid_point *p, point_text buf);
 /* The value, or off_text where it does not apply: the settings line's text. */
 const char *point_field_text(const struct point_field *f, const struct grid_point *p, point_text buf);
 /* Does the worker get it, as its sweep key's flag (a key that has one)? */

@@ -36,7 +36,7 @@ void worker_command_build(struct worker_command *c, const char *worker, const st
     for (int i = 0; (f = point_field_at(i)); i++) {
         point_text buf;
         if (point_field_passed(f, p))
-            add_arg(c, sweep_key_find(f->key)->flag, kept(c, f->value(p, buf), buf));
+            add_arg(c, sweep_key_find(f->key)->flag, kept(c, point_field_value(f, p, buf), buf));
     }
     snprintf(c->text[c->n_text], sizeof c->text[0], "%d", threads);
     add_arg(c, "threads", c->text[c->n_text++]);

@@ -37,112 +37,109 @@
     R(A, job, NOKEY, GROUP_NONE, .column = PEAKS_COL_job, .id_prefix = "", .value = job_of)                          \
     R(A, model, NOKEY, GROUP_SHOWN(256), .column = PEAKS_COL_model, .id_prefix = "/", .value = model_of)             \
     R(A, device,                                                                                                     \
-      KEY("device", .arg = "D", .type = OPT_CUSTOM, SWEEP_LIST(devices, n_devices, SWEEP_MAX_LIST),                  \
+      KEY("device", JOB_LIST(sweep_device, devices, n_devices, SWEEP_MAX_LIST), .arg = "D", .type = OPT_CUSTOM,      \
           .set = sweep_set_device, .choices = device_names, .flag = "device", .def = "cpu",                          \
           .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"),                    \
       GROUP_SHOWN(16), .column = PEAKS_COL_device, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
       .value = device_of, .option_help = "device")                                                                   \
     R(A, technique,                                                                                                  \
-      KEY("technique", .arg = "T", .type = OPT_ENUM, SWEEP_LIST(techniques, n_techniques, SWEEP_MAX_LIST),           \
-          .names = &technique_option_names, .flag = "technique", .unset = "required", .help = "list of %s"),         \
+      KEY("technique", JOB_LIST(pf_technique, techniques, n_techniques, SWEEP_MAX_LIST), .arg = "T",                 \
+          .type = OPT_ENUM, .names = &technique_option_names, .flag = "technique", .unset = "required",              \
+          .help = "list of %s"),                                                                                     \
       GROUP_SHOWN(16), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
       .value = technique_of, .option_help = "technique")                                                             \
     R(A, lora_rank,                                                                                                  \
-      KEY("lora_rank", .arg = "R", .type = OPT_INT, SWEEP_AT(lora_rank), .min = 1, .max = LIMIT_LORA_RANK_MAX,       \
+      KEY("lora_rank", JOB_FIELD(int, lora_rank), .arg = "R", .type = OPT_INT, .min = 1, .max = LIMIT_LORA_RANK_MAX, \
           .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "LoRA rank r, %s"),                    \
       GROUP_SETTING(12, ""), .column = PEAKS_COL_lora_rank, .uses = POINT_SETTINGS | POINT_KIND,                     \
-      .id_prefix = "/lora", .applies = is_lora, .off_text = "", .value = lora_rank_of, .option_help = "LoRA rank r") \
+      .id_prefix = "/lora", .applies = is_lora, .off_text = "", .option_help = "LoRA rank r")                        \
     R(A, lora_targets,                                                                                               \
-      KEY("lora_targets", .arg = "q,v", .type = OPT_CUSTOM, SWEEP_AT(lora_targets), .set = lora_targets_option_set,  \
-          .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT, .flag = "lora-targets",                    \
-          .help = "projections with adapters: %s"),                                                                  \
+      KEY("lora_targets", JOB_FIELD(unsigned, lora_targets), .arg = "q,v", .type = OPT_CUSTOM,                       \
+          .set = lora_targets_option_set, .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT,            \
+          .flag = "lora-targets", .help = "projections with adapters: %s"),                                          \
       GROUP_SETTING(256, ""), .column = PEAKS_COL_lora_targets, .uses = POINT_SETTINGS | POINT_KIND,                 \
       .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
       .option_help = "projections with adapters")                                                                    \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
     R(A, attention,                                                                                                  \
-      KEY("attention", .arg = "A", .type = OPT_ENUM, SWEEP_LIST(attentions, n_attentions, SWEEP_MAX_LIST),           \
-          .names = &attention_option_names, .flag = "attention", .def = "sdpa",                                      \
+      KEY("attention", JOB_LIST(pf_attention, attentions, n_attentions, SWEEP_MAX_LIST), .arg = "A",                 \
+          .type = OPT_ENUM, .names = &attention_option_names, .flag = "attention", .def = "sdpa",                    \
           .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "        \
-                  "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"),              \
+              "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"),                  \
       GROUP_SHOWN(8), .column = PEAKS_COL_attention, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
       .applies = runs_steps, .value = attention_of, .option_help = "attention implementation")                       \
     R(A, batch,                                                                                                      \
-      KEY("batch", .type = OPT_INT, SWEEP_LIST(batches, n_batches, SWEEP_MAX_LIST), .min = 1,                        \
+      KEY("batch", JOB_LIST(int, batches, n_batches, SWEEP_MAX_LIST), .type = OPT_INT, .min = 1,                     \
           .max = LIMIT_BATCH_MAX, .flag = "batch", .unset = "required unless only `load`",                           \
           .help = "list of micro-batch sizes, %s"),                                                                  \
       GROUP_NONE, .column = PEAKS_COL_batch, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,               \
       .id_prefix = "/b", .applies = runs_steps, .off_text = "0", .value = batch_of)                                  \
     R(A, seq_len,                                                                                                    \
-      KEY("seq_len", .arg = "S", .type = OPT_INT, SWEEP_LIST(seq_lens, n_seq_lens, SWEEP_MAX_LIST), .min = 1,        \
+      KEY("seq_len", JOB_LIST(int, seq_lens, n_seq_lens, SWEEP_MAX_LIST), .arg = "S", .type = OPT_INT, .min = 1,     \
           .max = LIMIT_SEQ_LEN_MAX, .flag = "seq-len", .unset = "required unless only `load`",                       \
           .help = "list of sequence lengths, %s"),                                                                   \
       GROUP_NONE, .column = PEAKS_COL_seq_len, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,             \
       .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of,                                \
       .option_help = "sequence length")                                                                              \
     R(A, steps,                                                                                                      \
-      KEY("steps", .type = OPT_INT, SWEEP_AT(steps), .min = 1, .max = LIMIT_STEPS_MAX,                               \
+      KEY("steps", JOB_FIELD(int, steps), .type = OPT_INT, .min = 1, .max = LIMIT_STEPS_MAX,                         \
           .def = OPT_TEXT_OF(DEFAULT_STEPS), .flag = "steps",                                                        \
           .help = "training steps per point, %s; with `warm = 1` one is enough (with `warm = 0` AdamW allocates "    \
-                  "its state in the first step, so one step under-reports)"),                                        \
+              "its state in the first step, so one step under-reports)"),                                            \
       GROUP_NONE, .column = PEAKS_COL_steps, .uses = POINT_SETTINGS | POINT_ID_ALWAYS, .id_prefix = "/st",           \
-      .applies = runs_steps, .off_text = "0", .value = steps_of)                                                     \
+      .applies = runs_steps, .off_text = "0")                                                                        \
     R(A, repeat, NOKEY, GROUP_NONE, .column = PEAKS_COL_repeat, .id_prefix = "/r", .value = repeat_of)               \
     R(A, tokens, NOKEY, GROUP_NONE, .column = PEAKS_COL_tokens, .value = tokens_of)                                  \
     R(A, point_id, NOKEY, GROUP_NONE, .column = PEAKS_COL_point_id, .value = id_of)                                  \
     R(A, model_source,                                                                                               \
-      KEY("model", .arg = "M", .type = OPT_CUSTOM, SWEEP_LIST(models, n_models, SWEEP_MAX_MODELS),                   \
-      .set = sweep_set_model,                                                                                        \
-          .choices = model_preset_names, .flag = "model", .unset = "required",                                       \
+      KEY("model", JOB_LIST(int, models, n_models, SWEEP_MAX_MODELS), .arg = "M", .type = OPT_CUSTOM,                \
+          .set = sweep_set_model, .choices = model_preset_names, .flag = "model", .unset = "required",               \
           .help = "list of presets (%s) or paths to a Hugging Face `config.json`, or its folder, of a model of a "   \
-                  "family peakfit builds (relative to the sweep file)"),                                             \
+              "family peakfit builds (relative to the sweep file)"),                                                 \
       GROUP_NONE, .column = PEAKS_COL_model_source, .uses = POINT_SETTINGS | POINT_KIND, .value = source_of,         \
       .option_help = "model")                                                                                        \
-    R(A, config_hash, NOKEY, GROUP_NONE, .column = PEAKS_COL_config_hash, .uses = POINT_SETTINGS,                    \
-      .value = hash_of)                                                                                              \
+    R(A, config_hash, NOKEY, GROUP_NONE, .column = PEAKS_COL_config_hash, .uses = POINT_SETTINGS, .value = hash_of)  \
     R(A, seed,                                                                                                       \
-      KEY("seed", .type = OPT_LONG, SWEEP_AT(seed), .min = 0, .max = LIMIT_SEED_MAX, .def = "0", .flag = "seed",     \
-          .help = "weight initialisation seed, %s"),                                                                 \
-      GROUP_NONE, .column = PEAKS_COL_seed, .uses = POINT_SETTINGS, .value = seed_of)                                \
+      KEY("seed", JOB_FIELD(long, seed), .type = OPT_LONG, .min = 0, .max = LIMIT_SEED_MAX, .def = "0",              \
+          .flag = "seed", .help = "weight initialisation seed, %s"),                                                 \
+      GROUP_NONE, .column = PEAKS_COL_seed, .uses = POINT_SETTINGS)                                                  \
     /* The worker gets the runner's share of the cores instead (worker_command.c). */                                \
     R(A, threads,                                                                                                    \
-      KEY("threads", .arg = "N", .type = OPT_INT, SWEEP_AT(threads), .min = 0, .max = LIMIT_THREADS_MAX, .def = "0", \
-          .flag = "threads", .help = "libtorch intra-op threads, %s; 0 keeps libtorch's default"),                   \
+      KEY("threads", JOB_FIELD(int, threads), .arg = "N", .type = OPT_INT, .min = 0, .max = LIMIT_THREADS_MAX,       \
+          .def = "0", .flag = "threads", .help = "libtorch intra-op threads, %s; 0 keeps libtorch's default"),       \
       GROUP_NONE, .column = PEAKS_COL_threads_requested, .uses = POINT_SETTINGS | POINT_RUNNER_PASSES,               \
-      .value = threads_of, .option_help = "libtorch intra-op threads")                                               \
+      .option_help = "libtorch intra-op threads")                                                                    \
     R(A, timeout_s,                                                                                                  \
-      KEY("timeout", .arg = "T", .type = OPT_DURATION, SWEEP_AT(timeout_s), .max = 1e9,                              \
-      .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S),                                                                         \
-          .help = "per point: `90`, `90s`, `15m`, `2h`"),                                                            \
-      GROUP_NONE, .column = PEAKS_COL_timeout_s, .uses = POINT_SETTINGS, .value = timeout_of,                        \
-      .option_help = "each point's timeout",                                                                         \
+      KEY("timeout", JOB_FIELD(double, timeout_s), .arg = "T", .type = OPT_DURATION, .max = 1e9,                     \
+          .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S), .help = "per point: `90`, `90s`, `15m`, `2h`"),                     \
+      GROUP_NONE, .column = PEAKS_COL_timeout_s, .uses = POINT_SETTINGS, .option_help = "each point's timeout",      \
       .column_text = timeout_column)                                                                                 \
     R(A, mem_limit,                                                                                                  \
-      KEY("mem_limit", .arg = "SIZE", .type = OPT_BYTES, SWEEP_AT(mem_limit), .def = "none", .flag = "mem-limit",    \
+      KEY("mem_limit", JOB_FIELD(int64_t, mem_limit), .arg = "SIZE", .type = OPT_BYTES, .def = "none",               \
+          .flag = "mem-limit",                                                                                       \
           .help = "per point: `512MiB`, `4GiB`, `none`; on cpu the RSS above the worker's baseline, on cuda what "   \
-                  "the caching allocator may reserve above its baseline (its memory fraction)"),                     \
+              "the caching allocator may reserve above its baseline (its memory fraction)"),                         \
       GROUP_NONE, .column = PEAKS_COL_mem_limit_mib, .uses = POINT_SETTINGS | POINT_PLANNED,                         \
-      .value = mem_limit_of, .option_help = "each point's memory limit above its baseline",                          \
-      .column_text = mem_limit_column, .passed_if = worker_enforces_limit)                                           \
+      .option_help = "each point's memory limit above its baseline", .column_text = mem_limit_column,                \
+      .passed_if = worker_enforces_limit)                                                                            \
     R(A, weights,                                                                                                    \
-      KEY("weights", .type = OPT_CUSTOM, SWEEP_AT(weights), .set = sweep_set_weights, .flag = "weights",             \
-          .unset = "random weights",                                                                                 \
-          .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep "        \
-                  "file), a sharded checkpoint's `model.safetensors.index.json`, or a model folder holding "         \
-                  "either"),                                                                                         \
+      KEY("weights", JOB_TEXT(weights, SWEEP_LONG_PATH_MAX), .type = OPT_CUSTOM, .set = sweep_set_weights,           \
+          .flag = "weights", .unset = "random weights",                                                              \
+          .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file), " \
+              "a sharded checkpoint's `model.safetensors.index.json`, or a model folder holding either"),            \
       GROUP_NONE, .column = PEAKS_COL_weights, .uses = POINT_SETTINGS, .value = weights_of,                          \
       .passed_if = has_weights)                                                                                      \
     /* Its key is a list of points, not the point's value (sweeps/sweep_keys.c's plain rows). */                     \
     R(A, holdout, NOKEY, GROUP_NONE, .column = PEAKS_COL_holdout, .uses = POINT_SETTINGS, .value = holdout_of)       \
     /* Only training makes AdamW's state. */                                                                         \
     R(A, warm,                                                                                                       \
-      KEY("warm", .type = OPT_INT, SWEEP_AT(warm), .min = 0, .max = 1, .def = OPT_TEXT_OF(DEFAULT_WARM),             \
+      KEY("warm", JOB_FIELD(int, warm), .type = OPT_INT, .min = 0, .max = 1, .def = OPT_TEXT_OF(DEFAULT_WARM),       \
           .flag = "warm",                                                                                            \
           .help = "1: AdamW's state is made before the first step (zero-filled, as a resumed run holds it), so "     \
-                  "step 1 is a steady-state step and one step gives the peak; 0: the first step makes it, as a "     \
-                  "plain training loop does (one step then under-reports: use `steps = 2`)"),                        \
+              "step 1 is a steady-state step and one step gives the peak; 0: the first step makes it, as a plain "   \
+              "training loop does (one step then under-reports: use `steps = 2`)"),                                  \
       GROUP_SETTING(4, "1"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
-      .off_text = "0", .value = warm_of)                                                                             \
+      .off_text = "0")                                                                                               \
     /* No key: verify measures again with the built-in worker, not a command. */                                     \
     R(A, command, NOKEY, GROUP_NONE, .column = PEAKS_COL_command, .uses = POINT_SETTINGS, .value = command_of,       \
       .column_text = command_column)                                                                                 \

@@ -9,6 +9,7 @@
 #include "models/model_spec.h"
 #include "core/attention.h"
 #include "core/technique.h"
+#include "sweeps/setting_rows.h"
 
 /* Every bound is an error message when crossed, never a silent cut. */
 enum { SWEEP_MAX_LIST = 32, SWEEP_MAX_MODELS = 8, SWEEP_MAX_JOBS = 64 };
@@ -23,35 +24,37 @@ struct sweep_model {
     int line;               /* where the sweep first names it */
 };
 
+typedef char sweep_device[SWEEP_DEVICE_MAX];
+
+/* A setting's field, as its row's key names it (sweeps/setting_rows.h):
+ * JOB_FIELD(type, name), JOB_TEXT(name, size) or JOB_LIST(type, name,
+ * count, most), a list with its count. sweeps/sweep_keys.c reads the
+ * same words for where the key's value goes. */
+#define SWEEP_JOB_MEMBER(A, name, key, ...) SWEEP_JOB_MEMBER_##key
+#define SWEEP_JOB_MEMBER_NOKEY
+#define SWEEP_JOB_MEMBER_KEY(n, storage, ...) SWEEP_JOB_DECL_##storage
+#define SWEEP_JOB_DECL_JOB_FIELD(type, f) type f;
+#define SWEEP_JOB_DECL_JOB_TEXT(f, size) char f[size];
+#define SWEEP_JOB_DECL_JOB_LIST(type, f, n, most) \
+    type f[most];                                 \
+    int n;
+
 struct sweep_job {
     char name[SWEEP_NAME_MAX];
     int line;             /* of its [name] header */
-    int models[SWEEP_MAX_MODELS]; /* indices into sweep->models */
-    int n_models;
-    char devices[SWEEP_MAX_LIST][SWEEP_DEVICE_MAX];
-    int n_devices;
+    /* Each setting's value: models (indices into sweep->models), devices,
+     * techniques, attentions, batches, seq_lens, steps, seed, threads
+     * (requested; 0: libtorch's default), timeout_s, mem_limit (bytes
+     * above the worker's baseline; 0: none), lora_rank, lora_targets,
+     * weights (canonical path of a safetensors file, or "" for random),
+     * warm (1: AdamW state made before the first step), in the table's
+     * order. */
+    SETTING_ROWS(SWEEP_JOB_MEMBER, _)
     int device_line;      /* of the device key that set devices; 0: the default */
-    pf_technique techniques[SWEEP_MAX_LIST];
-    int n_techniques;
-    pf_attention attentions[SWEEP_MAX_LIST];
-    int n_attentions;
-    int batches[SWEEP_MAX_LIST];
-    int n_batches;
-    int seq_lens[SWEEP_MAX_LIST];
-    int n_seq_lens;
-    int steps;
     int repeats;
-    int threads;          /* requested; 0: libtorch's default */
-    double timeout_s;
-    int64_t mem_limit;    /* bytes above the worker's baseline; 0: none */
-    long seed;
-    int lora_rank;
-    unsigned lora_targets;
-    char weights[SWEEP_LONG_PATH_MAX]; /* canonical path of a safetensors file, or "" for random */
     /* points measured but kept out of the fit, to check its predictions */
     struct sweep_pair { int batch, seq_len; } holdouts[SWEEP_MAX_LIST];
     int n_holdouts;
-    int warm;             /* 1: AdamW state made before the first step (pf_model_warm_optimizer) */
     int jobs;             /* points measured at once (proc/pool.h); `run -j` overrides */
     /* A command job runs this instead of peakfit-worker ("" for the
      * worker): sweeps/command_template.h says how it is split and filled in. */

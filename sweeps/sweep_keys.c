@@ -23,9 +23,13 @@
 #define SWEEP_LIST(f, n, most)                                                                                 \
     .off = offsetof(struct sweep_job, f), .size = sizeof(((struct sweep_job *)0)->f[0]),                      \
     .count_off = offsetof(struct sweep_job, n), .items = (most), .flags = OPT_LIST
-/* A setting row's KEY("name", rest) as {.name = "name", rest}; NOKEY as nothing. */
+/* A setting row's KEY("name", storage, rest) as {.name = "name", where, rest}; NOKEY as nothing. */
 #define SETTING_KEY_ROW(key) SETTING_KEY_ROW_##key
-#define SETTING_KEY_ROW_KEY(n, ...) {.name = n, __VA_ARGS__},
+#define SETTING_KEY_ROW_KEY(n, storage, ...) {.name = n, SWEEP_STORE_##storage, __VA_ARGS__},
+/* Where a key's value goes: its field in struct sweep_job (sweep.h declares it from the same words). */
+#define SWEEP_STORE_JOB_FIELD(type, f) SWEEP_AT(f)
+#define SWEEP_STORE_JOB_TEXT(f, size) SWEEP_AT(f)
+#define SWEEP_STORE_JOB_LIST(type, f, n, most) SWEEP_LIST(f, n, most)
 #define SETTING_KEY_ROW_NOKEY
 #define KEY_ROW(A, name, key, ...) SETTING_KEY_ROW(key)
 

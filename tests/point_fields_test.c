@@ -49,6 +49,9 @@ static void check_sweep_keys(void)
 
 static void check_columns(void)
 {
+    const struct point_field *row;
+    for (int i = 0; (row = point_field_at(i)); i++)
+        CHECK(point_field_has_value(row), "setting %s has no .value and its key is not one number", row->name);
     for (int c = 0; c < PEAKS_N_COLUMNS; c++) {
         int rows = 0;
         const struct point_field *f;
