@@ -1,7 +1,7 @@
 /* sweep_keys.c: the key table, the option engine's rows: first each
  * point setting's, from its row in sweeps/setting_rows.h (a new setting is
- * one row there and its field in struct sweep_job; a type of the sweep's
- * own is an OPT_CUSTOM setter in sweep_key_set.c), then the keys that are
+ * one row there, its field in struct sweep_job included; a type of the
+ * sweep's own is an OPT_CUSTOM setter in sweep_key_set.c), then the keys that are
  * no point's setting, written here; and the documents made from it:
  * docs/sweeps.md's table (the worker's options are
  * sweeps/worker_options.c's). */
