@@ -62,6 +62,20 @@ int model_spec_hub_id_problem(const char *written, const char *path, char *err, 
 
 const char *model_preset_names(void) { return "smollm2-135m, tiny"; }
 
+int model_spec_label(const char *name, struct model_spec *out)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= sizeof out->name || model_spec_is_path(name) ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") != n)
+        return -1;
+    *out = (struct model_spec){.family = NULL};
+    snprintf(out->name, sizeof out->name, "%s", name);
+    snprintf(out->source, sizeof out->source, "%s", name);
+    return 0;
+}
+
+int model_spec_is_label(const struct model_spec *m) { return m->family == NULL; }
+
 static int load_preset(const char *spec, struct model_spec *out, char *err, size_t errlen)
 {
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {

@@ -13,7 +13,8 @@ struct model_spec {
                             * config.json's _name_or_path, or the folder holding config.json */
     char source[4096];     /* the preset's name, or the canonical path of the config file */
     uint64_t config_hash;  /* FNV-1a of the config file's bytes (util/hash.h); 0 for a preset */
-    const char *family;    /* its model_type (models/model_family.h); "llama" for a preset */
+    const char *family;    /* its model_type (models/model_family.h); "llama" for a preset;
+                            * NULL for a label (model_spec_label): no config at all */
     pf_model_config config;
 };
 
@@ -28,6 +29,12 @@ int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t 
  * model that will not be built here (`peakfit params`, `calc`). */
 int model_spec_read(const char *spec, struct model_spec *out, char *err, size_t errlen);
 
+/* A command job's model need not be one peakfit builds: a name of letters,
+ * digits and _-.+ that is neither a preset nor a path is a label, only
+ * named (its source is the name; no family, no config). 0, or -1 when
+ * name cannot be a label. */
+int model_spec_label(const char *name, struct model_spec *out);
+int model_spec_is_label(const struct model_spec *m);
 /* A spec is a path when it has a '/' or ends in ".json". */
 int model_spec_is_path(const char *spec);
 /* model_spec_load's config alone. Returns 0, or -1 with the reason in err. */

@@ -71,7 +71,7 @@ static const pf_model_config *config_of(const struct predictor *pr, const struct
 {
     for (int i = 0; i < pr->sweep->n_models; i++)
         if (strcmp(pr->sweep->models[i].spec.source, p->model_source) == 0)
-            return &pr->sweep->models[i].spec.config;
+            return model_spec_is_label(&pr->sweep->models[i].spec) ? NULL : &pr->sweep->models[i].spec.config;
     return NULL;
 }
 

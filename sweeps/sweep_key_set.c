@@ -79,7 +79,10 @@ SWEEP_SETTER(sweep_set_model)
     struct model_spec *spec = malloc(sizeof *spec); /* 4 KiB: not on the stack */
     if (!spec)
         return opt_fail(why, size, "out of memory for model %s", value);
-    int m = model_spec_load(path, spec, why, size) == 0 ? add_model(p, spec, why, size) : -1;
+    /* In a sweep file a name that is no preset may be a command job's label:
+     * the job is checked when its section ends (sweep_parse.c). */
+    int loaded = model_spec_load(path, spec, why, size) == 0 || (p->path && model_spec_label(value, spec) == 0);
+    int m = loaded ? add_model(p, spec, why, size) : -1;
     free(spec);
     if (m < 0)
         return -1;

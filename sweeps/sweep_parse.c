@@ -40,6 +40,23 @@ static int check_holdouts(struct reader *r)
     return 0;
 }
 
+/* A label (models/model_spec.h) names a command job's model; peakfit's
+ * worker must build its model: today's message, at the model's line. */
+static int check_labels(struct reader *r)
+{
+    const struct sweep_job *j = r->p.job;
+    for (int i = 0; i < j->n_models && !j->command[0]; i++) {
+        const struct sweep_model *m = &r->p.sweep->models[j->models[i]];
+        struct model_spec spec;
+        char why[512];
+        if (!model_spec_is_label(&m->spec) || model_spec_load(m->spec.source, &spec, why, sizeof why) == 0)
+            continue;
+        r->p.line = m->line;
+        return parser_fail(&r->p, "%s", why);
+    }
+    return 0;
+}
+
 /* A job is checked when its section ends: it must name all its axes. */
 static int check_job(struct reader *r)
 {
@@ -47,6 +64,8 @@ static int check_job(struct reader *r)
     if (j == NULL || j == &r->defaults)
         return 0;
     int saved = r->p.line;
+    if (check_labels(r) != 0)
+        return -1; /* where a file with no such label would have stopped: the model's line */
     r->p.line = j->line;
     const char *missing = j->n_models == 0 ? "model" : j->n_techniques == 0 ? "technique"
                         : only_load(j) ? NULL : j->n_batches == 0 ? "batch"

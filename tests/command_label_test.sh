@@ -1,0 +1,33 @@
+# A command job's model need not be one peakfit builds: `model = my-cnn`
+# (neither a preset nor a path) is a label that names the points and is
+# what {model} stands for; measured, fitted and reported like any model.
+# peakfit's own worker must build its model, so a job without a command
+# that names a label is refused with today's message at the model's line.
+source "$(dirname "$0")/lib.sh"
+export PATH=$(dirname "$CSVQ"):$PATH # fake_train
+
+cat >"$TMP/l.sweep" <<'SWEEP'
+[cnn]
+model = my-cnn
+technique = full
+seq_len = 1
+batch = 8, 16, 32
+command = fake_train {batch} ok {model}
+SWEEP
+"$PEAKFIT" run "$TMP/l.sweep" -o "$TMP/l" 2>"$TMP/log" || fail "run: $(cat "$TMP/log")"
+expect_eq "rows" "$("$CSVQ" "$TMP/l/peaks.csv" point_id model model_source status | tr '\t\n' ' ;')" \
+    "cnn/my-cnn/cpu/full/sdpa/b8/s1/st1/r0 my-cnn my-cnn ok;cnn/my-cnn/cpu/full/sdpa/b16/s1/st1/r0 my-cnn my-cnn ok;cnn/my-cnn/cpu/full/sdpa/b32/s1/st1/r0 my-cnn my-cnn ok;"
+expect_eq "{model}" "$("$CSVQ" "$TMP/l/peaks.csv" command | head -n 1)" "'fake_train' '8' 'ok' 'my-cnn'"
+"$PEAKFIT" fit "$TMP/l" >"$TMP/fit" 2>&1 || fail "fit: $(cat "$TMP/fit")"
+grep -q '^my-cnn  *cpu  *full  *tensor  *3 ' "$TMP/fit" || fail "no fit of my-cnn: $(cat "$TMP/fit")"
+"$PEAKFIT" report "$TMP/l" >/dev/null 2>"$TMP/log" || fail "report: $(cat "$TMP/log")"
+grep -q 'my-cnn' "$TMP/l/report.md" || fail "report.md does not name my-cnn"
+
+# The same model in a job of peakfit's worker: refused, exit 2.
+printf '[global]\nmodel = my-cnn\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/w.sweep"
+rc=0
+"$PEAKFIT" run "$TMP/w.sweep" -o "$TMP/w" 2>"$TMP/log" || rc=$?
+expect_eq "a label for the worker: exit" "$rc" 2
+expect_eq "a label for the worker: message" "$(cat "$TMP/log")" \
+    "peakfit: $TMP/w.sweep:2: unknown model preset \"my-cnn\" (presets: smollm2-135m, tiny; or a path to a config.json)"
+exit 0
