@@ -173,12 +173,17 @@ static void classify(struct spawned *s, int wstatus)
         /* An unrequested SIGKILL is, on Linux, almost always the kernel's
          * OOM killer (or a cgroup limit). */
         status = r->signal == SIGKILL ? "killed" : "crashed";
-        if (!r->error[0])
+        if (!r->error[0] && s->end == REPORT_EOF) /* else the kill was the runner's own, said below */
             snprintf(r->error, sizeof r->error, "worker killed by signal %d (%s)", r->signal,
                      strsignal(r->signal));
     }
     if (s->end == REPORT_TIMEOUT) {
         status = "timeout";
+        /* Its peak until then, where it said none: what the watchdog read,
+         * and never below the baseline it reported (RSS can fall back). */
+        double seen = s->seen_rss_mib > r->baseline_rss_mib ? s->seen_rss_mib : r->baseline_rss_mib;
+        if (r->peak_rss_mib < seen)
+            r->peak_rss_mib = seen;
         /* The worker's own last error (what it was doing) is kept after ours. */
         char own[sizeof r->error];
         snprintf(own, sizeof own, "%s", r->error);

@@ -78,7 +78,7 @@ enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 static const char exit_statuses[] =
     "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted;\n"
     "  calc's plan: 0 fits, 3 fits at the estimate only (not within its 95% interval), 4 does not fit;\n"
-    "  verify: 0 the boundary held, 5 it did not\n";
+    "  verify: 0 the boundary held, 5 it did not, 7 no verdict (a run timed out)\n";
 
 /* What follows "peakfit NAME": written, or made from its option table. */
 static const char *synopsis_of(const struct command *c, char *buf, size_t size)

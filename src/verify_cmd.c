@@ -103,45 +103,97 @@ static const char *outcome_of(const struct csv_table *t, long b, enum metric m, 
  * failing: said, so that the plan is not read as comfortable. */
 #define VERIFY_NEAR_LIMIT 0.02
 
-/* One run's line: its status, the measured and the predicted peak, the
- * prediction's error in % of the measured peak. */
-static void print_run(const struct calc_plan *p, long b, const char *what, const char *status, const char *peak,
-                      double limit_mib)
+/* What one run says of the boundary. A point over the limit that the
+ * watchdog's 20 ms reading missed did not fit; a timeout (or a run that
+ * never ended) says nothing about memory. */
+enum run_answer { RUN_FITS, RUN_DOES_NOT_FIT, RUN_NO_ANSWER };
+
+struct verify_run {
+    long b;
+    const char *what, *status;
+    double measured; /* in the plan's metric; NAN: none */
+    enum run_answer answer;
+};
+
+static struct verify_run read_run(const struct csv_table *t, const struct calc_plan *p, long b, const char *what,
+                                  double limit_mib)
 {
-    double half, predicted = group_predict(p->fit, (double)b, (double)p->seq_len, &half), measured = NAN;
-    printf("  b = %ld (%s): %s, predicted %.1f MiB (95%%: +-%.1f)", b, what, status, predicted, half);
-    if (peak[0] && sscanf(peak, "%lf", &measured) == 1)
-        printf(", measured %.1f MiB %s, error %+.1f%%", measured, metric_measured_as(p->fit->metric),
-               100 * (predicted - measured) / measured);
+    const char *peak;
+    struct verify_run r = {.b = b, .what = what, .measured = NAN};
+    r.status = outcome_of(t, b, p->fit->metric, &peak);
+    if (peak[0] && sscanf(peak, "%lf", &r.measured) != 1)
+        r.measured = NAN;
+    if (!strcmp(r.status, "timeout") || !strcmp(r.status, "not measured"))
+        r.answer = RUN_NO_ANSWER;
+    else
+        r.answer = !strcmp(r.status, "ok") && !(r.measured > limit_mib) ? RUN_FITS : RUN_DOES_NOT_FIT;
+    return r;
+}
+
+/* One run's line: its status, the measured and the predicted peak, the
+ * prediction's error in % of the measured peak (of a run that did not
+ * end by itself, the peak seen until it was stopped). */
+static void print_run(const struct calc_plan *p, const struct verify_run *r, double limit_mib)
+{
+    double half, predicted = group_predict(p->fit, (double)r->b, (double)p->seq_len, &half);
+    const char *as = metric_measured_as(p->fit->metric);
+    int ok = !strcmp(r->status, "ok");
+    printf("  b = %ld (%s): %s, predicted %.1f MiB (95%%: +-%.1f)", r->b, r->what, r->status, predicted, half);
+    if (isfinite(r->measured) && ok)
+        printf(", measured %.1f MiB %s, error %+.1f%%", r->measured, as, 100 * (predicted - r->measured) / r->measured);
+    else if (isfinite(r->measured))
+        printf(", peak seen before it ended %.1f MiB %s", r->measured, as);
     printf("\n");
-    if (!strcmp(status, "ok") && measured >= (1 - VERIFY_NEAR_LIMIT) * limit_mib)
+    if (ok && r->measured > limit_mib)
+        printf("  warning: b = %ld measured %.1f MiB, over the limit of %.1f MiB (read every 20 ms, the limit "
+               "missed it): it does not fit\n", r->b, r->measured, limit_mib);
+    else if (ok && r->measured >= (1 - VERIFY_NEAR_LIMIT) * limit_mib)
         printf("  warning: b = %ld passed within %.0f%% of the limit (%.1f of %.1f MiB): a small change can push "
-               "it over\n", b, 100 * VERIFY_NEAR_LIMIT, measured, limit_mib);
+               "it over\n", r->b, 100 * VERIFY_NEAR_LIMIT, r->measured, limit_mib);
+}
+
+/* The verdict's line and exit status: the boundary held (b fits, b + 1
+ * does not), did not (b does not fit, or b + 1 fits too), or a run that
+ * timed out left it untested. */
+static int verdict(const struct verify_run *at_b, const struct verify_run *above)
+{
+    if (at_b->answer == RUN_DOES_NOT_FIT) {
+        printf("  the predicted boundary did not hold: the predicted largest batch did not fit\n");
+        return EXIT_BOUNDARY_MISSED;
+    }
+    const struct verify_run *open = at_b->answer == RUN_NO_ANSWER ? at_b : above->answer == RUN_NO_ANSWER ? above : NULL;
+    if (open) {
+        printf("  no verdict: b = %ld %s, which says nothing about memory; give the group's rows a longer "
+               "timeout and verify again\n", open->b,
+               strcmp(open->status, "timeout") ? "was not measured" : "ran out of time");
+        return EXIT_NO_VERDICT;
+    }
+    if (above->answer == RUN_FITS) {
+        printf("  the predicted boundary did not hold: the next size up fitted too (the prediction is conservative)\n");
+        return EXIT_BOUNDARY_MISSED;
+    }
+    printf("  the predicted boundary held\n");
+    return EXIT_DONE;
 }
 
 static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
 {
     char path[4400], err[4600], key[400];
     struct csv_table t;
-    const char *peak_b, *peak_next;
     snprintf(path, sizeof path, "%s/peaks.csv", vdir);
     if (csv_table_read(path, &t, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
     }
-    const char *at_b = outcome_of(&t, p->max_micro_batch, p->fit->metric, &peak_b);
-    const char *above = outcome_of(&t, p->max_micro_batch + 1, p->fit->metric, &peak_next);
-    int held = !strcmp(at_b, "ok") && strcmp(above, "ok") != 0;
+    struct verify_run at_b = read_run(&t, p, p->max_micro_batch, "predicted largest", limit_mib),
+                      above = read_run(&t, p, p->max_micro_batch + 1, "next size up", limit_mib);
     group_key_format(&p->fit->key, key, sizeof key);
     printf("verify %s, seq_len %ld: memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
            limit_mib, p->fit->baseline_mib);
-    print_run(p, p->max_micro_batch, "predicted largest", at_b, peak_b, limit_mib);
-    print_run(p, p->max_micro_batch + 1, "next size up", above, peak_next, limit_mib);
-    printf("  the predicted boundary %s\n", held ? "held"
-                                        : strcmp(at_b, "ok") ? "did not hold: the predicted largest batch did not fit"
-                                                             : "did not hold: the next size up fitted too (the prediction is conservative)");
+    print_run(p, &at_b, limit_mib);
+    print_run(p, &above, limit_mib);
     csv_table_free(&t);
-    return held ? EXIT_DONE : EXIT_BOUNDARY_MISSED;
+    return verdict(&at_b, &above);
 }
 
 /* verify runs the plan here, at batches b and b+1: refused before any
@@ -174,6 +226,12 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     if (p.max_micro_batch < 1)
         return fprintf(stderr, "peakfit: no micro-batch fits %.0f MiB within its interval: nothing to verify\n",
                        req->budget_mib), EXIT_PLAN_DOES_NOT_FIT;
+    if (strcmp(p.fit->key.measured_by, "worker") != 0)
+        return fprintf(stderr, "peakfit: verify: %s: this fit was measured by a command job (measured_by %s), and "
+                       "verify runs peakfit's own worker, another program: run your command at micro-batch %ld and "
+                       "%ld with mem_limit = %.1fMiB in its sweep to test the plan\n", dir, p.fit->key.measured_by,
+                       p.max_micro_batch, p.max_micro_batch + 1, req->budget_mib - p.fit->baseline_mib),
+               EXIT_BAD_INPUT;
     int runnable = plan_runnable(&p, req);
     if (runnable != EXIT_DONE)
         return runnable;
@@ -192,9 +250,14 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
              : mkdir(vdir, 0755) != 0 && errno != EEXIST ? (fprintf(stderr, "peakfit: %s: %s\n", vdir, strerror(errno)), EXIT_IO)
                                                         : write_sweep(sweep, row->fields, &p, limit_mib);
     csv_table_free(&t);
-    if (rc == EXIT_DONE)
-        rc = run_sweep(sweep, vdir);
-    return rc == EXIT_DONE || rc == EXIT_NO_RESULT ? judge(vdir, &p, limit_mib) : rc;
+    if (rc != EXIT_DONE)
+        return rc; /* said why; nothing ran, so there is nothing to judge */
+    rc = run_sweep(sweep, vdir);
+    /* EXIT_NO_RESULT (every run failed: an answer to judge) is EXIT_IO's
+     * number: a run that could not write its peaks.csv has said why. */
+    char runs[sizeof vdir + 16];
+    snprintf(runs, sizeof runs, "%s/peaks.csv", vdir);
+    return rc == EXIT_DONE || (rc == EXIT_NO_RESULT && access(runs, R_OK) == 0) ? judge(vdir, &p, limit_mib) : rc;
 }
 
 int verify_main(int argc, char **argv)

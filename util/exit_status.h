@@ -25,7 +25,10 @@ enum exit_status {
     EXIT_PLAN_TOO_FEW_POINTS = 6,
     /* `verify`: the runs contradicted the predicted boundary (the largest
      * micro-batch did not fit, or the next size up did too). */
-    EXIT_BOUNDARY_MISSED = 5
+    EXIT_BOUNDARY_MISSED = 5,
+    /* `verify`: a run timed out (or was not measured), so the boundary
+     * was not tested: a timeout says nothing about memory. */
+    EXIT_NO_VERDICT = 7
 };
 
 /* `peakfit worker` is the exception: it speaks to the runner, which reads
