@@ -81,8 +81,8 @@ ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
 ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -I. -Ishim $(TORCH_INC) $(CXXFLAGS)
 # peakfit itself links no libtorch (its start stays milliseconds);
 # peakfit-worker, the test programs and the shim's users link it.
-FRONT_LDLIBS := $(LDFLAGS) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
-LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lm -ldl
+FRONT_LDLIBS := $(LDFLAGS) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lcmark-gfm-extensions -lcmark-gfm -lm -ldl
+LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lcmark-gfm-extensions -lcmark-gfm -lm -ldl
 SHIM_LIB := $(SHIM_B)/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
@@ -113,7 +113,11 @@ UNIT_TEST_BIN := $(filter-out $(B)/tests/tools/% $(B)/tests/rusage_test,$(C_TEST
 # file beside it, so a header change rebuilds only the objects that use it.
 DEPFLAGS := -MMD -MP
 
-DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread
+# libcmark-gfm: report --html's Markdown (cmark with GitHub's tables, which
+# every section of the report is); chromium: the test that renders
+# report.html headless and screenshots it (tests/report_html_test.sh).
+DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread \
+    libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 
 .PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
 

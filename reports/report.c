@@ -7,6 +7,7 @@
 #include "plots/plot.h"
 #include "reports/markdown.h"
 #include "reports/report.h"
+#include "reports/report_html.h"
 #include "reports/report_sections.h"
 #include "util/exit_status.h"
 #include "util/name_list.h"
@@ -32,7 +33,7 @@ static void write_sections(FILE *f, const struct fit_set *set, const struct refe
     section_raw_table(f, set);
 }
 
-int report_write(const struct fit_set *set, const char *reference_csv)
+int report_write(const struct fit_set *set, const char *reference_csv, int html)
 {
     char path[4200], err[4400];
     struct reference ref;
@@ -54,5 +55,11 @@ int report_write(const struct fit_set *set, const char *reference_csv)
         return EXIT_IO;
     }
     fprintf(stderr, "peakfit: wrote %s\n", path);
+    if (html && report_html_write(set->dir, err, sizeof err) != 0) {
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_IO;
+    }
+    if (html)
+        fprintf(stderr, "peakfit: wrote %s/report.html\n", set->dir);
     return EXIT_DONE;
 }

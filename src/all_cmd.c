@@ -39,7 +39,7 @@ int all_main(int argc, char **argv)
     fit_print_table(&set, stdout);
     rc = fit_write_files(&set) == 0 ? EXIT_DONE : EXIT_IO;
     plot_write(&set);
-    if (report_write(&set, NULL) != 0)
+    if (report_write(&set, NULL, 1) != 0)
         rc = EXIT_IO;
     fit_set_free(&set);
     return rc;

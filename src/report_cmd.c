@@ -1,4 +1,4 @@
-/* report_cmd.c: `peakfit report DIR [--reference PUBLISHED.csv]`: DIR/report.md
+/* report_cmd.c: `peakfit report DIR [--reference PUBLISHED.csv] [--html]`: DIR/report.md
  * (reports/report.c). */
 #include <stddef.h>
 #include <stdio.h>
@@ -10,11 +10,14 @@
 
 struct report_args {
     const char *dir, *reference;
+    int html;
 };
 
 static const struct opt_row report_rows[] = {
     {"reference", 0, "PUBLISHED.csv", OPT_TEXT, offsetof(struct report_args, reference),
      .help = "published peaks to compare with (docs/report.md)"},
+    {"html", 0, NULL, OPT_FLAG, offsetof(struct report_args, html),
+     .help = "also DIR/report.html: one self-contained page, the charts inline (docs/report.md)"},
 };
 
 const struct opt_table report_options = OPT_TABLE("report", "DIR", report_rows, NULL);
@@ -32,7 +35,7 @@ int report_main(int argc, char **argv)
     struct fit_set set;
     if (fit_set_open(a.dir, &set) != 0)
         return EXIT_BAD_INPUT;
-    int rc = report_write(&set, a.reference);
+    int rc = report_write(&set, a.reference, a.html);
     fit_set_free(&set);
     return rc;
 }

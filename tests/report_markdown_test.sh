@@ -12,7 +12,12 @@ awk -F, -v OFS=, -v name="$name" 'NR > 1 { $3 = name } { print }' "$TESTS/fixtur
     echo "$name,<script>alert(1)</script>,full,1,64,100"
     echo "$name,[x](javascript:alert(1)),full,2,64,120"
 } >"$TMP/ref.csv"
-"$PEAKFIT" report "$dir" --reference "$TMP/ref.csv" 2>"$TMP/err" || fail "report: $(cat "$TMP/err")"
+"$PEAKFIT" report "$dir" --reference "$TMP/ref.csv" --html 2>"$TMP/err" || fail "report: $(cat "$TMP/err")"
+# report.html, rendered from it by libcmark-gfm: the text, never the markup.
+for raw in '<img src=x' '<script' 'href="javascript:'; do
+    grep -nF -- "$raw" "$dir/report.html" && fail "report.html holds raw markup $raw"
+done
+grep -qF '&lt;img src=x onerror=alert(1)&gt;' "$dir/report.html" || fail "report.html lost the model's name"
 report=$dir/report.md
 for raw in '<img' '<script' '](javascript:' '[x]' '`code`'; do
     grep -nF -- "$raw" "$report" && fail "report.md holds raw markup $raw"
