@@ -167,6 +167,8 @@ static int next_for_budget(const struct auto_fit *f, const struct auto_goal *g, 
     int b = b0 + (int)floor((f->baseline_mib + usable - peak) / per_sample_mib(f, g, 1));
     int other = predicted_batch(f, g, usable, cap);
     b = other > b ? other : b;
+    if (f->n_above < 2 && b > AUTO_UNFITTED_STEP * b0)
+        b = AUTO_UNFITTED_STEP * b0;
     b = b < cap ? b : cap - 1;
     if (b <= b0 || measured(f, b)) {
         snprintf(why, size, "b = %d is the largest micro-batch within the budget at the upper end of the "

@@ -5,7 +5,8 @@
  * the largest gap between measured batches halved, until A's 95%
  * interval is within the target; or, to find the largest micro-batch under
  * a budget: b = 1, then the largest batch predicted to fit (by arithmetic
- * scaled by b = 1's RSS over its allocator peak, then by the fit), run,
+ * scaled by b = 1's RSS over its allocator peak, at most AUTO_UNFITTED_STEP
+ * times the largest measured, then by the fit), run,
  * and stepped on from the largest measured point with the upper end of
  * the slope, until one more sample would not fit. A step from a measured
  * point is safe on the floor too: there the line lies below the peak. */
@@ -17,7 +18,11 @@
 #define AUTO_COARSE {1, 2, 4}
 enum { AUTO_N_COARSE = 3 };
 /* Budget mode starts from b = 1 alone: the arithmetic, scaled by what it
- * measured, says where to go next. */
+ * measured, says where to go next; but until a line through two points
+ * above the knee checks it, a step goes at most this many times the
+ * largest batch within the budget (24 GiB once jumped from b = 1 straight
+ * to b = 5206, +15.2 GiB). */
+enum { AUTO_UNFITTED_STEP = 8 };
 
 struct auto_goal {
     double target;      /* A mode: A's relative 95% half-width to reach (0.02) */

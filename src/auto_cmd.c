@@ -11,6 +11,7 @@
 #include "autosweep/auto_fit.h"
 #include "autosweep/auto_sweep.h"
 #include "models/model_spec.h"
+#include "models/param_count.h"
 #include "point/grid.h"
 #include "store/out_dir.h"
 #include "point/predict.h"
@@ -266,6 +267,31 @@ static int run_rounds(struct auto_run *a)
     return rc;
 }
 
+/* Budget mode, before anything is made or run: a budget below what the
+ * parameters alone hold (weights, gradients, optimizer state, by
+ * arithmetic; the baseline and every activation come on top) cannot hold
+ * any micro-batch. It ran b = 1 anyway and exited 0. Returns 0, or -1
+ * having said so. (LoRA's adapters are left out: a lower bound.) */
+static int state_over_budget(const struct auto_run *a)
+{
+    if (a->r->budget_mib <= 0 || model_spec_is_label(&a->spec))
+        return 0;
+    for (int i = 0; i < a->r->n_techniques; i++) {
+        pf_train_options o = {.technique = a->r->techniques[i]};
+        pf_model_stats st = model_footprint(&a->spec.config, &o);
+        double w = (double)st.weight_bytes / 1048576.0, g = (double)st.grad_bytes / 1048576.0,
+               s = (double)st.optimizer_bytes / 1048576.0;
+        if (w + g + s > a->r->budget_mib) {
+            fprintf(stderr, "peakfit auto: --budget %.1f MiB is below what the parameters alone hold for %s: "
+                    "weights %.1f + gradients %.1f + optimizer state %.1f = %.1f MiB (by arithmetic, before the "
+                    "baseline and any activation): no micro-batch fits; nothing was run\n", a->r->budget_mib,
+                    technique_name(a->r->techniques[i]), w, g, s, w + g + s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int auto_main(int argc, char **argv)
 {
     struct auto_request r = {0}; /* the defaults are the option rows' (auto_parse_args) */
@@ -279,8 +305,10 @@ int auto_main(int argc, char **argv)
     if (!a)
         return EXIT_IO;
     a->r = &r;
-    int rc = model_spec_load(r.model_arg, &a->spec, err, sizeof err) == 0 ? run_rounds(a)
-             : (fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT);
+    int rc = model_spec_load(r.model_arg, &a->spec, err, sizeof err) != 0
+                 ? (fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT)
+             : state_over_budget(a) != 0 ? EXIT_BAD_INPUT
+                                         : run_rounds(a);
     free(a);
     return rc;
 }

@@ -1,8 +1,8 @@
 /* The automated sweep's choices on made-up points with a known floor, knee
  * and slope: floor points do not pull A; it doubles above the knee while
  * the room holds, fills the widest gap when it does not, stops at the
- * target; in budget mode it steps from the largest measured point and
- * stops one sample short of the budget. */
+ * target; in budget mode it steps from the largest measured point (at
+ * most 8x before a line exists) and stops one sample short of the budget. */
 #include <math.h>
 #include <string.h>
 #include "autosweep/auto_choose.h"
@@ -36,7 +36,7 @@ static void fit(struct observations *o, struct auto_fit *f)
 
 int main(void)
 {
-    static struct observation pts[16];
+    static struct observation pts[24];
     struct observations o = {.ok = pts};
     struct auto_fit f;
     struct auto_goal g = {.target = 0.02, .room_mib = 100000, .seq_len = S};
@@ -90,5 +90,16 @@ int main(void)
     CHECK(auto_largest_within(&f, bg.budget_mib, &peak) == 12, "the largest within the budget: %d (%s)",
           auto_largest_within(&f, bg.budget_mib, &peak), why);
     CHECK(runs <= 5, "%d runs", runs);
+
+    /* A budget far above b = 1: the arithmetic alone, unchecked by a line,
+     * steps up (at most 8x), never straight to the edge (24 GiB once
+     * jumped from b = 1 to 5206). */
+    struct observations big = {.ok = pts + 20};
+    bg.budget_mib = BASE_MIB + 1.1 * (C_MIB + A_MIB * 5000.5 * S);
+    bg.room_mib = bg.budget_mib;
+    add(&big, 1);
+    fit(&big, &f);
+    b = auto_next_batch(&f, &bg, why, sizeof why);
+    CHECK(b == 8, "a step up from b = 1 without a line: %d (%s)", b, why);
     CHECK_DONE();
 }
