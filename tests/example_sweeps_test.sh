@@ -38,3 +38,4 @@ run_example() {
 }
 
 run_example sweeps/trainer-cpu.sweep tiny 1 4
+run_example sweeps/qwen2-moe-cpu.sweep qwen2-moe-tiny 1 4
