@@ -224,6 +224,30 @@ static int check_results(const char *dir, const struct grid *g)
     return rc == RESULTS_IO_ERROR || rc == CSV_TABLE_IO ? EXIT_IO : EXIT_BAD_INPUT;
 }
 
+/* The tasks run the frozen copy, not the sweep: it must make the same
+ * points with the same settings (a relative model path once named another
+ * file from DIR, and every task failed). */
+static int check_frozen(const char *frozen, const struct grid *g)
+{
+    char err[PATH_MAX + 1024], a[4096], b[4096];
+    struct grid copy = {0};
+    struct sweep *s = sweep_load(frozen, err, sizeof err);
+    int rc = !s ? EXIT_BAD_INPUT : grid_build(s, &copy, err, sizeof err);
+    for (int i = 0; rc == EXIT_DONE && i < g->n; i++) {
+        grid_point_settings(&g->points[i], a, sizeof a);
+        if (copy.n != g->n || (grid_point_settings(&copy.points[i], b, sizeof b), strcmp(a, b) != 0)) {
+            snprintf(err, sizeof err, "%s: the copy the tasks run does not make the sweep's points (point %d: %.900s)",
+                     frozen, i + 1, i < copy.n ? b : "missing");
+            rc = EXIT_BAD_INPUT;
+        }
+    }
+    if (rc != EXIT_DONE)
+        fprintf(stderr, "peakfit: %s\n", err);
+    grid_free(&copy);
+    sweep_free(s);
+    return rc;
+}
+
 int slurm_main(int argc, char **argv)
 {
     struct slurm_options o;
@@ -242,15 +266,17 @@ int slurm_main(int argc, char **argv)
         rc = EXIT_IO;
     if (rc == EXIT_DONE)
         rc = check_results(dir, &g);
-    grid_free(&g);
-    sweep_free(s);
     if (rc == EXIT_DONE && out_dir_keep_sweep(o.sweep, dir) != 0)
         rc = EXIT_IO;
     if (rc == EXIT_DONE) {
         snprintf(script, sizeof script, "%s/peakfit.sbatch", dir); /* fits: out_dir_prepare checks */
         snprintf(frozen, sizeof frozen, "%s/sweep.sweep", dir);
-        rc = save_script(script, &o, self, frozen, dir, points);
+        rc = check_frozen(frozen, &g);
     }
+    grid_free(&g);
+    sweep_free(s);
+    if (rc == EXIT_DONE)
+        rc = save_script(script, &o, self, frozen, dir, points);
     if (rc == EXIT_DONE)
         printf("%s\n", script);
     if (rc == EXIT_DONE && o.submit)

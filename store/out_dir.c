@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "store/out_dir.h"
+#include "sweeps/sweep_freeze.h"
 #include "util/exit_status.h"
 #include "util/input_file.h"
 #include "util/output_file.h"
@@ -155,7 +156,7 @@ int out_dir_keep_sweep(const char *sweep_path, const char *dir)
     char *text = input_file_read(sweep_path, "sweep file", SWEEP_COPY_MAX, &len, err, sizeof err);
     struct output_file out;
     int rc = text ? output_file_open(&out, path, err, sizeof err) : -1;
-    if (rc == 0 && fwrite(text, 1, len, out.f) != len) {
+    if (rc == 0 && sweep_freeze(sweep_path, text, len, out.f) != 0) {
         snprintf(err, sizeof err, "%s: cannot write: %s", path, strerror(errno));
         output_file_abandon(&out);
         rc = -1;

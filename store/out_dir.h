@@ -35,8 +35,10 @@ int out_dir_lock_results(const char *dir, const char *csv_path);
 /* Locks an open results descriptor; 0, or -1 after saying so. */
 int out_dir_lock_fd(int fd, const char *dir, const char *csv_path);
 
-/* Copies the sweep to DIR/sweep.sweep (for the report) through a
- * temporary file and a rename; nothing to do when that is the sweep
- * itself (`run DIR/sweep.sweep -o DIR`). 0, or -1 after saying why. */
+/* Copies the sweep to DIR/sweep.sweep (for the report, a resume, a Slurm
+ * job's tasks) through a temporary file and a rename, its relative model
+ * and weights paths resolved (sweeps/sweep_freeze.h); nothing to do when
+ * that is the sweep itself (`run DIR/sweep.sweep -o DIR`). 0, or -1 after
+ * saying why. */
 int out_dir_keep_sweep(const char *sweep_path, const char *dir);
 #endif
