@@ -146,6 +146,9 @@ double group_line_at(const struct group_fit *g, double b, double s);
 double group_knee_tokens(const struct group_fit *g, double s);
 /* Activation memory per sample at seq_len s: A*s + B*s^2 (MiB). */
 double group_per_sample(const struct group_fit *g, double s);
+/* Measured at seq_len 1 only (a command job without seq_len: a model
+ * with no sequence): a token is a sample, A is per sample. */
+int group_is_per_sample(const struct group_fit *g);
 
 /* Shared by the files of one group fit (group_fit.c, group_floor_points.c,
  * group_checks.c, group_predict.c); not for callers outside fit/group_*. */

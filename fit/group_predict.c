@@ -85,6 +85,8 @@ double group_knee_tokens(const struct group_fit *g, double s)
     return per_token > 0 ? (at_zero - c->c[0]) / per_token : NAN;
 }
 
+int group_is_per_sample(const struct group_fit *g) { return g->n_seq == 1 && g->seq_lens[0] == 1; }
+
 double group_per_sample(const struct group_fit *g, double s)
 {
     return group_chosen(g)->c[1] * s + (group_chosen(g)->p == 3 ? group_chosen(g)->c[2] * s * s : 0) +

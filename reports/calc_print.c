@@ -32,7 +32,10 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
     const struct group_fit *g = p->fit;
     char key[400];
     group_key_format(&g->key, key, sizeof key);
-    printf("plan for %s, seq_len %ld\n", key, p->seq_len);
+    if (group_is_per_sample(g))
+        printf("plan for %s, per sample (measured without a sequence: seq_len 1)\n", key);
+    else
+        printf("plan for %s, seq_len %ld\n", key, p->seq_len);
     printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
     if (g->metric == METRIC_RESERVED)

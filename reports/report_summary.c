@@ -151,7 +151,10 @@ static void summary_row(FILE *f, const struct fit_set *set, const char *label, c
 {
     char cell[3 * 700];
     const struct ols *c = group_chosen(g);
-    fprintf(f, "| %s | %d |", md_cell(label, cell, sizeof cell), s);
+    if (group_is_per_sample(g))
+        fprintf(f, "| %s | none: per sample |", md_cell(label, cell, sizeof cell));
+    else
+        fprintf(f, "| %s | %d |", md_cell(label, cell, sizeof cell), s);
     if (c) {
         fprintf(f, " %.4g | %.1f | %.0f |", c->c[1], group_per_sample(g, s), c->c[0]);
         fprintf(f, " %s |", g->floor.found ? (snprintf(cell, sizeof cell, "%.0f", g->floor.p_mib), cell) : "none");

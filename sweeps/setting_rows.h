@@ -76,7 +76,8 @@
       .id_prefix = "/b", .applies = runs_steps, .off_text = "0", .value = batch_of)                                  \
     R(A, seq_len,                                                                                                    \
       KEY("seq_len", JOB_LIST(int, seq_lens, n_seq_lens, SWEEP_MAX_LIST), .arg = "S", .type = OPT_INT, .min = 1,     \
-          .max = LIMIT_SEQ_LEN_MAX, .flag = "seq-len", .unset = "required unless only `load`",                       \
+          .max = LIMIT_SEQ_LEN_MAX, .flag = "seq-len",                                                               \
+          .unset = "required unless only `load`; a command job: 1, per sample",                                      \
           .help = "list of sequence lengths, %s"),                                                                   \
       GROUP_NONE, .column = PEAKS_COL_seq_len, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,             \
       .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of,                                \

@@ -67,6 +67,12 @@ static int check_job(struct reader *r)
     if (check_labels(r) != 0)
         return -1; /* where a file with no such label would have stopped: the model's line */
     r->p.line = j->line;
+    if (j->command[0] && j->n_seq_lens == 0) {
+        /* A command job's model may have no sequence (an image model): its
+         * points are at seq_len 1, a token is a sample, the fit per sample. */
+        r->p.job->seq_lens[0] = 1;
+        r->p.job->n_seq_lens = 1;
+    }
     const char *missing = j->n_models == 0 ? "model" : j->n_techniques == 0 ? "technique"
                         : only_load(j) ? NULL : j->n_batches == 0 ? "batch"
                         : j->n_seq_lens == 0 ? "seq_len" : NULL;

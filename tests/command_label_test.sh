@@ -1,6 +1,8 @@
 # A command job's model need not be one peakfit builds: `model = my-cnn`
 # (neither a preset nor a path) is a label that names the points and is
 # what {model} stands for; measured, fitted and reported like any model.
+# Without seq_len (a model with no sequence) its points are at seq_len 1:
+# the fit is per sample, and the report and calc say so.
 # peakfit's own worker must build its model, so a job without a command
 # that names a label is refused with today's message at the model's line.
 source "$(dirname "$0")/lib.sh"
@@ -10,7 +12,6 @@ cat >"$TMP/l.sweep" <<'SWEEP'
 [cnn]
 model = my-cnn
 technique = full
-seq_len = 1
 batch = 8, 16, 32
 command = fake_train {batch} ok {model}
 SWEEP
@@ -21,7 +22,10 @@ expect_eq "{model}" "$("$CSVQ" "$TMP/l/peaks.csv" command | head -n 1)" "'fake_t
 "$PEAKFIT" fit "$TMP/l" >"$TMP/fit" 2>&1 || fail "fit: $(cat "$TMP/fit")"
 grep -q '^my-cnn  *cpu  *full  *tensor  *3 ' "$TMP/fit" || fail "no fit of my-cnn: $(cat "$TMP/fit")"
 "$PEAKFIT" report "$TMP/l" >/dev/null 2>"$TMP/log" || fail "report: $(cat "$TMP/log")"
-grep -q 'my-cnn' "$TMP/l/report.md" || fail "report.md does not name my-cnn"
+grep -q '^| full | none: per sample | ' "$TMP/l/report.md" ||
+    fail "report.md's summary does not say per sample: $(grep '^| full' "$TMP/l/report.md")"
+expect_eq "calc: per sample" "$("$PEAKFIT" calc "$TMP/l" --budget 1GiB 2>&1 | head -n 1 | sed -E 's/[0-9a-f]{16}/HASH/')" \
+    "plan for my-cnn / cpu / full / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1)"
 
 # The same model in a job of peakfit's worker: refused, exit 2.
 printf '[global]\nmodel = my-cnn\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/w.sweep"
