@@ -75,12 +75,25 @@ calc_mib() { # ranks zero batch -> calc's predicted allocator-level peak above b
         "$PYTHON" -c "import json, sys; p = json.load(sys.stdin); print('%.3f' % (p['predicted_peak_mib'] - p['baseline_mib']))"
 }
 
+# The shards alone: the single process's prediction less (G-1)/G of what
+# stage Z shards (optimizer state; + gradients at 2; + weights at 3), with
+# nothing added: what calc planned before its sharding terms.
+shards_mib() { # ranks zero batch
+    local state
+    state=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     { print $c["weight_mib"], $c["grad_mib"], $c["optimizer_mib"]; exit }' "$RUN/single/peaks.csv")
+    echo "$(calc_mib 1 0 "$3") $state" | awk -v g="$1" -v z="$2" \
+        '{ printf "%.3f\n", $1 - (g - 1) / g * ((z >= 1) * $4 + (z >= 2) * $3 + (z >= 3) * $2) }'
+}
+
 {
     echo "# bench/sharded.sh $(date -u +%FT%TZ): $(basename "$(dirname "$CONFIG")")/$(basename "$CONFIG"), seq_len $SEQ_LEN, one run"
     echo "# torch $("$PYTHON" -c 'import torch; print(torch.__version__)'), CPU, gloo, one intra-op thread per rank; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# single-process fit (tensor): $(awk '$4 == "tensor"' "$RUN/single/fit.txt" | head -1)"
     echo "# allocator-level peak of live CPU tensors above each rank's baseline (MiB), every rank's; calc: peakfit calc --metric tensor --replicas G [--zero Z] --micro-batch b --config CONFIG"
-    printf '%-7s %2s %2s %5s %-40s %11s %10s %8s\n' strategy G Z batch ranks_mib largest_mib calc_mib calc/meas
+    echo "# shards: the single process's prediction less (G-1)/G of what stage Z shards, nothing added (calc before its sharding terms)"
+    printf '%-7s %2s %2s %5s %-40s %11s %10s %9s %10s %11s\n' strategy G Z batch ranks_mib largest_mib calc_mib calc/meas \
+        shards_mib shards/meas
     for s in $STRATEGIES; do
         for g in $RANKS; do
             for b in $BATCH; do
@@ -89,8 +102,10 @@ calc_mib() { # ranks zero batch -> calc's predicted allocator-level peak above b
                 largest=$(echo "$peaks" | sort -g | tail -1)
                 z=$(zero_of "$s")
                 c=$(calc_mib "$g" "$z" "$b")
-                printf '%-7s %2s %2s %5s %-40s %11s %10s %8.4f\n' "$s" "$g" "$z" "$b" "$(echo $peaks | tr ' ' ,)" \
-                    "$largest" "$c" "$(echo "$c / $largest" | bc -l)"
+                bare=$(shards_mib "$g" "$z" "$b")
+                printf '%-7s %2s %2s %5s %-40s %11s %10s %9.4f %10s %11.4f\n' "$s" "$g" "$z" "$b" \
+                    "$(echo $peaks | tr ' ' ,)" "$largest" "$c" "$(echo "$c / $largest" | bc -l)" \
+                    "$bare" "$(echo "$bare / $largest" | bc -l)"
             done
         done
     done
