@@ -2,8 +2,9 @@
 # running examples/): each run for real at two of its batches, fitted and
 # reported. What is checked: both points ok, measured by the command, with
 # an allocator-level peak that grows with the batch and AdamW's state
-# reported as twice the weights; fit gives the group a tensor line whose A
-# is that growth per token (or per sample); the report names the model.
+# reported as twice the weights; fit gives the group an allocator-level
+# (tensor) line; the report names the model. The image model has no seq_len: its
+# points are at seq_len 1 and the report says the fit is per sample.
 source "$(dirname "$0")/lib.sh"
 source "$TESTS/torch_python.sh"
 root=$(cd "$TESTS/.." && pwd)
@@ -37,5 +38,8 @@ run_example() {
     grep -q "$model" "$out/report.md" || fail "$sweep: report.md does not name $model"
 }
 
+run_example sweeps/my-cnn-cpu.sweep my-cnn 1 4
+awk -F'\t' '$1 != 1 { exit 1 }' <("$CSVQ" "$TMP/my-cnn-cpu/peaks.csv" seq_len) || fail "my-cnn: points not at seq_len 1"
+grep -q "per sample" "$TMP/my-cnn-cpu/report.md" || fail "my-cnn: report.md does not say the fit is per sample"
 run_example sweeps/trainer-cpu.sweep tiny 1 4
 run_example sweeps/qwen2-moe-cpu.sweep qwen2-moe-tiny 1 4
