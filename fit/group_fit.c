@@ -99,6 +99,8 @@ static int hold_out(const struct observations *o, struct group_fit *g)
         g->held[g->n_held] = p;
         g->held_y[g->n_held] = metric_value(p, g->metric);
         g->held_predicted[g->n_held] = group_predict(g, p->batch, p->seq_len, &g->held_ci95[g->n_held]);
+        if (p->cpu_model[0] && g->hw.cpu_model[0] && strcmp(p->cpu_model, g->hw.cpu_model) != 0)
+            g->held_ci95[g->n_held] = group_other_machine_pi95(g, g->held_predicted[g->n_held], g->held_ci95[g->n_held]);
         g->n_held++;
     }
     return 0;

@@ -64,6 +64,24 @@ void group_run_spread(struct group_fit *g)
 
 double group_run_spread_default(void) { return RSS_BETWEEN_RUNS; }
 
+/* Another machine's heap differs more than another run's: the same six
+ * SmolLM2-135M full/sdpa points on an AMD EPYC and an Intel Xeon, same
+ * libtorch 1.13 and OpenBLAS, differ by -1.8% to +7.7% (the root mean
+ * square of ln(B/A), 6 pairs): bench/machines.py ->
+ * bench/results/machines.txt. A plan on another CPU adds it. */
+#define RSS_BETWEEN_MACHINES 0.0329
+#define RSS_BETWEEN_MACHINES_DOF 6
+
+double group_other_machine_pi95(const struct group_fit *g, double y, double pi95)
+{
+    if (g->metric != METRIC_RSS || !isfinite(pi95))
+        return pi95;
+    double machines = gsl_cdf_tdist_Pinv(0.975, RSS_BETWEEN_MACHINES_DOF) * RSS_BETWEEN_MACHINES * y;
+    return sqrt(pi95 * pi95 + machines * machines);
+}
+
+double group_machine_spread(void) { return RSS_BETWEEN_MACHINES; }
+
 double group_run_spread_pi95(const struct group_fit *g, double y)
 {
     if (!(g->run_spread > 0) || g->run_spread_dof < 1)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "reports/calc.h"
+#include "reports/hardware_here.h"
 #include "core/technique.h"
 #include "util/name_list.h"
 
@@ -175,9 +176,9 @@ int plan_outcome_exit(enum plan_outcome o) { return outcomes[o].exit_status; }
 static double peak_at(const struct calc_plan *p, long b, int upper)
 {
     double pi;
-    double s = (double)p->seq_len;
-    double peak = p->fit->baseline_mib + group_predict(p->fit, (double)b, s, &pi) +
-                  replica_shift_at(&p->shift, p->fit, (double)b, s);
+    double s = (double)p->seq_len, y = group_predict(p->fit, (double)b, s, &pi);
+    double peak = p->fit->baseline_mib + y + replica_shift_at(&p->shift, p->fit, (double)b, s);
+    pi = p->other_machine ? group_other_machine_pi95(p->fit, y, pi) : pi;
     return !upper ? peak : isfinite(pi) ? peak + pi : INFINITY;
 }
 
@@ -243,7 +244,9 @@ static void evaluate(struct calc_plan *p, long replicas)
     int s_max = g->seq_lens[g->n_seq - 1];
     p->effective_batch = p->micro_batch * p->accum * replicas;
     p->predicted_mib = peak_at(p, p->micro_batch, 0);
-    group_predict(g, (double)p->micro_batch, p->seq_len, &p->predicted_ci95_mib);
+    double y = group_predict(g, (double)p->micro_batch, p->seq_len, &p->predicted_ci95_mib);
+    if (p->other_machine)
+        p->predicted_ci95_mib = group_other_machine_pi95(g, y, p->predicted_ci95_mib);
     p->activation_mib = (double)p->micro_batch * p->per_sample_mib;
     p->outcome = judge(p);
     p->fits = p->outcome == PLAN_FITS;
@@ -270,6 +273,8 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
     const struct group_fit *g = p->fit;
     long replicas = req->replicas > 0 ? req->replicas : 1;
     p->training = is_training(g->key.technique);
+    p->other_machine = !req->on_measuring_machine &&
+                       !hardware_is_here(&g->hw, p->other_machine_why, sizeof p->other_machine_why);
     p->seq_len = req->seq_len > 0 ? req->seq_len : g->seq_lens[g->n_seq - 1];
     p->usable_mib = req->budget_mib * (1 - req->margin);
     p->per_sample_mib = group_per_sample(g, p->seq_len);

@@ -37,6 +37,7 @@ struct calc_request {
     long target_batch;      /* 0: one micro-batch per replica */
     long replicas;
     long micro_batch, accum; /* > 0: evaluate this plan instead */
+    int on_measuring_machine; /* 1: plan for the machine that measured (the report), wherever this runs */
     long zero;              /* ZeRO stage 1-3 across the replicas, 0: none */
     int json;
     /* standalone (no DIR): activation memory per sample, or per token with
@@ -76,6 +77,10 @@ struct calc_plan {
     int far_extrapolated;   /* b or seq_len over CALC_FAR_FACTOR times the largest measured */
     int past_tokens;        /* b * seq_len over CALC_EXTRAPOLATION_FACTOR times the largest T measured */
     int floor_binds;        /* the floor sets the predicted peak */
+    /* the fit was measured on another machine (reports/hardware_here.h):
+     * its interval adds RSS's spread between machines; why says which */
+    int other_machine;
+    char other_machine_why[400];
 };
 enum { CALC_FAR_FACTOR = 4, CALC_EXTRAPOLATION_FACTOR = 2 };
 

@@ -36,6 +36,10 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
         printf("plan for %s, per sample (measured without a sequence: seq_len 1)\n", key);
     else
         printf("plan for %s, seq_len %ld\n", key, p->seq_len);
+    if (p->other_machine)
+        printf("  ANOTHER MACHINE: the fit was %s; RSS differs between machines (sd %.1f%% of the peak, "
+               "bench/results/machines.txt): its interval adds that spread\n", p->other_machine_why,
+               100 * group_machine_spread());
     printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
     if (g->metric == METRIC_RESERVED)
@@ -157,6 +161,8 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
         JROW_INT("points_above_knee", g->n_above),
         JROW_BOOL("too_few_above_knee", g->n_above < GROUP_FIT_ABOVE_MIN),
         JROW_TEXT("fit_flags", g->flags),
+        JROW_BOOL("measured_on_this_machine", !p->other_machine),
+        JROW_TEXT("measured_on_cpu", g->hw.cpu_model),
     };
     JSON_ROWS_ADD(o, plan);
     plan_batch_json(o, &(struct plan_batch){.per_sample_mib = p->per_sample_mib, .activation_mib = p->activation_mib,

@@ -232,7 +232,7 @@ static void calculator_row(FILE *f, const struct fit_set *set, const struct grou
 {
     struct calc_request req = {.technique = g->key.technique, .model = g->key.model, .device = g->key.device,
                                .attention = g->key.attention, .budget_mib = budget_gib * 1024, .replicas = 1,
-                               .target_batch = 256};
+                               .target_batch = 256, .on_measuring_machine = 1};
     struct calc_plan p;
     char err[4400], cell[4400];
     md_key_cells(f, &g->key);

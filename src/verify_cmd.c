@@ -136,6 +136,7 @@ static struct verify_run read_run(const struct csv_table *t, const struct calc_p
 static void print_run(const struct calc_plan *p, const struct verify_run *r, double limit_mib)
 {
     double half, predicted = group_predict(p->fit, (double)r->b, (double)p->seq_len, &half);
+    half = p->other_machine ? group_other_machine_pi95(p->fit, predicted, half) : half;
     const char *as = metric_measured_as(p->fit->metric);
     int ok = !strcmp(r->status, "ok");
     printf("  b = %ld (%s): %s, predicted %.1f MiB (95%%: +-%.1f)", r->b, r->what, r->status, predicted, half);
@@ -190,6 +191,8 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
     group_key_format(&p->fit->key, key, sizeof key);
     printf("verify %s, seq_len %ld: memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
            limit_mib, p->fit->baseline_mib);
+    if (p->other_machine)
+        printf("  on another machine: the fit was %s; this run checks the plan here\n", p->other_machine_why);
     print_run(p, &at_b, limit_mib);
     print_run(p, &above, limit_mib);
     csv_table_free(&t);
