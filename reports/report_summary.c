@@ -140,8 +140,8 @@ static void plan_cell(FILE *f, const struct fit_set *set, const struct group_fit
     else if (!p.max_micro_batch)
         fprintf(f, " none fits |");
     else if (p.training)
-        fprintf(f, " %ld × %ld%s |", p.max_micro_batch, (SUMMARY_TARGET_BATCH + p.max_micro_batch - 1) / p.max_micro_batch,
-                p.max_micro_batch > g->max_batch ? "*" : "");
+        fprintf(f, " %ld%s (%ld × %ld) |", p.max_micro_batch, p.max_micro_batch > g->max_batch ? "*" : "",
+                p.micro_batch, p.accum);
     else
         fprintf(f, " %ld%s |", p.max_micro_batch, p.max_micro_batch > g->max_batch ? "*" : "");
 }
@@ -182,16 +182,19 @@ void section_summary(FILE *f, const struct fit_set *set)
 {
     double budget[MAX_BUDGETS];
     int n_budgets = budgets(set, budget);
+    const struct observation *o = set->obs.n_ok ? &set->obs.ok[0] : NULL;
+    int ram = o && !(o->gpu_total_mib > 0) && hardware_ram_mib_if_here(o) > 0;
     write_title(f, set);
     fprintf(f, "peak = max(floor, F + A·T), T = b·s tokens per micro-batch: A per token and per sample (A·s, "
                "with the b·s² term where it was fitted), F and the floor in MiB above the baseline. Each budget's "
-               "cell is the largest micro-batch b whose 95%% interval fits the whole process in it, × the "
-               "accumulation steps for an effective batch of %d (*: a b beyond the largest measured). Saving: the "
+               "cell is the largest micro-batch b whose 95%% interval fits the whole process in it (*: beyond the "
+               "largest measured), and in brackets the plan b × a for an effective batch of %d (a: the "
+               "accumulation steps). Saving: the "
                "peak against full training's at the technique's largest measured batch.\n\n",
                SUMMARY_TARGET_BATCH);
     fprintf(f, "| technique | seq_len | A (MiB/token) | A per sample (MiB) | F (MiB) | floor (MiB) |");
     for (int k = 0; k < n_budgets; k++)
-        fprintf(f, " %.4g GiB |", budget[k] / 1024);
+        fprintf(f, " %.4g GiB%s |", budget[k] / 1024, k == 0 && ram ? " (this machine's RAM)" : "");
     fprintf(f, " saving against full |\n|---|---|---|---|---|---|");
     for (int k = 0; k <= n_budgets; k++)
         fprintf(f, "---|");
