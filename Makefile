@@ -241,7 +241,7 @@ fuzz: $(SHIM_LIB)
 demo: deps
 	@$(MAKE) --no-print-directory all
 	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu
-	@echo "report: results/tiny-cpu/report.md"
+	@echo "report: results/tiny-cpu/report.md (one page to share: results/tiny-cpu/report.html)"
 
 # The documents generated from the code's tables (tests/docs_test.sh
 # checks that the committed ones are up to date).

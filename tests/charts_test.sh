@@ -61,3 +61,10 @@ grep -q 'points with the same b x s share a position' "$gp" || fail "the token a
 expect_eq "report title" "$(head -n 1 "$dir/report.md")" "# smollm2-135m on CPU AMD EPYC, libtorch 1.13.0"
 sed -n '/^## Fixed cost F/,/^## /p' "$dir/report.md" | awk -F'|' 'NF > 10 && $11 ~ /^ *-[0-9]/ { bad = bad $0 "\n" } END { if (bad) { printf "%s", bad; exit 1 } }' ||
     fail "a negative overhead in the report"
+# A technique measured at one batch has no line: said as it is (one point
+# above the knee, which batches to add), and listed under Poor fits.
+grep -qF -- "- **smollm2-135m / cpu / full+ckpt / sdpa** (rss): 1 point above the knee (0 on the floor): a line needs two distinct token counts above the knee; add batch 1, 2 at seq_len 256" \
+    "$dir/report.md" || fail "no poor-fit line for full+ckpt: $(grep -m1 'full+ckpt / sdpa\*\* (rss)' "$dir/report.md")"
+grep -qF -- "- **smollm2-135m / cpu / full+ckpt / sdpa**: fewer than two distinct token counts: no line can be fitted" \
+    "$dir/report.md" || fail "full+ckpt's reason: $(grep -m1 'full+ckpt / sdpa\*\*:' "$dir/report.md")"
+true
