@@ -1,10 +1,14 @@
 """peakfit_report.py: report what your own training script measured to peakfit.
 
 peakfit runs a sweep's `command` in a fresh process per point and passes it a
-pipe in the environment variable PEAKFIT_REPORT_FD. This helper writes
-`key=value` lines on it with the same keys peakfit's built-in worker reports
-(point/point_result.c), read from PyTorch's own counters. Without
-PEAKFIT_REPORT_FD it writes nothing, so the script runs unchanged by hand.
+pipe in the environment variable PEAKFIT_REPORT_FD, and a directory in
+PEAKFIT_REPORT_DIR. This helper writes `key=value` lines with the same keys
+peakfit's built-in worker reports (point/point_result.c), read from PyTorch's
+own counters: on the pipe, or, in a process a launcher started (RANK in its
+environment: torchrun's workers, which inherit the variable but not the
+descriptor), to its own file PEAKFIT_REPORT_DIR/rank-R.report. peakfit
+records each rank's peak and fits the largest. Without either it writes
+nothing, so the script runs unchanged by hand.
 
     from peakfit_report import Report
 
@@ -150,13 +154,31 @@ class LiveTensorPeak:
         return peaks
 
 
+def report_channel(rank=None):
+    """The descriptor report lines go to, or None (nothing is written).
+
+    A rank (rank given, or RANK in the environment) writes its own file in
+    PEAKFIT_REPORT_DIR; never to PEAKFIT_REPORT_FD, which a launcher's
+    worker inherits without the descriptor (its fd 3 may be any file it
+    opened). Another process writes to PEAKFIT_REPORT_FD.
+    """
+    if rank is None:
+        rank = os.environ.get("RANK")
+    if rank is not None:
+        directory = os.environ.get("PEAKFIT_REPORT_DIR")
+        if not directory:
+            return None
+        path = os.path.join(directory, f"rank-{int(rank)}.report")
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    fd = os.environ.get("PEAKFIT_REPORT_FD")
+    return int(fd) if fd else None
+
+
 class Report:
     """Measures from here on and writes peakfit's report lines (see above)."""
 
     def __init__(self, device="cpu", fd=None, tensor_peak=None):
-        if fd is None:
-            fd = os.environ.get("PEAKFIT_REPORT_FD")
-        self.fd = int(fd) if fd not in (None, "") else None
+        self.fd = report_channel() if fd is None else int(fd)
         self.device = torch.device(device)
         self._gpu_samples = [0, 0]
         self._grad_bytes = None

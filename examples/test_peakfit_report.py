@@ -9,6 +9,8 @@ peakfit's runner reads (point/point_result.c), and nothing without
 PEAKFIT_REPORT_FD.
 """
 import os
+import tempfile
+import unittest.mock
 import re
 import sys
 import unittest
@@ -120,6 +122,23 @@ class ReportTest(unittest.TestCase):
         self.assertIsNone(r.fd)
         r.line("loss", 1.0)  # no descriptor: nothing, no error
         r.finish()
+
+    def test_a_rank_writes_its_own_file_never_the_inherited_descriptor(self):
+        # torchrun's workers inherit PEAKFIT_REPORT_FD=3 but not descriptor 3:
+        # whatever the worker opened as fd 3 must not get report lines.
+        with tempfile.TemporaryDirectory() as d:
+            env = {"PEAKFIT_REPORT_FD": "3", "RANK": "1"}
+            with unittest.mock.patch.dict(os.environ, env):
+                os.environ.pop("PEAKFIT_REPORT_DIR", None)
+                self.assertIsNone(Report(tensor_peak=False).fd)
+                os.environ["PEAKFIT_REPORT_DIR"] = d
+                r = Report(tensor_peak=False)
+                r.line("loss", "1.5")
+                os.close(r.fd)
+            with open(os.path.join(d, "rank-1.report")) as f:
+                lines = f.read().splitlines()
+        self.assertEqual(lines[-1], "loss=1.5")
+        self.assertTrue(lines[0].startswith("torch_version="))
 
     def test_unknown_key_and_phase_refused(self):
         r = Report(fd=None, tensor_peak=False)

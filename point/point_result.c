@@ -68,6 +68,7 @@ void point_result_init(struct point_result *r)
             }
     }
     r->exit_code = -1;
+    r->tree_peak_mib = -1; /* a command's only */
 }
 
 void *point_result_field(struct point_result *r, enum worker_report_key k, size_t *size)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "point/worker_report.h"
 #include "core/phase.h"
+#include "util/rank_peaks.h"
 
 enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EXIT_ERROR = 4 };
 /* The same statuses in words, for the worker's --help (both binaries'). */
@@ -54,6 +55,10 @@ struct point_result {
     /* how peak_rss_mib was measured: "vmhwm" (the worker's own), "tree-poll"
      * (a command job's process tree, proc/command_watch.h) */
     char memory_method[16];
+    /* a command job: its whole tree's peak (-1 for the worker's); with
+     * ranks, each one's (util/rank_peaks.h), "" without */
+    double tree_peak_mib;
+    char rank_peaks[RANK_PEAKS_TEXT];
 };
 
 /* Every report row's field -1 (unknown), the runner's 0 but exit_code -1. */

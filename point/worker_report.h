@@ -74,7 +74,9 @@
     X(peak_above_baseline_mib, RUNNER, peak_rss_mib, peak_above_baseline_mib, D3, baseline_rss_kib)                \
     X(step_mean_s, RUNNER, later_steps_s, step_mean_s, STEP_MEAN, none)                                            \
     X(finished_at, RUNNER, status, finished_at, NOW, none)                                                         \
-    X(memory_method, RUNNER, memory_method, memory_method, TEXT, none)
+    X(memory_method, RUNNER, memory_method, memory_method, TEXT, none) \
+    X(tree_peak_rss_mib, RUNNER, tree_peak_mib, tree_peak_rss_mib, D3, none)                                       \
+    X(rank_peaks_mib, RUNNER, rank_peaks, rank_peaks_mib, TEXT, none)
 
 enum worker_report_key {
 #define WORKER_REPORT_ENUM(name, unit, field, column, text, less) REPORT_##name,

@@ -1,9 +1,14 @@
 /* command_watch.c: a command's report, output and process tree. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "proc/command_watch.h"
 #include "proc/proc_tree.h"
@@ -15,11 +20,13 @@
 static const char *const oom_words[] = {"MemoryError", "CUDA out of memory", "MPS backend out of memory",
                                         "std::bad_alloc"};
 
-void command_watch_init(struct command_watch *w, int out_fd, pid_t pid)
+void command_watch_init(struct command_watch *w, int out_fd, pid_t pid, const struct rank_reports *ranks)
 {
     memset(w, 0, sizeof *w);
     w->out_fd = out_fd;
     w->pid = pid;
+    if (ranks)
+        w->ranks = *ranks;
 }
 
 static void report_fails(struct command_watch *w, const char *fmt, const char *what)
@@ -64,7 +71,7 @@ void command_watch_report_line(struct command_watch *w, struct point_result *r, 
     if (!w->key_line[slot])
         w->key_line[slot] = w->report_lines;
     w->key_value[slot] = h;
-    if (slot == REPORT_baseline_rss_kib * PF_PHASE_COUNT) {
+    if (slot == REPORT_baseline_rss_kib * PF_PHASE_COUNT && w->pid > 0) {
         command_watch_sample(w, w->pid);
         w->baseline_bound_kib = w->tree_peak_kib;
     }
@@ -144,6 +151,62 @@ void command_watch_sample(struct command_watch *w, pid_t pid)
     long kib = proc_tree_rss_kib(pid);
     if (kib > w->tree_peak_kib)
         w->tree_peak_kib = kib;
+    rank_reports_sample(&w->ranks, pid);
+}
+
+/* One rank's file, line by line, as the pipe is read: into rr; its first
+ * fault, named as the rank's, into the point's report error. */
+static void read_rank_file(struct command_watch *w, int rank, FILE *f, struct point_result *rr)
+{
+    static struct command_watch one;
+    char *line = NULL, *cut;
+    size_t cap = 0;
+    ssize_t len;
+    command_watch_init(&one, -1, -1, NULL);
+    point_result_init(rr);
+    while (one.report_bytes <= COMMAND_REPORT_MAX_BYTES && (len = getline(&line, &cap, f)) >= 0) {
+        if ((cut = memchr(line, '\n', (size_t)len)) == line + len - 1)
+            *cut = '\0', len--;
+        command_watch_report_line(&one, rr, line, (size_t)len);
+    }
+    free(line);
+    if (one.report_error[0] && !w->report_error[0])
+        snprintf(w->report_error, sizeof w->report_error, "rank %d's %.200s", rank, one.report_error);
+}
+
+/* Each rank-R.report of the directory into ranks[R]; anything else there
+ * is the report's fault. */
+static void read_rank_files(struct command_watch *w, struct rank_result *ranks)
+{
+    DIR *d = w->ranks.dir[0] ? opendir(w->ranks.dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[PATH_MAX + 256];
+        int rank = -1;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", w->ranks.dir, e->d_name);
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        struct stat st;
+        FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+        if (!f && fd >= 0)
+            close(fd);
+        char canonical[64] = "";
+        if (sscanf(e->d_name, "rank-%d", &rank) == 1)
+            snprintf(canonical, sizeof canonical, "rank-%d.report", rank);
+        if (rank < 0 || rank >= RANK_PEAKS_MAX || strcmp(canonical, e->d_name) != 0 || !f) {
+            if (!w->report_error[0])
+                snprintf(w->report_error, sizeof w->report_error,
+                         "PEAKFIT_REPORT_DIR holds \"%.100s\": not a file rank-R.report (R from 0 to %d)",
+                         e->d_name, RANK_PEAKS_MAX - 1);
+        } else {
+            ranks[rank].present = 1;
+            read_rank_file(w, rank, f, &ranks[rank].r);
+        }
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
 }
 
 double command_watch_baseline_mib(const struct command_watch *w, const struct point_result *r)
@@ -238,6 +301,11 @@ void command_watch_finish(struct command_watch *w, struct point_result *r, const
     if (r->baseline_tensor_mib < 0 && r->tensor_peak_mib >= 0)
         r->baseline_tensor_mib = 0; /* as for RSS: its peaks are taken as they came */
     snprintf(r->memory_method, sizeof r->memory_method, "tree-poll");
+    static struct rank_result ranks[RANK_PEAKS_MAX];
+    memset(ranks, 0, sizeof ranks);
+    read_rank_files(w, ranks);
+    rank_reports_merge(&w->ranks, ranks, r);
+    rank_reports_remove(&w->ranks);
     check_baseline(w, r);
     judge(w, r);
 }

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include "point/point_result.h"
+#include "proc/rank_reports.h"
 
 enum {
     COMMAND_REPORT_FD = 3,                  /* as the worker's; named in PEAKFIT_REPORT_FD */
@@ -45,9 +46,11 @@ struct command_watch {
      * a baseline above it is not the tree's, and the limit is not moved by
      * more than it (proc/watchdog.c). */
     long baseline_bound_kib;
+    struct rank_reports ranks;  /* its launcher's ranks (proc/rank_reports.h) */
 };
 
-void command_watch_init(struct command_watch *w, int out_fd, pid_t pid);
+/* ranks: the point's report directory (made before the fork), taken over. */
+void command_watch_init(struct command_watch *w, int out_fd, pid_t pid, const struct rank_reports *ranks);
 /* One line of the report (without its end of line; len bytes before a cut). */
 void command_watch_report_line(struct command_watch *w, struct point_result *r, char *line, size_t len);
 /* Reads what the command wrote to stdout and stderr, without waiting: all
@@ -63,6 +66,9 @@ double command_watch_baseline_mib(const struct command_watch *w, const struct po
  * the method, and the status of a command: ok only with exit status 0 and
  * a clean report; oom when its output said so; else error with the last
  * lines of its output; a reported baseline above the peak is the report's
- * fault. */
+ * fault. Each rank's report in the directory is read as strictly as the
+ * pipe's (the first fault, "rank 1's report line 3: ...", makes the point
+ * an error), the largest rank's made the point's, and the directory
+ * removed. */
 void command_watch_finish(struct command_watch *w, struct point_result *r, const struct rusage *ru);
 #endif

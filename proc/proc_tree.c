@@ -142,6 +142,48 @@ long proc_tree_rss_kib(pid_t root)
     return sum;
 }
 
+/* The RANK=N of /proc/PID/environ, or -1 (none, or not a rank). */
+static int rank_of(pid_t pid)
+{
+    static char env[1 << 16];
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(env, 1, sizeof env - 1, f);
+    fclose(f);
+    env[n] = '\0';
+    for (size_t i = 0; i < n; i += strlen(env + i) + 1) {
+        long rank;
+        char *end;
+        if (strncmp(env + i, "RANK=", 5) != 0 || !isdigit((unsigned char)env[i + 5]))
+            continue;
+        rank = strtol(env + i + 5, &end, 10);
+        return *end == '\0' && rank < 1 << 20 ? (int)rank : -1;
+    }
+    return -1;
+}
+
+/* The walk is breadth-first, so a rank's topmost process comes before
+ * the processes it started (which inherit its RANK). */
+int proc_tree_rank_rss_kib(pid_t root, long *kib, int max)
+{
+    static pid_t pids[PROC_TREE_MAX];
+    static char seen[PROC_TREE_MAX];
+    int n = proc_tree_pids(root, pids, PROC_TREE_MAX), top = 0;
+    memset(seen, 0, (size_t)(max < PROC_TREE_MAX ? max : PROC_TREE_MAX));
+    for (int i = 0; i < n; i++) {
+        int rank = rank_of(pids[i]);
+        if (rank < 0 || rank >= max || rank >= PROC_TREE_MAX)
+            continue;
+        kib[rank] += seen[rank] ? private_kib(pids[i]) : rss_kib(pids[i]);
+        seen[rank] = 1;
+        top = rank + 1 > top ? rank + 1 : top;
+    }
+    return top;
+}
+
 /* The tree is read before anything dies: a killed parent's children go
  * to init at once, out of reach of the walk. */
 void proc_tree_kill(pid_t root)

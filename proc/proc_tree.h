@@ -15,6 +15,12 @@ int proc_tree_pids(pid_t root, pid_t *pids, int max);
  * RSS and the private pages of each process below it, so that a page a
  * forked child still shares with its parent counts once. */
 long proc_tree_rss_kib(pid_t root);
+/* The same, split by rank: kib[R] is the memory of the processes whose
+ * environment holds RANK=R (a launcher's workers, torchrun's), counted as
+ * above: the rank's topmost process's RSS and what each below it holds
+ * alone. Ranks at or above max are not counted. Returns 1 + the highest
+ * rank seen (0: none); kib is not cleared first. */
+int proc_tree_rank_rss_kib(pid_t root, long *kib, int max);
 /* SIGKILL to root's process group and to every process of its tree. */
 void proc_tree_kill(pid_t root);
 #endif

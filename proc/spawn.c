@@ -2,6 +2,7 @@
  * watchdog, and wait4; for one worker or several at once. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,17 +37,18 @@ static void forget(pid_t pid)
 
 /* A command job's process: no terminal input, its stdout and stderr to
  * the runner (command_watch), and the report fd named in its environment. */
-static void command_streams(int out_write)
+static void command_streams(int out_write, char *report_dir)
 {
     static char report_fd[] = "PEAKFIT_REPORT_FD=3";
     int null = open("/dev/null", O_RDONLY);
     if (null < 0 || dup2(null, 0) < 0 || dup2(out_write, 1) < 0 || dup2(out_write, 2) < 0)
         _exit(127);
     putenv(report_fd);
+    putenv(report_dir); /* a launcher's workers: one file each (proc/rank_reports.h) */
 }
 
 static void exec_child(char *const argv[], const struct spawn_options *o, int pipe_write, pid_t parent,
-                       char *spawned_at, int out_write)
+                       char *spawned_at, int out_write, char *report_dir)
 {
     setpgid(0, 0); /* its own group, so a kill reaches any helper it starts */
     /* A runner killed with SIGKILL takes its worker along, rather than
@@ -64,7 +66,7 @@ static void exec_child(char *const argv[], const struct spawn_options *o, int pi
         putenv(*e);
     putenv(spawned_at); /* the worker's start_s: fork, exec and loading */
     if (o->watch) {
-        command_streams(out_write);
+        command_streams(out_write, report_dir);
         /* What its children leave behind stays below it (proc/orphans.h). */
         if (orphans_adopt() != 0)
             _exit(127);
@@ -226,8 +228,11 @@ static int finish(struct spawned *s, int wstatus, const struct rusage *ru, int w
         proc_tree_kill(s->pid); /* what it left behind (its process group) */
         orphans_kill(live, n_live); /* and what came to the runner when it ended */
     }
-    if (spawn_stop_requested)
+    if (spawn_stop_requested) {
+        if (s->watch)
+            rank_reports_remove(&s->watch->ranks);
         return SPAWN_INTERRUPTED;
+    }
     if (wait_errno)
         unknown_end(r, wait_errno);
     else
@@ -264,16 +269,25 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
         return SPAWN_FAILED;
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
-    if (o->watch && pipe2(out, O_CLOEXEC) != 0) {
+    struct rank_reports ranks;
+    if (o->watch && (pipe2(out, O_CLOEXEC) != 0 || rank_reports_make(&ranks) != 0)) {
+        for (int i = 0; i < 2; i++)
+            if (out[i] >= 0)
+                close(out[i]);
         close(fds[0]);
         close(fds[1]);
         return SPAWN_FAILED;
     }
+    char report_dir[PATH_MAX + 32] = "PEAKFIT_REPORT_DIR=";
+    if (o->watch)
+        snprintf(report_dir, sizeof report_dir, "PEAKFIT_REPORT_DIR=%s", ranks.dir);
     double start = monotonic_seconds();
     char spawned_at[64];
     snprintf(spawned_at, sizeof spawned_at, "PEAKFIT_SPAWNED_AT=%.6f", start);
     pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
+        if (o->watch)
+            rank_reports_remove(&ranks);
         for (int i = 0; i < 2; i++)
             if (out[i] >= 0)
                 close(out[i]);
@@ -282,12 +296,12 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
         return SPAWN_FAILED;
     }
     if (pid == 0)
-        exec_child(argv, o, fds[1], parent, spawned_at, out[1]);
+        exec_child(argv, o, fds[1], parent, spawned_at, out[1], report_dir);
     close(fds[1]);
     live[n_live++] = pid;
     if (o->watch) {
         close(out[1]);
-        command_watch_init(o->watch, out[0], pid);
+        command_watch_init(o->watch, out[0], pid, &ranks);
     }
     *s = (struct spawned){.pid = pid, .fd = fds[0], .end = -1, .start = start, .deadline = start + o->timeout_s,
                           .last_look = start, .mem_limit = o->mem_limit, .r = r, .watch = o->watch};

@@ -6,6 +6,7 @@
 #include "util/csv_table.h"
 #include "util/parse.h"
 #include "util/peaks_columns.h"
+#include "util/rank_peaks.h"
 
 const struct peaks_column_info peaks_columns[PEAKS_N_COLUMNS] = {
 #define PEAKS_INFO(name, type, role, what) {#name, PEAKS_##type, PEAKS_##role, what},
@@ -74,6 +75,10 @@ int peaks_row_check(char *const *fields, int n, char *why, size_t whylen)
         snprintf(why, whylen, "point_id is empty");
         return -1;
     }
+    struct rank_peak ranks[RANK_PEAKS_MAX];
+    if (n > PEAKS_COL_rank_peaks_mib && rank_peaks_parse(fields[PEAKS_COL_rank_peaks_mib], ranks, RANK_PEAKS_MAX, why,
+                                                          whylen) < 0)
+        return -1;
     if (n > PEAKS_COL_status && !fields[PEAKS_COL_status][0]) {
         snprintf(why, whylen, "status is empty");
         return -1;

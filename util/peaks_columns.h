@@ -170,7 +170,14 @@
     X(backward_gpu_reserved_peak_mib, NUM, RESULT,                                                                   \
       "GPU rows: as forward_gpu_reserved_peak_mib, in the backward phase")                                           \
     X(optimizer_gpu_reserved_peak_mib, NUM, RESULT,                                                                  \
-      "GPU rows: as forward_gpu_reserved_peak_mib, in the optimizer step")
+      "GPU rows: as forward_gpu_reserved_peak_mib, in the optimizer step")                                           \
+    X(tree_peak_rss_mib, NUM, RESULT,                                                                                \
+      "a command job's whole process tree's peak (all its ranks together); empty for peakfit's worker")              \
+    X(rank_peaks_mib, TEXT, RESULT,                                                                                  \
+      "a command job of several ranks (processes that report in `PEAKFIT_REPORT_DIR` or carry `RANK`): each rank's " \
+      "`RANK:RSS:TENSOR`, its peak above its baseline and its allocator-level peak (empty when it reported none), " \
+      "in MiB, separated by spaces; the row's other measured columns are then the largest rank's "                  \
+      "([own-script.md](own-script.md#ranks))")
 
 enum peaks_column {
     PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */

@@ -29,7 +29,9 @@ model is built: the peak of live CPU tensor bytes (the CPU allocator's own
 total, PyTorch's profiler), the per-phase peaks, VmHWM. Where the lines go:
   --report-dir DIR    each rank writes DIR/rank-R.report (key=value lines,
                       peakfit's report keys);
-  PEAKFIT_REPORT_FD   otherwise, the descriptor peakfit passes (one process).
+  otherwise            peakfit's channel (peakfit_report.report_channel): a
+                      rank's own file in PEAKFIT_REPORT_DIR under torchrun,
+                      PEAKFIT_REPORT_FD as one process.
 weight_bytes, grad_bytes and optimizer_bytes are what the rank itself holds
 (its shards under FSDP2, its partition's state under ZeRO-1).
 """
@@ -49,7 +51,7 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 import transformers  # noqa: E402
 
-from peakfit_report import Report  # noqa: E402
+from peakfit_report import Report, report_channel  # noqa: E402
 from train_step import warm_adamw  # noqa: E402  (AdamW's state as its first step makes it)
 
 STRATEGIES = ("single", "ddp", "zero1", "fsdp2")
@@ -93,8 +95,7 @@ def report_fd(a, rank):
         os.makedirs(a.report_dir, exist_ok=True)
         path = os.path.join(a.report_dir, f"rank-{rank}.report")
         return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    fd = os.environ.get("PEAKFIT_REPORT_FD")
-    return int(fd) if fd else None
+    return report_channel(rank if a.strategy != "single" else None)
 
 
 def local(t):
@@ -189,7 +190,7 @@ def main(argv):
     try:
         measure(a, cfg, rank, fd)
     finally:
-        if a.report_dir and fd is not None:
+        if fd is not None and (a.report_dir or a.strategy != "single"):
             os.close(fd)
         if dist.is_initialized():
             with contextlib.suppress(Exception):
