@@ -171,6 +171,8 @@ static void full_result(struct point_result *r)
     }
     snprintf(r->status, sizeof r->status, "ok");
     snprintf(r->memory_method, sizeof r->memory_method, "vmhwm");
+    snprintf(r->rank_peaks, sizeof r->rank_peaks, "0:1.000:");
+    r->tree_peak_mib = 1;
     r->exit_code = r->signal = 0;
     r->wall_s = r->rusage_maxrss_mib = 1;
 }

@@ -85,6 +85,8 @@ static void test_header_and_columns(void)
     strcpy(r.cpu_model, "cpu, \"quoted\"");
     strcpy(r.error, "line one\nline two");
     strcpy(r.memory_method, "tree-poll");
+    r.tree_peak_mib = 3;
+    strcpy(r.rank_peaks, "0:1.000:0.500 1:2.000:");
     for (const char *const *l = (const char *const[]){"forward_peak_bytes=104857600", "backward_peak_bytes=115343360",
                                                      "optimizer_peak_bytes=94371840", "forward_end_rss_kib=300000",
                                                      "backward_end_rss_kib=310000", "optimizer_end_rss_kib=305000", NULL};
