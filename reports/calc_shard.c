@@ -13,6 +13,9 @@
  *  - DDP (no --zero, and ZeRO-1: torch's ZeroRedundancyOptimizer runs under
  *    DDP) keeps the gradients a second time in its reducer's buckets, from
  *    its construction on (gradient_as_bucket_view off, the default);
+ *  - ZeroRedundancyOptimizer gives whole parameters to ranks, so the rank
+ *    given the embedding table keeps its AdamW state whole: the largest
+ *    rank's share is the larger of 1/G and the largest parameter's;
  *  - FSDP2 fully_shard per decoder layer and on the root (ZeRO-3) holds the
  *    root module's own weights (embeddings, final norm, an untied head)
  *    unsharded from forward to the end of backward, the root's gradients
@@ -24,31 +27,56 @@
 #include "models/model_spec.h"
 #include "models/param_count.h"
 
-/* Per stage: what is sharded 1/G, and which runtime's terms are added. */
+/* Per stage: what is sharded 1/G, and which runtime's terms are added.
+ * whole_params: the optimizer state is split by whole parameters
+ * (ZeroRedundancyOptimizer gives each parameter to one rank, the largest
+ * first), so the largest rank holds at least the largest parameter's. */
 static const struct zero_stage {
     int optimizer, grads, weights;
-    int ddp_buckets, fsdp_units;
+    int ddp_buckets, fsdp_units, whole_params;
 } stages[] = {
-    {0, 0, 0, 1, 0}, /* DDP */
-    {1, 0, 0, 1, 0}, /* ZeRO-1: ZeroRedundancyOptimizer under DDP */
-    {1, 1, 0, 0, 0}, /* ZeRO-2: not measured; the shards alone */
-    {1, 1, 1, 0, 1}, /* ZeRO-3: FSDP2 fully_shard */
+    {0, 0, 0, 1, 0, 0}, /* DDP */
+    {1, 0, 0, 1, 0, 1}, /* ZeRO-1: ZeroRedundancyOptimizer under DDP */
+    {1, 1, 0, 0, 0, 0}, /* ZeRO-2: not measured; the shards alone */
+    {1, 1, 1, 0, 1, 0}, /* ZeRO-3: FSDP2 fully_shard (each parameter split along its first dimension) */
 };
 
-/* The root's share of the weights and one layer's, from the model's
- * config: the parameters outside the layers (a config with no layers)
- * over all of them. */
-static int fsdp_shares(const char *config, double *root, double *layer, char *err, size_t errlen)
+/* Shares of the weights, from the model's config: the root's (the
+ * parameters outside the layers: a config with no layers), one layer's, and
+ * the largest single parameter's (the embedding table, or a projection). */
+struct param_shares {
+    double root, layer, largest;
+};
+
+static int param_shares(const char *config, struct param_shares *out, char *err, size_t errlen)
 {
     struct model_spec m;
     if (model_spec_read(config, &m, err, errlen) != 0)
         return -1;
-    pf_model_config outside = m.config;
+    const pf_model_config *c = &m.config;
+    pf_model_config outside = *c;
     outside.num_layers = 0;
-    double all = (double)model_param_count(&m.config), own = (double)model_param_count(&outside);
-    *root = own / all;
-    *layer = m.config.num_layers > 0 ? (all - own) / all / (double)m.config.num_layers : 0;
+    double all = (double)model_param_count(c), own = (double)model_param_count(&outside);
+    double largest = (double)(c->vocab_size * c->hidden_size);
+    pf_projection p[PF_LAYER_PROJECTIONS_MAX];
+    for (int i = 0, n = pf_layer_projections(c, p); i < n; i++)
+        largest = fmax(largest, (double)(p[i].in * p[i].out));
+    out->root = own / all;
+    out->layer = c->num_layers > 0 ? (all - own) / all / (double)c->num_layers : 0;
+    out->largest = largest / all;
     return 0;
+}
+
+static int read_shares(const struct calc_request *req, const struct group_fit *g, struct param_shares *sh,
+                       char *err, size_t errlen)
+{
+    char why[700];
+    if (param_shares(req->config ? req->config : g->key.model, sh, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "--zero %ld sizes what one rank holds (%s) from the model's parameters: %s%s", req->zero,
+             req->zero == 3 ? "FSDP's unsharded root module and a layer in flight" : "the largest parameter's state",
+             why, req->config ? "" : "; give --config PATH, the model's config.json");
+    return -1;
 }
 
 int replica_shift_make(const struct calc_request *req, const struct group_fit *g, struct replica_shift *s,
@@ -59,25 +87,21 @@ int replica_shift_make(const struct calc_request *req, const struct group_fit *g
     if (n < 2 || req->zero < 0 || req->zero > 3)
         return 0;
     const struct zero_stage *z = &stages[req->zero];
-    double kept = 1 - 1.0 / (double)n;
-    double root = 0, layer = 0;
-    if (z->fsdp_units) {
-        const char *config = req->config ? req->config : g->key.model;
-        char why[700];
-        if (fsdp_shares(config, &root, &layer, why, sizeof why) != 0) {
-            snprintf(err, errlen, "--zero 3 sizes what FSDP holds unsharded (the root module, a layer in flight) from "
-                     "the model's layers: %s%s", why, req->config ? "" : "; give --config PATH, the model's config.json");
-            return -1;
-        }
-    }
+    double elsewhere = 1 - 1.0 / (double)n; /* of an evenly sharded tensor */
+    struct param_shares sh = {0};
+    if ((z->fsdp_units || z->whole_params) && read_shares(req, g, &sh, err, errlen) != 0)
+        return -1;
+    double root = z->fsdp_units ? sh.root : 0, layer = z->fsdp_units ? sh.layer : 0;
+    /* the shares held by other ranks: of the optimizer state, what the largest rank does not keep */
+    double optimizer_elsewhere = z->whole_params ? 1 - fmax(1.0 / (double)n, sh.largest) : elsewhere;
     s->buckets_mib = z->ddp_buckets ? g->grad_mib : 0;
     s->root_mib = root * g->weight_mib;
-    s->root_grads_mib = root * g->grad_mib * kept;
+    s->root_grads_mib = root * g->grad_mib * elsewhere;
     s->layer_mib = layer * g->weight_mib;
     double added = s->buckets_mib + s->root_mib + s->layer_mib;
-    s->line_mib = added - kept * (z->optimizer * g->optimizer_mib + z->weights * g->weight_mib);
-    s->floor_mib = added + s->root_grads_mib -
-                   kept * (z->optimizer * g->optimizer_mib + z->grads * g->grad_mib + z->weights * g->weight_mib);
+    double optimizer_away = z->optimizer * optimizer_elsewhere * g->optimizer_mib;
+    s->line_mib = added - optimizer_away - elsewhere * z->weights * g->weight_mib;
+    s->floor_mib = added + s->root_grads_mib - optimizer_away - elsewhere * (z->grads * g->grad_mib + z->weights * g->weight_mib);
     return 0;
 }
 
