@@ -68,6 +68,8 @@ static void read_fields(const char *const *f, struct observation *o)
     o->threads = f[PEAKS_COL_threads][0] ? small(f[PEAKS_COL_threads]) : 0;
     o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);
+    o->tree_peak_mib = peaks_number(f[PEAKS_COL_tree_peak_rss_mib]);
+    text(o->rank_peaks, sizeof o->rank_peaks, f[PEAKS_COL_rank_peaks_mib]);
     /* Before the column, attention always kept its probabilities. */
     if (!o->attention[0])
         text(o->attention, sizeof o->attention, "eager");

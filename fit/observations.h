@@ -5,6 +5,7 @@
 #define PEAKFIT_OBSERVATIONS_H
 #include "core/phase.h"
 #include "sweeps/setting_rows.h"
+#include "util/rank_peaks.h"
 
 struct observation {
     int line;              /* in peaks.csv */
@@ -44,6 +45,10 @@ struct observation {
      * phase (absolute, as gpu_allocated_mib); -1 when unknown */
     double phase_gpu_allocated_mib[PF_PHASE_COUNT], phase_gpu_reserved_mib[PF_PHASE_COUNT];
     int holdout;           /* 1: measured to check the fit, kept out of it */
+    /* a command job's: its whole tree's peak (-1: unknown) and, of a job of
+     * several ranks, each rank's (util/rank_peaks.h; "" for one process) */
+    double tree_peak_mib;
+    char rank_peaks[RANK_PEAKS_TEXT];
 };
 
 struct observations {

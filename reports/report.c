@@ -21,6 +21,7 @@ static void write_sections(FILE *f, const struct fit_set *set, const struct refe
     section_poor_fits(f, set);
     section_holdout(f, set);
     section_peers(f, set);
+    section_ranks(f, set);
     section_phases(f, set);
     section_decomposition(f, set);
     section_charts(f, set);

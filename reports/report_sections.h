@@ -23,6 +23,8 @@ void section_poor_fits(FILE *f, const struct fit_set *set);
 void section_holdout(FILE *f, const struct fit_set *set);
 /* report_peers.c: a command job's groups beside the built-in worker's at the same points. */
 void section_peers(FILE *f, const struct fit_set *set);
+/* report_ranks.c: each rank's peak, where a command started several. */
+void section_ranks(FILE *f, const struct fit_set *set);
 
 /* The published table side by side with ours. */
 void section_reference(FILE *f, const struct fit_set *set, const struct reference *ref);

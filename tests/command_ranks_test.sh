@@ -5,7 +5,8 @@
 # rank-R.report in PEAKFIT_REPORT_DIR; peakfit records each rank's peak
 # (rank_peaks_mib), the tree's (tree_peak_rss_mib), and makes the largest
 # rank's the row's: rank R holds (R + 1) x batch MiB of tensors, so the
-# fit's slope is rank 1's 2 MiB a sample, not the tree's 3. A rank's
+# fit's slope is rank 1's 2 MiB a sample, not the tree's 3; report.md
+# shows every rank's. A rank's
 # report is read as strictly as the pipe's.
 source "$(dirname "$0")/lib.sh"
 source "$TESTS/torch_python.sh"
@@ -44,6 +45,12 @@ expect_eq "ranks' tensor peaks" "$(printf '%s\n' "$rows" | awk -F'\t' '{ n = spl
 expect_eq "calc at b=10: the largest rank's" \
     "$("$PYTHON" -c "import json, sys; p = json.load(open(sys.argv[1])); print('%.1f' % (p['predicted_peak_mib'] - p['baseline_mib']))" "$TMP/calc.json")" \
     "20.0"
+"$PEAKFIT" report "$TMP/r" >/dev/null 2>"$TMP/log" || fail "report: $(cat "$TMP/log")"
+expect_eq "report.md: every rank's peak" "$(grep '^| my-mlp | [0-9]' "$TMP/r/report.md" |
+    sed -E 's/[0-9]+\.[0-9] \//RSS \//g; s/\| [0-9]+\.[0-9] \| 2 \|/| TREE | 2 |/')" \
+    "| my-mlp | 2 | 1 | TREE | 2 | 0: RSS / 2.0; 1: RSS / 4.0 |
+| my-mlp | 4 | 1 | TREE | 2 | 0: RSS / 4.0; 1: RSS / 8.0 |
+| my-mlp | 6 | 1 | TREE | 2 | 0: RSS / 6.0; 1: RSS / 12.0 |"
 
 # Read strictly: a bad value in a rank's file, and a file that is not a rank's.
 for case in 'loss=nan:rank 1'"'"'s report line 1: loss "nan" is not a number from 0 to 1e+12' \
