@@ -10,11 +10,7 @@ typedef enum {
     PF_ATTN_COUNT
 } pf_attention;
 
-/* Returns -1 for an unknown name. */
-int attention_from_name(const char *name);
 const char *attention_name(pf_attention a);
-/* "sdpa, eager", for messages and the README. */
-const char *attention_names(void);
 /* The names for an option row (util/options.h). */
 extern const struct opt_names attention_option_names;
 #endif

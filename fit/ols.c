@@ -106,15 +106,6 @@ double ols_predict(const struct ols *f, double x1, double x2)
     return f->c[0] + f->c[1] * x1 + (f->p == 3 ? f->c[2] * x2 : 0);
 }
 
-double ols_predict_se(const struct ols *f, double x1, double x2)
-{
-    double x[OLS_MAX_P] = {1, x1, x2}, v = 0;
-    for (int j = 0; j < f->p; j++)
-        for (int k = 0; k < f->p; k++)
-            v += x[j] * f->cov[j][k] * x[k];
-    return sqrt(fmax(v, 0));
-}
-
 double ols_leverage(const struct ols *f, double x1, double x2)
 {
     double x[OLS_MAX_P] = {1, x1, x2}, v = 0;

@@ -20,8 +20,6 @@ void ols_fit(const double *x1, const double *x2, const double *y, int n, struct 
 double ols_predict(const struct ols *f, double x1, double x2);
 /* The sum of squares of y's n values about their mean (into *mean_out, if given). */
 double ols_total_sum_of_squares(const double *y, int n, double *mean_out);
-/* Standard error of the predicted mean at (x1, x2): sqrt(x' Cov x). */
-double ols_predict_se(const struct ols *f, double x1, double x2);
 /* The leverage of a point at (x1, x2): x' (X'X)^-1 x. A new measurement
  * there has variance sigma^2 (1 + leverage) about the prediction; a fitted
  * point's leave-one-out residual is its residual / (1 - leverage). */

@@ -103,7 +103,7 @@ static const char *techniques_fitted(const struct fit_set *set, char *out, size_
     name_list_start(&l, out, size);
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
-        if (g->metric != METRIC_RSS || strstr(out, g->key.technique))
+        if (g->metric != METRIC_RSS || name_list_has(&l, g->key.technique))
             continue;
         name_list_add(&l, g->key.technique);
     }

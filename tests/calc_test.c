@@ -26,6 +26,24 @@ static void plan_e128(const char *dir, const char *model, struct fit_set *set, s
 
 /* --json is built with jansson: a model name with quotes, a backslash and
  * a newline comes back whole from a JSON parser. */
+/* The fitted techniques a refusal lists: each once, by its whole name
+ * (lora after lora+ckpt is a name of its own, not a part of one listed). */
+static void fitted_names_whole(void)
+{
+    static struct group_fit groups[3];
+    static struct fit_set set = {.dir = "d", .groups = groups, .n_groups = 3};
+    const char *names[] = {"lora+ckpt", "lora", "lora+ckpt"};
+    char err[1024];
+    struct calc_plan p;
+    for (int i = 0; i < 3; i++) {
+        strcpy(groups[i].key.technique, names[i]);
+        groups[i].metric = METRIC_RSS;
+    }
+    struct calc_request req = {.technique = "full", .budget_mib = 2048, .replicas = 1};
+    CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) != 0, "a technique nobody fitted is refused");
+    CHECK(!strcmp(err, "d: no fit for technique full (fitted: lora+ckpt, lora)"), "refusal: %s", err);
+}
+
 static void json_with_hostile_model_name(const char *dir)
 {
     const char *model = "m\"}, \"fits\": false, \"x\": \"\\";
@@ -91,6 +109,7 @@ int main(void)
     req.technique = "lora";
     CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) != 0 && strstr(err, "no fit for technique lora"),
           "unknown technique: %s", err);
+    fitted_names_whole();
     fit_set_free(&set);
     char path[300];
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
