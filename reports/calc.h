@@ -51,10 +51,11 @@ struct calc_request {
  * (calc_shard.c): the line's and the floor's shift (MiB, + held, - sharded
  * away), and the terms added: DDP's gradient buckets, FSDP's unsharded
  * root weights, the root's whole gradients (beyond their shard) and one
- * layer in flight. All 0 on one replica. */
+ * layer in flight. All 0 on one replica (optimizer_held_mib too). */
 struct replica_shift {
     double line_mib, floor_mib;
     double buckets_mib, root_mib, root_grads_mib, layer_mib;
+    double optimizer_held_mib; /* the optimizer state the largest replica keeps */
 };
 
 struct calc_plan {

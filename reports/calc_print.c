@@ -20,6 +20,8 @@ static void print_replica(const struct calc_request *req, const struct calc_plan
         printf(" under ZeRO-%ld", req->zero);
     printf(": F per replica %.1f MiB (unsharded %.1f MiB: weights %.1f, grads %.1f, optimizer state %.1f)\n",
            p->fixed_per_replica_mib, p->fixed_mib, g->weight_mib, g->grad_mib, g->optimizer_mib);
+    if (req->zero > 0)
+        printf("  optimizer state on the largest replica %.1f MiB\n", s->optimizer_held_mib);
     if (s->buckets_mib > 0)
         printf("  + DDP's gradient buckets %.1f MiB (a second copy of the gradients)\n", s->buckets_mib);
     if (s->root_mib > 0 || s->layer_mib > 0)

@@ -100,6 +100,7 @@ int replica_shift_make(const struct calc_request *req, const struct group_fit *g
     s->layer_mib = layer * g->weight_mib;
     double added = s->buckets_mib + s->root_mib + s->layer_mib;
     double optimizer_away = z->optimizer * optimizer_elsewhere * g->optimizer_mib;
+    s->optimizer_held_mib = g->optimizer_mib - optimizer_away;
     s->line_mib = added - optimizer_away - elsewhere * z->weights * g->weight_mib;
     s->floor_mib = added + s->root_grads_mib - optimizer_away - elsewhere * (z->grads * g->grad_mib + z->weights * g->weight_mib);
     return 0;
