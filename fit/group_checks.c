@@ -6,7 +6,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "fit/group_fit.h"
+#include "fit/group_checks.h"
+#include "fit/group_gap.h"
+#include "fit/group_predict.h"
+#include "fit/group_spread.h"
 
 /* The prediction at point i without it, in closed form: a point above
  * the knee by its leverage (e / (1 - h) is its residual against the line

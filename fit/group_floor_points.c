@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fit/group_fit.h"
+#include "fit/group_floor_points.h"
 #include "fit/phases.h"
 
 /* Are exact's points g's, in the same order? */

@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fit/group_fit.h"
+#include "fit/group_gap.h"
 
 int group_coefficients(const struct group_fit *g)
 {

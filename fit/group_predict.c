@@ -1,7 +1,8 @@
 /* group_predict.c: a group fit's prediction at a new point, its 95%
  * prediction interval, the knee, and the held-out points against them. */
 #include <math.h>
-#include "fit/group_fit.h"
+#include "fit/group_predict.h"
+#include "fit/group_spread.h"
 
 /* A new point's leverage on the floor at T tokens: its mean's, and its
  * slope's where it rises. */
@@ -19,11 +20,6 @@ double group_held_error_pct(const struct group_fit *g, int i)
 int group_held_inside(const struct group_fit *g, int i)
 {
     return fabs(g->held_predicted[i] - g->held_y[i]) <= g->held_ci95[i]; /* false for a NAN interval */
-}
-
-double group_gap_per_sample(const struct group_fit *g)
-{
-    return g->gap_model && g->gap.p == 3 ? g->gap.c[2] : 0;
 }
 
 double group_line_leverage(const struct group_fit *g, double b, double s)

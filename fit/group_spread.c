@@ -10,7 +10,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
-#include "fit/group_fit.h"
+#include "fit/group_spread.h"
 
 /* SmolLM2-135M and Qwen2.5-0.5B on the CPU, 16 points measured in 2-4 runs
  * each (21 degrees of freedom): bench/rss-between-runs.py ->

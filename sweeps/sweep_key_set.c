@@ -1,7 +1,7 @@
 /* sweep_key_set.c: the sweep file's own value types as the option engine's
  * OPT_CUSTOM setters (a model, a device, a BxS pair, a weights file: each
- * one value; the engine reads the lists), the one call that sets a key
- * through its row, and the defaults read from the rows' text. */
+ * one value; the engine reads the lists) and the one call that sets a key
+ * through its row. */
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -169,16 +169,4 @@ int sweep_key_set(struct parser *p, const struct opt_row *k, const char *display
 {
     char why[1024];
     return opt_set_in(k, display, value, p->job, p, why, sizeof why) == 0 ? 0 : parser_fail(p, "%s", why);
-}
-
-void sweep_job_defaults(struct sweep_job *job)
-{
-    char err[256];
-    struct parser p = {.job = job, .err = err, .errlen = sizeof err};
-    memset(job, 0, sizeof *job);
-    const struct opt_row *k;
-    for (int i = 0; (k = sweep_key_at(i)); i++)
-        if (k->def)
-            sweep_key_set(&p, k, k->name, k->def); /* sweep_keys_test: every default is read */
-    job->device_line = 0; /* the default is no line of the file */
 }

@@ -220,6 +220,19 @@ static int parse_stream(struct reader *r, FILE *in)
     return rc;
 }
 
+/* The table's defaults, as a job starts before [global] changes them. */
+static void sweep_job_defaults(struct sweep_job *job)
+{
+    char err[256];
+    struct parser p = {.job = job, .err = err, .errlen = sizeof err};
+    memset(job, 0, sizeof *job);
+    const struct opt_row *k;
+    for (int i = 0; (k = sweep_key_at(i)); i++)
+        if (k->def)
+            sweep_key_set(&p, k, k->name, k->def); /* sweep_keys_test: every default is read */
+    job->device_line = 0; /* the default is no line of the file */
+}
+
 struct sweep *sweep_load(const char *path, char *err, size_t errlen)
 {
     FILE *in = input_file_open(path, "sweep file", SWEEP_FILE_MAX_BYTES, err, errlen);

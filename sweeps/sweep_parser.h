@@ -24,6 +24,4 @@ int sweep_key_set(struct parser *p, const struct opt_row *key, const char *displ
 
 /* At the end of a job: its command splits, and names only placeholders it has. */
 int sweep_check_command(struct parser *p, const struct sweep_job *job);
-/* The table's defaults, as a job starts before [global] changes them. */
-void sweep_job_defaults(struct sweep_job *job);
 #endif
