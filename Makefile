@@ -243,11 +243,13 @@ demo: deps
 	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu
 	@echo "report: results/tiny-cpu/report.md (one page to share: results/tiny-cpu/report.html)"
 
-# The documents generated from the code's tables (tests/docs_test.sh
-# checks that the committed ones are up to date).
+# The documents generated from the code's tables and includes
+# (tests/docs_test.sh and tests/layers_test.sh check that the committed
+# ones are up to date).
 docs: $(BIN)/peakfit
 	$(BIN)/peakfit columns >docs/peaks-csv.md
 	$(BIN)/peakfit keys | tests/tools/doc-splice.sh docs/sweeps.md
+	tests/tools/layout-graph.sh table | tests/tools/doc-splice.sh docs/layout.md
 
 clean:
 	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B)
