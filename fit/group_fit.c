@@ -1,5 +1,6 @@
 /* group_fit.c: one group's fit: its points, both models above the floor
- * and the choice between them. Which points lie on the floor is
+ * and the choice between them, then the checks and the held-out points.
+ * The struct and its metrics are group.c's; which points lie on the floor
  * group_floor_points.c; leave-one-out, spread and flags group_checks.c;
  * predictions group_predict.c. */
 #include <gsl/gsl_cdf.h>

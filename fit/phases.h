@@ -4,7 +4,7 @@
  * live, activations nearly gone) as much as by the optimizer step, and the
  * two often tie. Each function reads one metric's per-phase peaks, ph
  * (PF_PHASE_COUNT entries: forward, backward, optimizer), as
- * group_phases_of (fit/group_fit.h) picks them; NULL: none measured it. */
+ * metric_phases (fit/group.h) picks them; NULL: none measured it. */
 #ifndef PEAKFIT_PHASES_H
 #define PEAKFIT_PHASES_H
 #include "core/phase.h"

@@ -26,7 +26,7 @@ static void remember_unit(const struct opt_row *row, const char *value, void *ta
     r->unit_mib = factor / 1048576.0;
 }
 
-/* --metric: the fits' names (fit/group_fit.c's table). */
+/* --metric: the fits' names (fit/group.c's table). */
 static const char *metric_name_at(int i) { return metric_name((enum metric)i); }
 static const struct opt_names metric_names = {metric_name_at, METRIC_COUNT, NULL, NULL};
 
