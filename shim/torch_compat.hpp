@@ -18,6 +18,10 @@
 #define PF_TORCH_AT_LEAST(major, minor)                                                                        \
     (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
+// The oldest libtorch supported: Debian's 1.13, the default build. Nothing
+// below has a branch for an older one.
+static_assert(PF_TORCH_AT_LEAST(1, 13), "peakfit builds against libtorch 1.13 or later");
+
 #if PF_TORCH_AT_LEAST(2, 1)
 #include <ATen/detail/MPSHooksInterface.h>
 #endif
@@ -122,17 +126,10 @@ inline torch::Tensor native_causal_sdpa(const torch::Tensor &q, const torch::Ten
 constexpr bool kMeanSavesInput = !PF_TORCH_AT_LEAST(2, 0);
 
 // ---- Errors ------------------------------------------------------------------
-// c10::OutOfMemoryError (thrown by the CUDA and MPS caching allocators)
-// exists from 1.13, the oldest libtorch supported; older ones have only
-// c10::Error.
+// c10::OutOfMemoryError: what the CUDA and MPS caching allocators throw.
 inline bool is_out_of_memory_error(const c10::Error &e)
 {
-#if PF_TORCH_AT_LEAST(1, 13)
     return dynamic_cast<const c10::OutOfMemoryError *>(&e) != nullptr;
-#else
-    (void)e;
-    return false;
-#endif
 }
 
 // ---- MPS ---------------------------------------------------------------------
