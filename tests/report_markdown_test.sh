@@ -12,8 +12,11 @@ awk -F, -v OFS=, -v name="$name" 'NR > 1 { $3 = name } { print }' "$TESTS/fixtur
     echo "$name,<script>alert(1)</script>,full,1,64,100"
     echo "$name,[x](javascript:alert(1)),full,2,64,120"
 } >"$TMP/ref.csv"
+"$PEAKFIT" plot "$dir" >/dev/null 2>&1 || fail "plot"
 "$PEAKFIT" report "$dir" --reference "$TMP/ref.csv" --html 2>"$TMP/err" || fail "report: $(cat "$TMP/err")"
-# report.html, rendered from it by libcmark-gfm: the text, never the markup.
+# report.html, rendered from it by libcmark-gfm, the charts' SVG inline
+# (gnuplot writes the title's < as &lt;): the text, never the markup.
+expect_gt "charts inline" "$(grep -o '<svg' "$dir/report.html" | wc -l)" 2
 for raw in '<img src=x' '<script' 'href="javascript:'; do
     grep -nF -- "$raw" "$dir/report.html" && fail "report.html holds raw markup $raw"
 done
