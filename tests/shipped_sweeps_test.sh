@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 set -o pipefail
 root=$(cd "$TESTS/.." && pwd)
 tiny=$("$PEAKFIT" grid "$root/sweeps/tiny-cpu.sweep" 2>/dev/null) || fail "tiny-cpu.sweep does not parse"
-expect_eq "tiny-cpu points" "$(wc -l <<<"$tiny")" 40
+expect_eq "tiny-cpu points" "$(wc -l <<<"$tiny")" 42
 grep -q "^full/tiny/cpu/full/sdpa/b6/s192/" <<<"$tiny" && grep -q "^full/tiny/cpu/full/sdpa/b3/s96/" <<<"$tiny" ||
     fail "tiny-cpu's held-out points: $tiny"
 smol=$("$PEAKFIT" grid "$root/sweeps/smollm2-135m-cpu.sweep" 2>/dev/null) || fail "smollm2-135m-cpu.sweep does not parse"
@@ -24,7 +24,7 @@ theirs=$(tail -n +2 "$TESTS/fixtures/reference-smollm2.csv" | awk -F, '{ print $
 expect_eq "smollm2 grid vs the published table" "$ours" "$theirs"
 "$PEAKFIT" grid "$root/sweeps/tiny-cpu.sweep" 2>"$TMP/err" >/dev/null
 expect_eq "tiny-cpu summary" "$(cat "$TMP/err")" \
-    "peakfit: $root/sweeps/tiny-cpu.sweep: 40 points; at most 1:20:00 by their timeouts"
+    "peakfit: $root/sweeps/tiny-cpu.sweep: 42 points; at most 1:24:00 by their timeouts"
 # docs/sweeps.md's example sweep is a sweep peakfit reads.
 sed -n '/^```ini$/,/^```$/p' "$root/docs/sweeps.md" | sed '1d;$d' >"$TMP/doc.sweep"
 [ -s "$TMP/doc.sweep" ] || fail "no example sweep in docs/sweeps.md"
