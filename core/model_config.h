@@ -56,6 +56,16 @@ typedef struct {
     double query_scale_base;  /* scores scaled by query_scale_base^-0.5; 0: head_dim */
 } pf_model_config;
 
+/* c cut to its first layers decoder layers (a slice; the `layers` setting),
+ * everything else as it is; layers <= 0: c itself. */
+static inline pf_model_config pf_config_slice(const pf_model_config *c, int64_t layers)
+{
+    pf_model_config s = *c;
+    if (layers > 0)
+        s.num_layers = layers;
+    return s;
+}
+
 /* The head dimension c builds with. */
 static inline int64_t pf_head_dim(const pf_model_config *c)
 {

@@ -32,6 +32,8 @@ static const char *lora_targets_of(const struct grid_point *p, point_text b)
     lora_targets_to_list(p->job->lora_targets, b, sizeof(point_text));
     return b;
 }
+/* A point of a slice: the model cut to job->layers decoder layers. */
+static int is_slice(const struct grid_point *p) { return p->job->layers > 0; }
 static const char *attention_of(const struct grid_point *p, point_text b)
 {
     return (void)b, attention_name(p->attention);

@@ -67,12 +67,18 @@ static int same_kind(const struct grid_point *a, const struct grid_point *b)
 
 static double tokens_of(const struct grid_point *p) { return (double)p->batch * p->seq_len; }
 
-static const pf_model_config *config_of(const struct predictor *pr, const struct grid_point *p)
+/* The config p's model is built with (a slice's depth applied) into c;
+ * 0, or -1 when the sweep has no such model. */
+static int config_of(const struct predictor *pr, const struct grid_point *p, pf_model_config *c)
 {
     for (int i = 0; i < pr->sweep->n_models; i++)
-        if (strcmp(pr->sweep->models[i].spec.source, p->model_source) == 0)
-            return model_spec_is_label(&pr->sweep->models[i].spec) ? NULL : &pr->sweep->models[i].spec.config;
-    return NULL;
+        if (strcmp(pr->sweep->models[i].spec.source, p->model_source) == 0) {
+            if (model_spec_is_label(&pr->sweep->models[i].spec))
+                return -1;
+            *c = pf_config_slice(&pr->sweep->models[i].spec.config, p->job->layers);
+            return 0;
+        }
+    return -1;
 }
 
 /* fp32 values per token that one layer keeps for backward, by the layer
@@ -111,25 +117,25 @@ static double activation_bytes_per_token(const pf_model_config *c, const struct 
  * the layer layout: coarse, but only until a point of its kind ends. */
 static double from_params(const struct predictor *pr, const struct grid_point *p)
 {
-    const pf_model_config *c = config_of(pr, p);
+    pf_model_config c;
     /* A GPU point's model lives on its own GPU (one a slot): what it adds
      * to the host is libraries and the CUDA context, in the baseline. */
-    if (!c || device_is_gpu(p->device))
+    if (config_of(pr, p, &c) != 0 || device_is_gpu(p->device))
         return 0;
     pf_train_options o = {.technique = p->technique, .lora_rank = p->job->lora_rank,
                           .lora_targets = p->job->lora_targets, .attention = p->attention};
-    pf_model_stats st = model_footprint(c, &o);
-    double activations = tokens_of(p) * activation_bytes_per_token(c, p);
+    pf_model_stats st = model_footprint(&c, &o);
+    double activations = tokens_of(p) * activation_bytes_per_token(&c, p);
     return ((double)st.weight_bytes + (double)st.grad_bytes + (double)st.optimizer_bytes + activations) / MIB;
 }
 
 /* MiB per token of activations by arithmetic; -1 where there is none. */
 static double arithmetic_per_token_mib(const struct predictor *pr, const struct grid_point *p)
 {
-    const pf_model_config *c = config_of(pr, p);
-    if (!c || device_is_gpu(p->device) || !technique_runs_steps(p->technique))
+    pf_model_config c;
+    if (config_of(pr, p, &c) != 0 || device_is_gpu(p->device) || !technique_runs_steps(p->technique))
         return -1;
-    return activation_bytes_per_token(c, p) / MIB;
+    return activation_bytes_per_token(&c, p) / MIB;
 }
 
 /* From the measured points of its kind; -1 when there are none. Above the

@@ -13,7 +13,12 @@
 #include "util/options.h"
 #include "src/params_cmd.h"
 
-#define PARAMS_FIELD(f) offsetof(pf_train_options, f)
+/* What params is asked: the technique, and the depth of a slice. */
+struct params_args {
+    pf_train_options t;
+    int layers; /* 0: the config's */
+};
+#define PARAMS_FIELD(f) offsetof(struct params_args, t.f)
 
 /* The settings' own options (point/setting_options.h). */
 static struct opt_row params_rows[] = {
@@ -21,6 +26,7 @@ static struct opt_row params_rows[] = {
                    .help = "the technique whose counts to print"),
     SETTING_OPTION("lora_rank", .type = OPT_INT, .off = PARAMS_FIELD(lora_rank)),
     SETTING_OPTION("lora_targets", .type = OPT_CUSTOM, .off = PARAMS_FIELD(lora_targets)),
+    SETTING_OPTION("layers", .type = OPT_INT, .off = offsetof(struct params_args, layers)),
 };
 SETTING_OPTIONS_COMPLETE(params_rows)
 
@@ -38,14 +44,14 @@ static int params_usage(const char *why)
 
 int params_main(int argc, char **argv)
 {
-    pf_train_options t = {.learning_rate = DEFAULT_LEARNING_RATE};
+    struct params_args a = {.t = {.learning_rate = DEFAULT_LEARNING_RATE}};
     const char *model;
     char why[1024];
     int n;
     if (argc < 2)
         return params_usage(NULL);
-    if (opt_defaults(params_rows, (int)(sizeof params_rows / sizeof params_rows[0]), &t, NULL, why, sizeof why) != 0 ||
-        opt_parse_args(&params_options, argc, argv, &t, &model, 1, &n, why, sizeof why) != 0)
+    if (opt_defaults(params_rows, (int)(sizeof params_rows / sizeof params_rows[0]), &a, NULL, why, sizeof why) != 0 ||
+        opt_parse_args(&params_options, argc, argv, &a, &model, 1, &n, why, sizeof why) != 0)
         return params_usage(why);
     if (n != 1)
         return params_usage("needs one MODEL");
@@ -56,9 +62,16 @@ int params_main(int argc, char **argv)
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_BAD_INPUT;
     }
-    pf_model_stats st = model_footprint(&spec.config, &t);
-    printf("model %s\nfamily %s\ntechnique %s\nparams %lld\ntrainable_params %lld\nweight_bytes %lld\n"
-           "grad_bytes %lld\noptimizer_bytes %lld\n", spec.name, spec.family, technique_name(t.technique),
+    if (a.layers > spec.config.num_layers) {
+        fprintf(stderr, "peakfit params: --layers %d is more than %s's %lld decoder layers\n", a.layers, spec.name,
+                (long long)spec.config.num_layers);
+        return EXIT_BAD_INPUT;
+    }
+    const pf_model_config config = pf_config_slice(&spec.config, a.layers);
+    pf_model_stats st = model_footprint(&config, &a.t);
+    printf("model %s\nfamily %s\nlayers %lld\ntechnique %s\nparams %lld\ntrainable_params %lld\nweight_bytes %lld\n"
+           "grad_bytes %lld\noptimizer_bytes %lld\n", spec.name, spec.family, (long long)config.num_layers,
+           technique_name(a.t.technique),
            (long long)st.params, (long long)st.trainable_params, (long long)st.weight_bytes,
            (long long)st.grad_bytes, (long long)st.optimizer_bytes);
     return EXIT_DONE;

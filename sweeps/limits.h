@@ -10,6 +10,7 @@
 #define LIMIT_THREADS_MAX 4096L         /* 0: libtorch's default */
 #define LIMIT_SEED_MAX 2147483647L
 #define LIMIT_LORA_RANK_MAX 65536L
+#define LIMIT_LAYERS_MAX 10000L        /* a slice's decoder layers (models/model_config.h's CONFIG_LAYERS_MAX) */
 #define LIMIT_REPLICAS_MAX 1000000L
 #define LIMIT_TARGET_BATCH_MAX 1000000000L
 #define LIMIT_GRID_POINTS_MAX 1000000L   /* points in one sweep, counted before any is made */

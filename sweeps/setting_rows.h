@@ -27,7 +27,7 @@
  * A is passed through to R unchanged (a macro a filter below applies).
  *
  * Rows in the id come in the id's order: job/model/device/technique
- * [/loraR-targets][/attention]/bN/sN/stK/rR; the worker's argv, the
+ * [/loraR-targets][/layersN][/attention]/bN/sN/stK/rR; the worker's argv, the
  * settings line and the sweep keys' order (docs/sweeps.md) are the
  * table's too. */
 #ifndef PEAKFIT_SETTING_ROWS_H
@@ -60,6 +60,15 @@
       GROUP_SETTING(256, ""), .column = PEAKS_COL_lora_targets, .uses = POINT_SETTINGS | POINT_KIND,                 \
       .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
       .option_help = "projections with adapters")                                                                    \
+    /* A slice: the model cut to its first N decoder layers, the rest from its config. */                           \
+    R(A, layers,                                                                                                     \
+      KEY("layers", JOB_FIELD(int, layers), .arg = "N", .type = OPT_INT, .min = 0, .max = LIMIT_LAYERS_MAX,          \
+          .def = "0", .flag = "layers",                                                                              \
+          .help = "decoder layers to build, %s: a slice of the model, everything else (embedding, head, norms, "    \
+                  "widths, vocabulary) from its config; 0: the config's own depth"),                                 \
+      GROUP_SETTING(48, ""), .column = PEAKS_COL_layers, .uses = POINT_SETTINGS | POINT_KIND,                        \
+      .id_prefix = "/layers", .applies = is_slice, .off_text = "",                                                   \
+      .option_help = "decoder layers, a slice's (0: the config's depth)")                                            \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
     R(A, attention,                                                                                                  \
       KEY("attention", JOB_LIST(pf_attention, attentions, n_attentions, SWEEP_MAX_LIST), .arg = "A",                 \

@@ -46,7 +46,8 @@ struct sweep_job {
      * techniques, attentions, batches, seq_lens, steps, seed, threads
      * (requested; 0: libtorch's default), timeout_s, mem_limit (bytes
      * above the worker's baseline; 0: none), lora_rank, lora_targets,
-     * weights (canonical path of a safetensors file, or "" for random),
+     * layers (a slice's decoder layers; 0: the config's), weights
+     * (canonical path of a safetensors file, or "" for random),
      * warm (1: AdamW state made before the first step), in the table's
      * order. */
     SETTING_ROWS(SWEEP_JOB_MEMBER, _)
@@ -94,6 +95,14 @@ int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const cha
 
 /* The model at index i of a job's list. */
 const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i);
+/* The config the job builds model i with: the model's own, cut to the job's
+ * `layers` where that is set. */
+pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *job, int i);
+/* Whether the job's model i can be built here at the job's depth: a slice
+ * no deeper than its model, without `weights` (a checkpoint holds every
+ * layer), fp32 weights within this machine's memory. Returns 0, or -1 with
+ * "what is wrong" in why. */
+int sweep_job_model_check(const struct sweep *s, const struct sweep_job *job, int i, char *why, size_t whylen);
 void sweep_free(struct sweep *s);
 /* The value of a command job's {param.NAME} placeholder (name: "param.NAME",
  * len bytes), or NULL when the job has no such param. */

@@ -80,8 +80,10 @@ SWEEP_SETTER(sweep_set_model)
     if (!spec)
         return opt_fail(why, size, "out of memory for model %s", value);
     /* In a sweep file a name that is no preset may be a command job's label:
-     * the job is checked when its section ends (sweep_parse.c). */
-    int loaded = model_spec_load(path, spec, why, size) == 0 || (p->path && model_spec_label(value, spec) == 0);
+     * the job is checked when its section ends (sweep_parse.c); so is
+     * whether its weights fit here, which depends on the job's depth
+     * (sweep_job_model_check). */
+    int loaded = model_spec_read(path, spec, why, size) == 0 || (p->path && model_spec_label(value, spec) == 0);
     int m = loaded ? add_model(p, spec, why, size) : -1;
     free(spec);
     if (m < 0)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "models/param_count.h"
 #include "sweeps/sweep_parser.h"
 #include "core/technique.h"
 #include "util/input_file.h"
@@ -57,6 +58,26 @@ static int check_labels(struct reader *r)
     return 0;
 }
 
+/* Each model can be built here at the job's depth; a problem is the
+ * model line's (the first that names it). A command job's label has no
+ * config to check. */
+static int check_models(struct reader *r)
+{
+    const struct sweep_job *j = r->p.job;
+    char why[1200];
+    for (int i = 0; i < j->n_models; i++) {
+        const struct sweep_model *m = &r->p.sweep->models[j->models[i]];
+        if (!model_spec_is_label(&m->spec) && sweep_job_model_check(r->p.sweep, j, i, why, sizeof why) != 0) {
+            int saved = r->p.line;
+            r->p.line = m->line;
+            parser_fail(&r->p, "%s", why);
+            r->p.line = saved;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* A job is checked when its section ends: it must name all its axes. */
 static int check_job(struct reader *r)
 {
@@ -80,6 +101,8 @@ static int check_job(struct reader *r)
     if (rc == 0)
         rc = check_holdouts(r);
     r->p.line = saved;
+    if (rc == 0)
+        rc = check_models(r);
     if (rc == 0)
         rc = sweep_check_command(&r->p, j);
     return rc;
@@ -278,6 +301,29 @@ int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const cha
 const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i)
 {
     return &s->models[job->models[i]].spec;
+}
+
+pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *job, int i)
+{
+    return pf_config_slice(&sweep_job_model(s, job, i)->config, job->layers);
+}
+
+int sweep_job_model_check(const struct sweep *s, const struct sweep_job *job, int i, char *why, size_t whylen)
+{
+    const struct model_spec *m = sweep_job_model(s, job, i);
+    pf_model_config c = sweep_job_config(s, job, i);
+    char fit[512];
+    if (job->layers > m->config.num_layers)
+        return snprintf(why, whylen, "layers = %d is more than %s's %lld decoder layers: a slice is at most the "
+                        "whole model", job->layers, m->source, (long long)m->config.num_layers), -1;
+    if (job->layers > 0 && job->weights[0])
+        return snprintf(why, whylen, "layers = %d and weights together: a checkpoint holds every layer, so a "
+                        "slice is built with random weights (its memory is the same); drop one of them",
+                        job->layers), -1;
+    if (model_weights_fit(&c, machine_memory_bytes(), fit, sizeof fit) != 0)
+        return snprintf(why, whylen, "%s: %s%s", m->source, fit,
+                        job->layers > 0 ? "" : " (`layers = N` builds a slice of N decoder layers)"), -1;
+    return 0;
 }
 
 void sweep_free(struct sweep *s)

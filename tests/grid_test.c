@@ -122,7 +122,7 @@ static void check_settings(void)
     struct grid g;
     CHECK(grid_build(s, &g, err, sizeof err) == EXIT_DONE && g.n == 1, "grid_build: %s", err);
     char want[16384];
-    snprintf(want, sizeof want, "device=cpu;technique=lora;lora_rank=8;lora_targets=q,down;attention=sdpa;batch=2;"
+    snprintf(want, sizeof want, "device=cpu;technique=lora;lora_rank=8;lora_targets=q,down;layers=;attention=sdpa;batch=2;"
              "seq_len=8;steps=1;model_source=tiny;config_hash=;seed=7;threads=3;timeout_s=90;mem_limit=1048576;"
              "weights=%s/w/model.safetensors;holdout=0;warm=1;command=", dir);
     grid_point_settings(&g.points[0], text, sizeof text);

@@ -69,7 +69,7 @@ static void test_header_and_columns(void)
     make_grid(&g, points, 1);
     struct sweep_job full = {.name = "j", .steps = 3, .timeout_s = 90, .mem_limit = 64 << 20, .seed = 7,
                              .threads = 2, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V,
-                             .weights = "/w.safetensors", .command = "train --batch {batch} --name 'a b'"};
+                             .layers = 4, .weights = "/w.safetensors", .command = "train --batch {batch} --name 'a b'"};
     points[0].job = &full;
     points[0].technique = PF_TECH_LORA;
     points[0].config_hash = 0x1234abcd;

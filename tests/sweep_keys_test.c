@@ -41,7 +41,7 @@ static void check_set(void)
     CHECK(sweep_set(s, j, "model", "tiny", err, sizeof err) == 0 && j->n_models == 1 &&
           strcmp(sweep_job_model(s, j, 0)->name, "tiny") == 0, "%s", err);
     CHECK(sweep_set(s, j, "size", "1", err, sizeof err) == -1 &&
-          strcmp(err, "unknown key \"size\" (keys: device, technique, lora_rank, lora_targets, attention, batch, "
+          strcmp(err, "unknown key \"size\" (keys: device, technique, lora_rank, lora_targets, layers, attention, batch, "
                       "seq_len, steps, model, seed, threads, timeout, mem_limit, weights, warm, repeats, holdout, "
                       "jobs, command, shell, param.NAME)") == 0, "%s", err);
     sweep_free(s);

@@ -177,7 +177,10 @@
       "a command job of several ranks (processes that report in `PEAKFIT_REPORT_DIR` or carry `RANK`): each rank's " \
       "`RANK:RSS:TENSOR`, its peak above its baseline and its allocator-level peak (empty when it reported none), " \
       "in MiB, separated by spaces; the row's other measured columns are then the largest rank's "                  \
-      "([own-script.md](own-script.md#ranks))")
+      "([own-script.md](own-script.md#ranks))")                                                                    \
+    X(layers, INT, SETTING,                                                                                          \
+      "a slice's decoder layers (`layers` key): the model was built with this many, everything else from its "      \
+      "config; empty for the config's own depth")
 
 enum peaks_column {
     PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */

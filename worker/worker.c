@@ -85,7 +85,10 @@ static int parse_args(int argc, char **argv, struct worker_point *a)
     a->job = &a->sweep->jobs[0];
     if (opt_parse_args(worker_options(), argc, argv, a, NULL, 0, &n, why, sizeof why) != 0)
         return usage(why);
-    return check_point(a->job);
+    int rc = check_point(a->job);
+    if (rc == 0 && sweep_job_model_check(a->sweep, a->job, 0, why, sizeof why) != 0)
+        return usage(why);
+    return rc;
 }
 
 static void report_environment(void)
@@ -204,9 +207,9 @@ static int build_model(const struct worker_point *a, pf_model **model)
     const pf_train_options train = {.technique = j->techniques[0], .lora_rank = j->lora_rank,
                                     .lora_targets = j->lora_targets, .learning_rate = DEFAULT_LEARNING_RATE,
                                     .attention = j->attentions[0]};
+    const pf_model_config config = sweep_job_config(a->sweep, j, 0);
     double t0 = monotonic_seconds();
-    pf_status st = pf_model_new(&sweep_job_model(a->sweep, j, 0)->config, &train, (uint64_t)j->seed,
-                                j->devices[0], model);
+    pf_status st = pf_model_new(&config, &train, (uint64_t)j->seed, j->devices[0], model);
     if (st == PF_OK && j->weights[0])
         st = pf_model_load_safetensors(*model, j->weights);
     if (st == PF_OK && j->warm)
