@@ -89,6 +89,7 @@ static json_t *floor_json(const struct group_fit *g)
     json_object_set_new(o, "slope_mib_per_token", number(g->floor.slope));
     json_object_set_new(o, "mean_tokens", number(g->floor.t_mean));
     json_object_set_new(o, "sxx_tokens2", number(g->floor.t_sxx));
+    json_object_set_new(o, "extra_leverage", number(g->floor.extra_leverage));
     json_object_set_new(o, "n_floor", json_integer(g->floor.k));
     json_object_set_new(o, "n_above_knee", json_integer(g->n_above));
     json_object_set_new(o, "knee_tokens", number(g->n_seq ? group_knee_tokens(g, g->seq_lens[g->n_seq - 1]) : NAN));
@@ -172,6 +173,7 @@ static json_t *group_json(const struct group_fit *g)
     json_object_set_new(o, "n", json_integer(g->n));
     json_object_set_new(o, "model_choice", json_string(choice_names[g->choice]));
     json_object_set_new(o, "reason", json_string(g->reason));
+    json_object_set_new(o, "from_slices", json_boolean(g->from_slices));
     json_object_set_new(o, "linear", ols_json(&g->linear));
     json_object_set_new(o, "quadratic", ols_json(&g->quadratic));
     json_object_set_new(o, "f_test_F", number(g->f_stat));

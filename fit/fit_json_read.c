@@ -43,6 +43,7 @@ static const struct range F_STATISTIC = {0, 1e300};
 static const struct range T_QUANTILE = {0, 12.8};
 static const struct range R_SQUARED = {-1e6, 1};
 static const struct range REL_SD = {0, 10};
+static const struct range LEVERAGE = {0, 1e12}; /* x' (X'X)^-1 x: far extrapolations reach thousands */
 
 static int out_of_range(struct reader *r, const char *field, struct range want)
 {
@@ -255,6 +256,7 @@ static int read_floor(struct reader *r, json_t *o, struct group_fit *g)
            get_number_or_zero(r, f, "slope_mib_per_token", SIGNED_MIB, &g->floor.slope) ||
            get_number_or_zero(r, f, "mean_tokens", TOKENS, &g->floor.t_mean) ||
            get_number_or_zero(r, f, "sxx_tokens2", TOKEN_SQUARES, &g->floor.t_sxx) ||
+           get_number_or_zero(r, f, "extra_leverage", LEVERAGE, &g->floor.extra_leverage) ||
            get_int(r, f, "n_floor", 0, 1L << 30, &g->floor.k) ||
            get_int(r, f, "n_above_knee", 0, 1L << 30, &g->n_above) ||
            get_number(r, f, "f_test_F", F_STATISTIC, &g->floor.f_stat) ||
@@ -286,8 +288,15 @@ static int read_group(struct reader *r, json_t *o, struct group_fit *g)
 #define GROUP_KEY_READ(field, size, ...) \
     if (get_text(r, o, #field, g->key.field, sizeof g->key.field)) \
         return -1;
-    GROUP_KEY_ALL(GROUP_KEY_READ)
+    GROUP_KEY_FIELDS(GROUP_KEY_READ)
 #undef GROUP_KEY_READ
+    /* A setting a file from before its field lacks held its usual value. */
+#define GROUP_SETTING_READ(field, size, usual) \
+    if (json_object_get(o, #field) ? get_text(r, o, #field, g->key.field, sizeof g->key.field) != 0 \
+                                   : snprintf(g->key.field, sizeof g->key.field, "%s", usual) < 0) \
+        return -1;
+    GROUP_KEY_SETTINGS(GROUP_SETTING_READ)
+#undef GROUP_SETTING_READ
     if (!json_is_object(d))
         return missing(r, "decomposition", "an object");
     if (get_int(r, o, "n", 0, 1L << 30, &g->n) || read_choice(r, o, g) || read_ols(r, o, "linear", &g->linear) ||
@@ -301,6 +310,7 @@ static int read_group(struct reader *r, json_t *o, struct group_fit *g)
         get_number(r, d, "overhead_mib", SIGNED_MIB, &g->overhead_mib))
         return -1;
     g->n = 0; /* the points themselves are not in the file */
+    g->from_slices = json_is_true(json_object_get(o, "from_slices"));
     if (read_measured(r, o, g) || read_floor(r, o, g) || read_hardware(r, o, g))
         return -1;
     if (g->floor.found && g->floor.k < 1)

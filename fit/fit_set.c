@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fit/depth_fit.h"
 #include "fit/fit_set.h"
 #include "fit/verify_runs.h"
 
@@ -56,6 +57,10 @@ int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long 
             snprintf(err, errlen, "%s: out of memory while fitting", path);
             return -1;
         }
+    }
+    if (depth_fits_add(set) != 0) {
+        snprintf(err, errlen, "%s: out of memory while fitting across depths", path);
+        return -1;
     }
     return 0;
 }

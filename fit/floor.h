@@ -30,6 +30,10 @@ struct floor_search {
      * RSS's rise over the allocator's floor taken as proportional to T
      * (fit/group_gap.c); it costs no residual degree of freedom */
     int proportional;
+    /* what a new point's leverage has beyond 1/k at t_mean: a floor
+     * extrapolated from elsewhere (a fit from slices, fit/depth_fit.h)
+     * is that much less certain; 0 for a floor fitted where it is used */
+    double extra_leverage;
     double f_stat, f_p; /* the F-test; NAN when it could not be done */
 };
 

@@ -83,6 +83,10 @@ struct group_fit {
     struct ols lower;                     /* the allocator-level fit's chosen line */
     struct floor_search lower_floor;      /* and its floor (found = 0: none) */
     double lower_gap, lower_tokens;       /* MiB (>= 0), tokens */
+    /* a fit across depths (fit/depth_fit.h): the whole model predicted
+     * from slices of it, none of its points its own (n = 0); key.layers
+     * says "DEPTH (slices L1 L2 ...)" */
+    int from_slices;
     char flags[512];                      /* poor-fit warnings, "; "-separated; empty when none */
     /* held-out points (the sweep's holdout key): measured, not fitted;
      * each one's measured peak, prediction and its 95% prediction half-width */

@@ -9,7 +9,7 @@
 double group_floor_leverage(const struct floor_search *f, double tokens)
 {
     double d = tokens - f->t_mean;
-    return 1.0 / f->k + (f->slope != 0 && f->t_sxx > 0 ? d * d / f->t_sxx : 0);
+    return 1.0 / f->k + f->extra_leverage + (f->slope != 0 && f->t_sxx > 0 ? d * d / f->t_sxx : 0);
 }
 
 double group_held_error_pct(const struct group_fit *g, int i)

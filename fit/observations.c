@@ -65,6 +65,7 @@ static void read_fields(const char *const *f, struct observation *o)
     text(o->gpu_name, sizeof o->gpu_name, f[PEAKS_COL_gpu_name]);
     text(o->driver_version, sizeof o->driver_version, f[PEAKS_COL_driver_version]);
     o->gpu_total_mib = peaks_number(f[PEAKS_COL_gpu_total_mib]);
+    text(o->model_source, sizeof o->model_source, f[PEAKS_COL_model_source]);
     o->threads = f[PEAKS_COL_threads][0] ? small(f[PEAKS_COL_threads]) : 0;
     o->blas_threads = f[PEAKS_COL_blas_threads][0] ? small(f[PEAKS_COL_blas_threads]) : 0;
     text(o->error, sizeof o->error, f[PEAKS_COL_error]);

@@ -32,6 +32,7 @@ struct observation {
     double params, trainable_params;
     /* where it was measured (empty in files from before these columns) */
     char torch_version[32], blas[256], cpu_model[128];
+    char model_source[4096]; /* the preset or config.json the model was built from (a slice's full depth) */
     int threads, blas_threads;
     /* on a GPU (empty elsewhere): its name, its driver, its memory (-1) */
     char gpu_name[128], driver_version[64];

@@ -12,8 +12,9 @@ int plot_groups(const struct fit_set *set, const struct group_fit ***out)
     *out = malloc((size_t)(set->n_groups ? set->n_groups : 1) * sizeof **out);
     if (!*out)
         return -1;
+    /* A fit from slices has no points of its own to chart; its slices' are charted. */
     for (int i = 0; i < set->n_groups; i++)
-        if (set->groups[i].metric == METRIC_RSS)
+        if (set->groups[i].metric == METRIC_RSS && !set->groups[i].from_slices)
             (*out)[n++] = &set->groups[i];
     return n;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "fit/depth_fit.h"
 #include "reports/calc.h"
 #include "reports/hardware_here.h"
 #include "core/technique.h"
@@ -60,7 +61,9 @@ static enum metric planning_metric(const struct fit_set *set, const struct group
  * matching what was asked on the axes before `upto`? */
 static int candidate(const struct fit_set *set, const struct group_fit *g, const struct calc_request *r, int upto)
 {
-    if (g->metric != planning_metric(set, &g->key, r) || strcmp(g->key.technique, r->technique))
+    /* A slice is no plan; the whole model's fit from slices is. */
+    if (g->metric != planning_metric(set, &g->key, r) || strcmp(g->key.technique, r->technique) ||
+        depth_key_is_slice(&g->key))
         return 0;
     for (int a = 0; a < upto; a++)
         if (!axis_matches(g, r, a))

@@ -67,4 +67,27 @@ grep -q "tiny / cpu / full / sdpa / layers 1" "$TMP/fit.out" || fail "no slice g
 layers=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["layers"] }' "$TMP/out/fit.csv" |
     sort -u | tr "\n" " ")
 expect_eq "fit.csv's layers column" "$layers" " 1 "
+
+# The whole model from its slices (fit/depth_fit.h): a group fit like any
+# other, which the whole model's own point checks as held out, and which
+# calc plans with where the whole model was never measured.
+printf '[global]\nmodel = tiny\ntechnique = full\nseq_len = 16\nbatch = 1, 2, 4\n[s1]\nlayers = 1\n[s2]\nlayers = 2\n[whole]\nbatch = 3\n' \
+    >"$TMP/d.sweep"
+"$PEAKFIT" run "$TMP/d.sweep" -o "$TMP/d" >/dev/null 2>"$TMP/d.err" || fail "run: $(cat "$TMP/d.err")"
+"$PEAKFIT" fit "$TMP/d" >"$TMP/d.fit" 2>&1 || fail "fit: $(cat "$TMP/d.fit")"
+grep -q "^  tiny / cpu / full / sdpa / layers 4 (slices 1 2): from slices of 1 2 layers (6 points)" "$TMP/d.fit" ||
+    fail "no fit from slices: $(cat "$TMP/d.fit")"
+held=$(python3 -c 'import json, sys
+for g in json.load(open(sys.argv[1]))["groups"]:
+    if g["from_slices"]:
+        h = g["holdout"][0]
+        print(g["metric"], g["layers"], h["batch"], abs(h["error_pct"]) < 1 if g["metric"] == "tensor" else h["inside_interval"])' \
+    "$TMP/d/fit.json" | tr '\n' ';')
+expect_eq "fit.json: the fits from slices and the whole model's point held out" "$held" \
+    "tensor 4 (slices 1 2) 3 True;rss 4 (slices 1 2) 3 True;"
+mkdir "$TMP/only"
+awk -F, 'NR == 1 || $2 != "whole"' "$TMP/d/peaks.csv" >"$TMP/only/peaks.csv"
+"$PEAKFIT" calc "$TMP/only" --budget 2GiB --target-batch 8 --metric tensor >"$TMP/calc.out" 2>&1
+grep -q "^plan for tiny / cpu / full / sdpa / layers 4 (slices 1 2), seq_len 16$" "$TMP/calc.out" ||
+    fail "calc does not plan with the fit from slices: $(cat "$TMP/calc.out")"
 echo "slice_test: ok"

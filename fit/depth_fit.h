@@ -1,0 +1,30 @@
+/* depth_fit.h: the whole model from slices of it (the `layers` setting).
+ * A decoder's layers are copies of one another, so at a depth of L layers
+ * and T tokens each phase of a step (forward, backward, optimizer: the
+ * allocator-level per-phase peaks) holds
+ *     y(L, T) = F0 + F1*L + (A0 + A1*L)*T
+ * above the weights, gradients and AdamW state, which the parameter
+ * arithmetic gives exactly at any depth. A step's peak is the largest of
+ * its phases, so the fit keeps the floor per depth: the phase with the
+ * steepest A is the line, the highest of the others the floor. Fitted to
+ * points at two depths or more, extrapolated to the config's depth, it is
+ * a group fit like any other (its key's layers field "30 (slices 1 2 4)"),
+ * with the prediction interval of the extrapolation (the 4-coefficient
+ * design's leverage at the full depth). RSS is that plus the heap's gap
+ * over the allocator, fitted across the slices the same way. */
+#ifndef PEAKFIT_DEPTH_FIT_H
+#define PEAKFIT_DEPTH_FIT_H
+#include "fit/fit_set.h"
+
+/* Depths and points a fit across depths needs at least. */
+enum { DEPTH_FIT_MIN_DEPTHS = 2, DEPTH_FIT_MIN_POINTS = 6 };
+
+/* Adds to set, after its measured groups, a fit from slices for every
+ * group of slices (keys alike but for layers) at DEPTH_FIT_MIN_DEPTHS
+ * depths or more: the allocator-level metric and its RSS (or reserved).
+ * The whole model's own measured points, where the set has them, are its
+ * held-out points. Returns 0, or -1 when memory ran out. */
+int depth_fits_add(struct fit_set *set);
+/* Is this key a slice's (layers a plain depth, not the config's, nor a fit from slices)? */
+int depth_key_is_slice(const struct group_key *key);
+#endif
