@@ -315,6 +315,13 @@ static int hold_whole_points(struct group_fit *g, const struct observations *obs
     return 0;
 }
 
+/* Where the fits go: after the measured groups, which obs holds the points of. */
+struct fit_list {
+    const struct observations *obs;
+    struct group_fit **groups;
+    int *n;
+};
+
 /* --- the fits ----------------------------------------------------------------- */
 
 struct whole {
@@ -398,7 +405,7 @@ static double mean_baseline(const struct slices *s, enum metric m)
 
 /* A group fit from slices for metric m (gap: NULL, or the heap's fit
  * over the allocator level), added to set. -1 when memory ran out. */
-static int add_fit(struct fit_set *set, const struct slices *s, const struct whole *w, enum metric m,
+static int add_fit(struct fit_list *set, const struct slices *s, const struct whole *w, enum metric m,
                    const struct depth_ols *ph, const struct depth_ols *gap)
 {
     struct group_fit g = {.key = s->key, .metric = m, .from_slices = 1};
@@ -406,14 +413,14 @@ static int add_fit(struct fit_set *set, const struct slices *s, const struct who
     fill_fit(&g, s, w, ph, gap, mean_baseline(s, m));
     if (m == METRIC_RSS)
         g.run_spread = group_run_spread_default();
-    struct group_fit *more = realloc(set->groups, (size_t)(set->n_groups + 1) * sizeof *set->groups);
-    if (!more || set_range(&g, s) != 0 || hold_whole_points(&g, &set->obs, &s->key) != 0) {
-        set->groups = more ? more : set->groups;
+    struct group_fit *more = realloc(*set->groups, (size_t)(*set->n + 1) * sizeof *more);
+    if (!more || set_range(&g, s) != 0 || hold_whole_points(&g, set->obs, &s->key) != 0) {
+        *set->groups = more ? more : *set->groups;
         group_fit_free(&g);
         return -1;
     }
-    set->groups = more;
-    set->groups[set->n_groups++] = g;
+    *set->groups = more;
+    more[(*set->n)++] = g;
     return 0;
 }
 
@@ -436,7 +443,7 @@ static int fit_gap(const struct slices *s, enum metric companion, struct depth_o
 }
 
 /* The fits from one group of slices; -1 when memory ran out. */
-static int fit_slices(struct fit_set *set, struct slices *s)
+static int fit_slices(struct fit_list *set, struct slices *s)
 {
     struct depth_ols ph[PF_PHASE_COUNT], gap;
     struct whole w;
@@ -454,32 +461,32 @@ static int fit_slices(struct fit_set *set, struct slices *s)
     return add_fit(set, s, &w, companion, ph, &gap);
 }
 
-static int already_fitted(const struct fit_set *set, int upto, const struct group_key *whole, enum metric m)
+static int already_fitted(const struct group_fit *groups, int upto, const struct group_key *whole, enum metric m)
 {
     for (int i = 0; i < upto; i++) {
-        struct group_key k = set->groups[i].key;
+        struct group_key k = groups[i].key;
         k.layers[0] = '\0';
-        if (set->groups[i].metric == m && depth_key_is_slice(&set->groups[i].key) &&
-            group_key_compare(&k, whole) == 0)
+        if (groups[i].metric == m && depth_key_is_slice(&groups[i].key) && group_key_compare(&k, whole) == 0)
             return 1;
     }
     return 0;
 }
 
-int depth_fits_add(struct fit_set *set)
+int depth_fits_add(const struct observations *obs, struct group_fit **groups, int *n)
 {
-    int measured = set->n_groups, rc = 0;
+    struct fit_list set = {obs, groups, n};
+    int measured = *n, rc = 0;
     for (int i = 0; rc == 0 && i < measured; i++) {
-        const struct group_fit *g = &set->groups[i];
+        const struct group_fit *g = &(*groups)[i];
         if ((g->metric != METRIC_TENSOR && g->metric != METRIC_ALLOCATED) || !depth_key_is_slice(&g->key))
             continue;
         struct slices s = {.key = g->key, .metric = g->metric};
         s.key.layers[0] = '\0';
-        if (already_fitted(set, i, &s.key, g->metric))
+        if (already_fitted(*groups, i, &s.key, g->metric))
             continue;
-        rc = collect(&s, &set->obs);
+        rc = collect(&s, obs);
         if (rc == 0)
-            rc = fit_slices(set, &s);
+            rc = fit_slices(&set, &s);
         slices_free(&s);
     }
     return rc;

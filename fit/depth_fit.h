@@ -14,17 +14,19 @@
  * over the allocator, fitted across the slices the same way. */
 #ifndef PEAKFIT_DEPTH_FIT_H
 #define PEAKFIT_DEPTH_FIT_H
-#include "fit/fit_set.h"
+#include "fit/group_fit.h"
+#include "fit/observations.h"
 
 /* Depths and points a fit across depths needs at least. */
 enum { DEPTH_FIT_MIN_DEPTHS = 2, DEPTH_FIT_MIN_POINTS = 6 };
 
-/* Adds to set, after its measured groups, a fit from slices for every
+/* Adds to groups (n of them, realloc'ed), after the measured groups of
+ * obs, a fit from slices for every
  * group of slices (keys alike but for layers) at DEPTH_FIT_MIN_DEPTHS
  * depths or more: the allocator-level metric and its RSS (or reserved).
  * The whole model's own measured points, where the set has them, are its
  * held-out points. Returns 0, or -1 when memory ran out. */
-int depth_fits_add(struct fit_set *set);
+int depth_fits_add(const struct observations *obs, struct group_fit **groups, int *n);
 /* Is this key a slice's (layers a plain depth, not the config's, nor a fit from slices)? */
 int depth_key_is_slice(const struct group_key *key);
 #endif

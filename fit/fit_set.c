@@ -58,7 +58,7 @@ int fit_set_load(const char *dir, struct fit_set *set, char *err, unsigned long 
             return -1;
         }
     }
-    if (depth_fits_add(set) != 0) {
+    if (depth_fits_add(&set->obs, &set->groups, &set->n_groups) != 0) {
         snprintf(err, errlen, "%s: out of memory while fitting across depths", path);
         return -1;
     }

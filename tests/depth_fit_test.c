@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/depth_fit.h"
+#include "fit/fit_set.h"
 #include "models/model_spec.h"
 #include "models/param_count.h"
 #include "tests/check.h"
@@ -121,7 +122,7 @@ static void one_group(gsl_rng *r, const double *st, struct tally *y)
         CHECK(group_fit_run(&set.obs, &k, METRIC_TENSOR, &set.groups[set.n_groups]) == 0, "slice %d", d);
         set.n_groups++;
     }
-    CHECK(depth_fits_add(&set) == 0, "depth_fits_add");
+    CHECK(depth_fits_add(&set.obs, &set.groups, &set.n_groups) == 0, "depth_fits_add");
     const struct group_fit *g = from_slices(&set, METRIC_TENSOR), *rss = from_slices(&set, METRIC_RSS);
     CHECK(g && rss, "no fit from slices (%d groups)", set.n_groups);
     if (g && rss) {
