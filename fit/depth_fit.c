@@ -339,6 +339,8 @@ static void whole_of(const struct slices *s, struct whole *w)
     w->states = w->weight_mib + w->grad_mib + w->optimizer_mib;
 }
 
+static int steepest(const struct slices *s, const struct depth_ols *ph, double L);
+
 /* The group fit of metric m from the phase fits: the steepest phase the
  * line, the highest of the others at the fewest tokens the floor; gap
  * (NULL for the allocator level) added to both, its residuals the
@@ -349,10 +351,7 @@ static void fill_fit(struct group_fit *g, const struct slices *s, const struct w
     double L = w->depth, min_t = s->T[0];
     for (int i = 0; i < s->n; i++)
         min_t = fmin(min_t, s->T[i]);
-    int line = 0, floor = -1;
-    for (int p = 1; p < s->n_phases; p++)
-        if (ph[p].c[2] + ph[p].c[3] * L > ph[line].c[2] + ph[line].c[3] * L)
-            line = p;
+    int line = steepest(s, ph, L), floor = -1;
     for (int p = 0; p < s->n_phases; p++)
         if (p != line && (floor < 0 || depth_predict(&ph[p], L, min_t) > depth_predict(&ph[floor], L, min_t)))
             floor = p;
@@ -442,6 +441,49 @@ static int fit_gap(const struct slices *s, enum metric companion, struct depth_o
     return rc;
 }
 
+/* The phase whose A is the largest at depth L: the line. */
+static int steepest(const struct slices *s, const struct depth_ols *ph, double L)
+{
+    int line = 0;
+    for (int p = 1; p < s->n_phases; p++)
+        if (ph[p].c[2] + ph[p].c[3] * L > ph[line].c[2] + ph[line].c[3] * L)
+            line = p;
+    return line;
+}
+
+/* The line's phase has a floor of its own: late in backward every
+ * gradient is live with the embedding's temporaries, as much as the
+ * optimizer step holds (SmolLM2-135M's slices of 1-4 layers at b <= 4:
+ * backward's peak is the optimizer's to the byte). Those points say
+ * nothing of the line, so it is fitted again to the points where its
+ * phase is above every other; where too few are left, the fit to all
+ * stays. -1 when memory ran out. */
+static int refit_line(const struct slices *s, int line, struct depth_ols *ph)
+{
+    if (s->n_phases < 2)
+        return 0;
+    double *L = malloc((size_t)s->n * sizeof *L), *T = malloc((size_t)s->n * sizeof *T);
+    double *y = malloc((size_t)s->n * sizeof *y);
+    int n = 0, rc = L && T && y ? 0 : -1;
+    for (int i = 0; rc == 0 && i < s->n; i++) {
+        double other = -INFINITY;
+        for (int p = 0; p < s->n_phases; p++)
+            other = p == line ? other : fmax(other, s->y[p][i]);
+        if (s->y[line][i] > other + PHASES_TIE_MIB) {
+            L[n] = s->L[i];
+            T[n] = s->T[i];
+            y[n++] = s->y[line][i];
+        }
+    }
+    struct depth_ols above;
+    if (rc == 0 && n > DP && depth_fit(L, T, y, n, &above) == 0)
+        ph[line] = above;
+    free(L);
+    free(T);
+    free(y);
+    return rc;
+}
+
 /* The fits from one group of slices; -1 when memory ran out. */
 static int fit_slices(struct fit_list *set, struct slices *s)
 {
@@ -453,6 +495,9 @@ static int fit_slices(struct fit_list *set, struct slices *s)
     for (int p = 0; p < s->n_phases; p++)
         if (depth_fit(s->L, s->T, s->y[p], s->n, &ph[p]) != 0)
             return 0;
+    int rc = refit_line(s, steepest(s, ph, w.depth), ph);
+    if (rc != 0)
+        return rc;
     if (add_fit(set, s, &w, s->metric, ph, NULL) != 0)
         return -1;
     enum metric companion = s->metric == METRIC_TENSOR ? METRIC_RSS : METRIC_RESERVED;

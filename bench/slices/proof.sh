@@ -55,8 +55,12 @@ for metric in ("tensor", "rss"):
     if not whole:
         continue
     w = whole[0]
-    print(f"  A whole model   {a(w):.6f} MiB/token (its own fit of {w['n']} points, {w['model_choice']})")
-    print(f"  A ratio         {a(s) / a(w):.5f} ({100 * (a(s) / a(w) - 1):+.3f} %)")
+    above = w["floor"]["n_above_knee"]
+    print(f"  A whole model   {a(w):.6f} MiB/token (its own fit of {w['n']} points, {above} above its knee, {w['model_choice']})")
+    if above >= 2 and a(w) > 0:
+        print(f"  A ratio         {a(s) / a(w):.5f} ({100 * (a(s) / a(w) - 1):+.3f} %)")
+    else:
+        print("  A ratio         - (the whole model's own fit has fewer than 2 points above its knee)")
     print(f"  floor from slices {s['floor']['p_mib']:.1f} MiB; whole model's own {w['floor']['p_mib'] if w['floor']['found'] else 'none'}")
     print("  whole-model points against the prediction from slices:")
     print("    batch seq_len  measured MiB  predicted MiB  +- 95% MiB   error %  inside")
