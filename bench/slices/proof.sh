@@ -13,7 +13,10 @@
 # $BIGMEM_LOCK when it is set; the load before and after each run is kept
 # in run.txt. SKIP_RUN=1 fits what is there, measuring nothing; without a
 # whole-model sweep (a model too big to build here) the summary gives the
-# fit from slices alone.
+# fit from slices alone. REFERENCE="A.csv B.csv": committed peaks.csv files
+# whose rows of the same model, technique, attention and seq_len (measured
+# by peakfit's worker, the whole model) are compared too: whole-model
+# points measured before, by other runs.
 set -euo pipefail
 name=${1:?usage: bench/slices/proof.sh NAME (bench/slices/NAME-slices.sweep and NAME-whole.sweep)}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,9 +41,9 @@ cd "$root"
 { cat "$out/slices/peaks.csv"; [ ! -e "$out/whole/peaks.csv" ] || tail -n +2 "$out/whole/peaks.csv"; } |
     sed "s|$root/||g" >"$out/both/peaks.csv"
 "$peakfit" fit "bench/results/slices-$name/both" >"$out/both/fit.txt" 2>&1
-python3 - "$out" >"$out/summary.txt" <<'PY'
-import json, sys
-out = sys.argv[1]
+python3 - "$out" ${REFERENCE:-} >"$out/summary.txt" <<'PY'
+import csv, json, sys
+out, references = sys.argv[1], sys.argv[2:]
 groups = json.load(open(f"{out}/both/fit.json"))["groups"]
 def a(g): return g["linear"]["coefficients"][1]
 print(f"The whole model from its slices ({out.split('/')[-1]}): peakfit fit of both/peaks.csv")
@@ -67,7 +70,37 @@ for metric in ("tensor", "rss"):
     for h in s["holdout"]:
         print(f"    {h['batch']:5d} {h['seq_len']:7d} {h['measured_mib']:13.1f} {h['predicted_mib']:14.1f}"
               f" {h['predicted_pi95_mib']:11.1f} {h['error_pct']:+9.3f}  {'yes' if h['inside_interval'] else 'no'}")
-    worst = max(abs(h["error_pct"]) for h in s["holdout"])
+    worst = max([abs(h["error_pct"]) for h in s["holdout"]] or [0])
     print(f"  largest error {worst:.3f} % over {len(s['holdout'])} points")
+    column = {"tensor": "tensor_peak_mib", "rss": "peak_above_baseline_mib"}[metric]
+    def predict(t):
+        f = s["floor"]
+        line = s["linear"]["coefficients"][0] + a(s) * t
+        return max(line, f["p_mib"] + f["slope_mib_per_token"] * (t - f["mean_tokens"])) if f["found"] else line
+    rows = []
+    for ref in references:
+        for r in csv.DictReader(open(ref)):
+            if (r["status"] == "ok" and r["technique"] == s["technique"] and r["attention"] == s["attention"]
+                    and int(r["seq_len"]) in s["measured"]["seq_lens"] and r.get("warm", "1") in ("1", "")
+                    and r.get("measured_by", "worker") in ("worker", "") and not r.get("command")
+                    and not r.get("layers") and r["model"].lower() == s["model"].lower()):
+                rows.append((ref, r))
+    if rows:
+        print(f"  whole-model points measured before (REFERENCE), against the prediction from slices:")
+        print("    batch seq_len  measured MiB  predicted MiB   error %  torch    file")
+        for ref, r in rows:
+            t, y = int(r["batch"]) * int(r["seq_len"]), float(r[column])
+            print(f"    {int(r['batch']):5d} {int(r['seq_len']):7d} {y:13.1f} {predict(t):14.1f} "
+                  f"{100 * (predict(t) - y) / y:+9.3f}  {r['torch_version']:8s} {ref}")
+        # Their own A: a line through the distinct token counts above the lowest peak (the floor).
+        pts = sorted({(int(r["batch"]) * int(r["seq_len"]), float(r[column])) for _, r in rows})
+        low = min(y for _, y in pts)
+        above = [(t, y) for t, y in pts if y > low + 0.5]
+        if metric == "tensor" and len({t for t, _ in above}) >= 2:
+            n, mt = len(above), sum(t for t, _ in above) / len(above)
+            my = sum(y for _, y in above) / n
+            aw = sum((t - mt) * (y - my) for t, y in above) / sum((t - mt) ** 2 for t, _ in above)
+            print(f"  A of those points above their floor ({n}): {aw:.6f} MiB/token; from slices / theirs "
+                  f"{a(s) / aw:.6f} ({100 * (a(s) / aw - 1):+.4f} %)")
 PY
 cat "$out/summary.txt"
