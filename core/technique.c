@@ -17,8 +17,32 @@ int technique_from_name(const char *name)
     return -1;
 }
 
-const char *technique_name(pf_technique t) { return pf_technique_info_of(t)->name; }
-int technique_runs_steps(pf_technique t) { return pf_technique_info_of(t)->steps; }
+/* The labels this process has read, numbered from PF_TECH_COUNT. */
+static char labels[TECHNIQUE_LABELS_MAX][TECHNIQUE_LABEL_LEN];
+static int n_labels;
+
+int technique_label(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= TECHNIQUE_LABEL_LEN || technique_from_name(name) >= 0 ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") != n)
+        return -1;
+    for (int i = 0; i < n_labels; i++)
+        if (strcmp(labels[i], name) == 0)
+            return PF_TECH_COUNT + i;
+    if (n_labels == TECHNIQUE_LABELS_MAX)
+        return -1;
+    snprintf(labels[n_labels], TECHNIQUE_LABEL_LEN, "%s", name);
+    return PF_TECH_COUNT + n_labels++;
+}
+
+int technique_is_label(pf_technique t) { return (int)t >= PF_TECH_COUNT && (int)t < PF_TECH_COUNT + n_labels; }
+
+const char *technique_name(pf_technique t)
+{
+    return technique_is_label(t) ? labels[t - PF_TECH_COUNT] : pf_technique_info_of(t)->name;
+}
+int technique_runs_steps(pf_technique t) { return technique_is_label(t) || pf_technique_info_of(t)->steps; }
 int technique_is_training(pf_technique t) { return pf_technique_info_of(t)->training; }
 int technique_is_lora(pf_technique t) { return pf_technique_info_of(t)->lora; }
 int technique_is_checkpointed(pf_technique t) { return pf_technique_info_of(t)->checkpoint; }

@@ -64,6 +64,15 @@ enum {
 
 /* Returns -1 for an unknown name. */
 int technique_from_name(const char *name);
+/* A command job's technique may be a label (any safe name: letters,
+ * digits, "_-.+"; not a technique of the table): it names the points and
+ * the fit group, and is what {technique} stands for. Its number, from
+ * PF_TECH_COUNT up, the same for the same name; -1 for a name that is not
+ * safe or too many labels. A label runs steps (its points have batches)
+ * and has none of the table's other properties. */
+enum { TECHNIQUE_LABELS_MAX = 32, TECHNIQUE_LABEL_LEN = 64 };
+int technique_label(const char *name);
+int technique_is_label(pf_technique t);
 /* The names for an option row (util/options.h): every technique, or those
  * that run steps. */
 extern const struct opt_names technique_option_names, stepping_technique_option_names;

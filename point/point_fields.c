@@ -18,7 +18,11 @@ static const char *whole(point_text buf, long long v)
 
 static int runs_steps(const struct grid_point *p) { return technique_runs_steps(p->technique); }
 static int is_lora(const struct grid_point *p) { return technique_is_lora(p->technique); }
-static int is_training(const struct grid_point *p) { return technique_is_training(p->technique); }
+/* A command job's label may train: its job's warm stands, as for a technique that does. */
+static int is_training(const struct grid_point *p)
+{
+    return technique_is_training(p->technique) || technique_is_label(p->technique);
+}
 
 static const char *job_of(const struct grid_point *p, point_text b) { return (void)b, p->job->name; }
 static const char *model_of(const struct grid_point *p, point_text b) { return (void)b, p->model; }

@@ -23,7 +23,7 @@ static void complete(struct opt_row *r, const struct opt_row *k, const struct po
         r->arg = k->arg;
     if (!r->help)
         r->help = f->option_help;
-    if (!r->names)
+    if (!r->names && (r->type == OPT_ENUM || r->type == OPT_NAME)) /* a text option takes any name */
         r->names = k->names;
     if (!r->choices)
         r->choices = k->choices;

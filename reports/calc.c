@@ -10,6 +10,7 @@
 #include "reports/hardware_here.h"
 #include "core/technique.h"
 #include "util/name_list.h"
+#include "util/near_name.h"
 
 /* The choices a request may have to make, in order: which model, which
  * device, which attention. Each must be named when there are several, and
@@ -100,16 +101,28 @@ static int choices(const struct fit_set *set, const struct calc_request *r, int 
     return l.n;
 }
 
-static const char *techniques_fitted(const struct fit_set *set, char *out, size_t size)
+/* The techniques DIR fitted, and after them the one most likely meant
+ * ("; did you mean full?"): a technique may be a command job's label, so
+ * a misspelt one is found here, not by the option. */
+static const char *techniques_fitted(const struct fit_set *set, const char *wanted, char *out, size_t size)
 {
     struct name_list l;
+    struct near_name near;
     name_list_start(&l, out, size);
+    near_name_start(&near, wanted);
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         if (g->metric != METRIC_RSS || name_list_has(&l, g->key.technique))
             continue;
         name_list_add(&l, g->key.technique);
+        near_name_offer(&near, g->key.technique);
     }
+    const char *best = near_name_best(&near);
+    size_t used = strlen(out);
+    if (best)
+        snprintf(out + used, size - used, "); did you mean %s?", best);
+    else
+        snprintf(out + used, size - used, ")");
     return out;
 }
 
@@ -117,8 +130,8 @@ static int check_choices(const struct fit_set *set, const struct calc_request *r
 {
     char list[1024], techniques[512];
     if (!any_candidate(set, r, 0)) {
-        snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s)", set->dir, r->technique,
-                 techniques_fitted(set, techniques, sizeof techniques));
+        snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s", set->dir, r->technique,
+                 techniques_fitted(set, r->technique, techniques, sizeof techniques));
         return -1;
     }
     for (int a = 0; a < N_AXES; a++) {

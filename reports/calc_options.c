@@ -40,7 +40,8 @@ static struct opt_row calc_rows[] = {
      .help = "data-parallel replicas, each with its own memory"},
     SETTING_OPTION("seq_len", .type = OPT_LONG, .off = CALC_FIELD(seq_len), .flags = OPT_DEF_WORDS,
                    .def = "the largest measured"),
-    SETTING_OPTION("technique", .type = OPT_NAME, .off = CALC_FIELD(technique), .def = "full"),
+    /* Text: with DIR, a command job's label (core/technique.h) too; without, checked below. */
+    SETTING_OPTION("technique", .type = OPT_TEXT, .off = CALC_FIELD(technique), .def = "full"),
     SETTING_OPTION("model", .type = OPT_TEXT, .off = CALC_FIELD(model), .flags = OPT_DEF_WORDS,
                    .def = "the only model measured", .help = "model, as in peaks.csv's model column"),
     SETTING_OPTION("device", .type = OPT_TEXT, .off = CALC_FIELD(device), .flags = OPT_DEF_WORDS,
@@ -82,6 +83,12 @@ int calc_request_standalone(const struct calc_request *r) { return r->per_sample
 /* The checks between options of a plan without measurements. */
 static const char *check_standalone(const struct calc_request *r)
 {
+    static char buf[512];
+    if (technique_from_name(r->technique) < 0) {
+        snprintf(buf, sizeof buf, "--technique must be one of %s, not \"%.64s\" (a command job's label needs DIR)",
+                 technique_names(), r->technique);
+        return buf;
+    }
     if (r->per_sample_mib > 0 && r->per_token_mib > 0)
         return "--per-sample and --per-token are two ways to say one thing: give one";
     if ((r->fixed_mib > 0) != (r->budget_mib > 0))

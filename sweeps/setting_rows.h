@@ -44,7 +44,8 @@
       .value = device_of, .option_help = "device")                                                                   \
     R(A, technique,                                                                                                  \
       KEY("technique", JOB_LIST(pf_technique, techniques, n_techniques, SWEEP_MAX_LIST), .arg = "T",                 \
-          .type = OPT_ENUM, .names = &technique_option_names, .flag = "technique", .unset = "required",              \
+          .type = OPT_CUSTOM, .set = sweep_set_technique, .names = &technique_option_names, .flag = "technique",     \
+          .unset = "required",                                                                                       \
           .help = "list of %s"),                                                                                     \
       GROUP_SHOWN(16), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
       .value = technique_of, .option_help = "technique")                                                             \

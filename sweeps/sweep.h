@@ -52,6 +52,7 @@ struct sweep_job {
      * order. */
     SETTING_ROWS(SWEEP_JOB_MEMBER, _)
     int device_line;      /* of the device key that set devices; 0: the default */
+    int technique_line;   /* of the technique key that named a label first; 0: none */
     int repeats;
     /* points measured but kept out of the fit, to check its predictions */
     struct sweep_pair { int batch, seq_len; } holdouts[SWEEP_MAX_LIST];

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/device.h"
+#include "core/technique.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
 #include "util/input_file.h"
@@ -101,6 +102,22 @@ SWEEP_SETTER(sweep_set_device)
         return -1;
     snprintf(field_of(target, row), row->size, "%s", value);
     ((struct sweep_job *)target)->device_line = p->line;
+    return 0;
+}
+
+/* A technique of the table, or in a sweep file a label (core/technique.h):
+ * the job is checked when its section ends (sweep_parse.c). */
+SWEEP_SETTER(sweep_set_technique)
+{
+    const struct parser *p = ctx;
+    int t = technique_from_name(value);
+    if (t < 0 && p->path)
+        t = technique_label(value);
+    if (t < 0)
+        return opt_name_value(&technique_option_names, display, value, &t, why, size); /* its message */
+    *(pf_technique *)field_of(target, row) = (pf_technique)t;
+    if (technique_is_label((pf_technique)t))
+        ((struct sweep_job *)target)->technique_line = p->line;
     return 0;
 }
 

@@ -41,8 +41,9 @@ static int check_holdouts(struct reader *r)
     return 0;
 }
 
-/* A label (models/model_spec.h) names a command job's model; peakfit's
- * worker must build its model: today's message, at the model's line. */
+/* A label (models/model_spec.h, core/technique.h) names a command job's
+ * model or technique; peakfit's worker must build its model and run its
+ * technique: today's message, at the key's line. */
 static int check_labels(struct reader *r)
 {
     const struct sweep_job *j = r->p.job;
@@ -53,6 +54,15 @@ static int check_labels(struct reader *r)
         if (!model_spec_is_label(&m->spec) || model_spec_load(m->spec.source, &spec, why, sizeof why) == 0)
             continue;
         r->p.line = m->line;
+        return parser_fail(&r->p, "%s", why);
+    }
+    for (int i = 0; i < j->n_techniques && !j->command[0]; i++) {
+        if (!technique_is_label(j->techniques[i]))
+            continue;
+        char why[512];
+        int t;
+        opt_name_value(&technique_option_names, "technique", technique_name(j->techniques[i]), &t, why, sizeof why);
+        r->p.line = j->technique_line;
         return parser_fail(&r->p, "%s", why);
     }
     return 0;

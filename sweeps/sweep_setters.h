@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include "util/options.h"
 
-/* One model (a preset or a config.json path), one device, one BxS pair, a
+/* One model (a preset or a config.json path), one device, one technique
+ * (or a command job's label), one BxS pair, a
  * weights file (sweep_key_set.c); the command and a param.NAME
  * (sweep_command.c). */
 #define SWEEP_SETTER(name)                                                                                     \
@@ -15,6 +16,7 @@
              char *why, size_t size)
 SWEEP_SETTER(sweep_set_model);
 SWEEP_SETTER(sweep_set_device);
+SWEEP_SETTER(sweep_set_technique);
 SWEEP_SETTER(sweep_set_pair);
 SWEEP_SETTER(sweep_set_weights);
 SWEEP_SETTER(sweep_set_command);

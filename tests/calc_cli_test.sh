@@ -95,8 +95,9 @@ expect_calc_error "--margin 1" \
     'peakfit calc: --margin must be a fraction from 0 to 0.99, not "1"' "$d" --budget 2GiB --margin 1
 expect_calc_error "--micro-batch 0" \
     'peakfit calc: --micro-batch must be a whole number from 1 to 1000000, not "0"' "$d" --budget 2GiB --micro-batch 0
+# A technique may be a command job's label: DIR says which it fitted.
 expect_calc_error "an unknown technique" \
-    'peakfit calc: --technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not "fulll"; did you mean full?' \
+    "peakfit: $d: no fit for technique fulll (fitted: full); did you mean full?" \
     "$d" --budget 2GiB --technique fulll
 expect_calc_error "an unknown option" 'peakfit calc: unknown option "--budjet"; did you mean --budget?' "$d" --budjet 2GiB
 expect_calc_error "an unknown option, nothing near" 'peakfit calc: unknown option "--frobnicate"' "$d" --frobnicate
