@@ -277,7 +277,7 @@ static void evaluate(struct calc_plan *p, long replicas)
 static int is_training(const char *technique)
 {
     int t = technique_from_name(technique);
-    return t >= 0 && technique_is_training((pf_technique)t);
+    return t < 0 || technique_is_training((pf_technique)t); /* a command job's label: a step, as its warm */
 }
 
 int calc_plan_make(const struct fit_set *set, const struct calc_request *req, struct calc_plan *p,
