@@ -26,18 +26,18 @@ expect_eq "calc --technique ddp-zero1" \
     "$("$PEAKFIT" calc "$TMP/t" --technique ddp-zero1 --budget 1GiB 2>&1 | head -n 1 | sed -E 's/[0-9a-f]{16}/HASH/')" \
     "plan for my-cnn / cpu / ddp-zero1 / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1)"
 
-# The same label in a job of peakfit's worker: refused, exit 2, at its line.
+# refused WHAT SWEEP LINE VALUE: the run exits 2 with the unknown technique's message at LINE.
+refused() {
+    local rc=0
+    "$PEAKFIT" run "$2" -o "$TMP/refused" 2>"$TMP/log" || rc=$?
+    expect_eq "$1: exit" "$rc" 2
+    expect_eq "$1: message" "$(cat "$TMP/log")" \
+        "peakfit: $2:$3: technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not \"$4\""
+}
+# The same label in a job of peakfit's worker, at its line; a name that is
+# not safe, in a command job too.
 printf '[global]\nmodel = tiny\nseq_len = 1\nbatch = 1\ntechnique = full, ddp-zero1\n[worker]\n' >"$TMP/w.sweep"
-rc=0
-"$PEAKFIT" run "$TMP/w.sweep" -o "$TMP/w" 2>"$TMP/log" || rc=$?
-expect_eq "a label for the worker: exit" "$rc" 2
-expect_eq "a label for the worker: message" "$(cat "$TMP/log")" \
-    "peakfit: $TMP/w.sweep:5: technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not \"ddp-zero1\""
-# A name that is not safe is refused in a command job too.
+refused "a label for the worker" "$TMP/w.sweep" 5 ddp-zero1
 printf '[j]\nmodel = my-cnn\ntechnique = a/b\nbatch = 1\ncommand = fake_train {batch} ok\n' >"$TMP/u.sweep"
-rc=0
-"$PEAKFIT" run "$TMP/u.sweep" -o "$TMP/u" 2>"$TMP/log" || rc=$?
-expect_eq "an unsafe label: exit" "$rc" 2
-expect_eq "an unsafe label: message" "$(cat "$TMP/log")" \
-    "peakfit: $TMP/u.sweep:3: technique must be one of load, inference, full, full+ckpt, bf16, lora, lora+ckpt, amp-bf16, not \"a/b\""
+refused "an unsafe label" "$TMP/u.sweep" 3 a/b
 exit 0
