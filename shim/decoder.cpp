@@ -1,6 +1,7 @@
 // decoder.cpp: the decoder's modules and forward pass, one code path for
 // every family; what differs is read off pf_model_config's switches.
 #include <cmath>
+#include "checkpoint.hpp"
 #include "decoder.hpp"
 #include "torch_compat.hpp"
 
@@ -302,6 +303,13 @@ static torch::Tensor embeddings(DecoderImpl &m, const torch::Tensor &ids)
     return x;
 }
 
+// A decoder layer's forward, as checkpointed_layer runs it.
+static torch::Tensor layer_forward(torch::nn::Module &layer, const torch::Tensor &x, const torch::Tensor &cos,
+                                   const torch::Tensor &sin)
+{
+    return static_cast<DecoderLayerImpl &>(layer).forward(x, cos, sin);
+}
+
 torch::Tensor DecoderImpl::forward(const torch::Tensor &ids)
 {
     // Empty tables with learned positions (checkpointing saves them, and
@@ -317,7 +325,7 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor &ids)
         x.requires_grad_(true);
     for (size_t i = 0; i < layers->size(); i++) {
         DecoderLayer layer = layers->ptr<DecoderLayerImpl>(i);
-        x = recompute ? checkpointed_layer(layer, x, cos, sin) : layer(x, cos, sin);
+        x = recompute ? checkpointed_layer(layer_forward, *layer, x, cos, sin) : layer(x, cos, sin);
     }
     x = final_norm(x);
     torch::Tensor logits = lm_head ? lm_head(x) : torch::nn::functional::linear(x, embed->weight);

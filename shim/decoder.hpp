@@ -78,8 +78,3 @@ TORCH_MODULE(Decoder);
 
 // Draws every LoRA A matrix (B stays zero, so the adapters start as no-ops).
 void init_adapters(torch::nn::Module &model);
-
-// Runs layer(x) keeping only x for backward, and recomputes the layer there.
-torch::Tensor checkpointed_layer(DecoderLayer &layer, const torch::Tensor &x,
-                                 const torch::Tensor &cos,
-                                 const torch::Tensor &sin);
