@@ -7,7 +7,7 @@
 #   sources       peakfit's own source files (all but tests/, bench/, examples/)
 #   includes      "FROM TO" for each file that includes another (a file and
 #                 its header are one node: the path without its extension)
-#   calls BUILD   "FROM TO" for each C file whose object in BUILD uses a
+#   calls BUILD   "FROM TO" for each file whose object in BUILD uses a
 #                 function or variable that TO's object defines (nm)
 #   table         the folders each folder includes, as docs/layout.md's table
 set -u
@@ -26,18 +26,22 @@ includes() {
     done | awk '$1 != $2' | sort -u
 }
 
-# The C files only: the shim's C++ objects also hold the templates and
-# inline methods of the headers they include, so their symbols say little
-# of which file calls which.
+# From the objects: C files' in BUILD, the shim's in BUILD or, where a
+# build links the default build's shim (make test-asan), in build. Only
+# strong definitions count: a C++ object also holds weak copies of the
+# templates and inline functions of every header it includes.
 calls() {
-    local build=$1 objects=() f
-    for f in $(sources | grep -E '\.c$'); do
-        [ -e "$build/${f%.c}.o" ] || { echo "layout-graph.sh: $build/${f%.c}.o is missing: build first (make)" >&2; exit 2; }
-        objects+=("$build/${f%.c}.o")
+    local build=$1 objects=() f o
+    for f in $(sources | grep -E '\.(c|cpp)$'); do
+        o=$build/${f%.*}.o
+        [ -e "$o" ] || [ "${f##*.}" != cpp ] || o=build/${f%.*}.o
+        [ -e "$o" ] || { echo "layout-graph.sh: $o is missing: build first (make)" >&2; exit 2; }
+        objects+=("$o")
     done
     # "build/fit/ols.o:0000000000000040 T ols_fit" -> "ols_fit fit/ols"
-    local strip="s|^$build/||; s|\\.o:| |"
-    nm -A -g --defined-only "${objects[@]}" | sed "$strip" | awk '{print $NF, $1}' | sort -k1,1 >"$tmp/defined"
+    local strip="s|^$build/||; s|^build/||; s|\\.o:| |"
+    nm -A -g --defined-only "${objects[@]}" | sed "$strip" | awk '$(NF-1) ~ /^[TDBR]$/ {print $NF, $1}' |
+        sort -k1,1 >"$tmp/defined"
     nm -A -u "${objects[@]}" | sed "$strip" | awk '{print $NF, $1}' | sort -k1,1 >"$tmp/used"
     join "$tmp/used" "$tmp/defined" | awk '$2 != $3 { print $2, $3 }' | sort -u
 }
