@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/results/smollm2-135m-cpu
-reference=${REFERENCE:-../shared/reference/smollm2-135m-cpu.csv}
+reference=${REFERENCE:-bench/reference/smollm2-135m-cpu.csv}
 make -s all
 start=$(date +%s)
 before=0
@@ -23,7 +23,7 @@ after=$(( $(wc -l <"$out/peaks.csv") - 1 ))
          "($before were already in peaks.csv and were not rerun)." >"$out/run.txt"
 bin/peakfit fit "$out" >"$out/fit.txt"
 bin/peakfit plot "$out" || echo "charts not drawn" >&2
-bin/peakfit report "$out" --reference "$reference"
+bin/peakfit report "$out" --reference "$reference" --html
 {
     echo
     echo "## This run"
