@@ -195,8 +195,10 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
         printf("  on another machine: the fit was %s; this run checks the plan here\n", p->other_machine_why);
     print_run(p, &at_b, limit_mib);
     print_run(p, &above, limit_mib);
+    /* The runs' status texts point into the table: free it after the verdict. */
+    int status = verdict(&at_b, &above);
     csv_table_free(&t);
-    return verdict(&at_b, &above);
+    return status;
 }
 
 /* verify runs the plan here, at batches b and b+1: refused before any
