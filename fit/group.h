@@ -37,7 +37,7 @@ struct group_fit {
     double f_stat, f_p;                   /* NAN when not testable */
     double aic_linear, aic_quadratic;
     enum { CHOICE_NONE, CHOICE_LINEAR, CHOICE_QUADRATIC } choice;
-    char reason[256];
+    char reason[320];
     double *predicted, *loo_error;
     int loo_n;
     double loo_rmse, loo_max_abs, rmse;

@@ -82,12 +82,17 @@ static void gap_line(const double *t, const double *e, int m, struct ols *f)
  * prediction then carries that term's uncertainty, where a dropped term
  * would leave an interval as narrow as at the shapes measured. It needs
  * two residual dof (m >= 5) and a rising gap (c1 >= 0); else the line. */
-static void gap_fit(const double *t, const double *b, const double *e, int m, int shapes, struct ols *f)
+static void gap_fit(const double *t, const double *b, const double *e, int m, int shapes, struct ols *f,
+                    const char **no_term)
 {
+    *no_term = NULL;
     if (shapes >= 2 && m >= 5) {
         ols_fit(t, b, e, m, f);
         if (f->identifiable && f->c[1] >= 0)
             return;
+        *no_term = "no per-sample term: with it the gap falls with T";
+    } else if (shapes >= 2) {
+        *no_term = "no per-sample term: it needs 5 points above the knee";
     }
     gap_line(t, e, m, f);
 }
@@ -159,7 +164,8 @@ int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
             t[m] = x1[i], b[m] = g->points[i]->batch, e[m] = g->y[i] - exact_at(exact, i), y[m++] = g->y[i];
     g->n_above = m;
     struct ols gap;
-    gap_fit(t, b, e, m, shapes_above(g), &gap);
+    const char *no_term;
+    gap_fit(t, b, e, m, shapes_above(g), &gap, &no_term);
     g->gap = gap;
     lift(&g->linear, group_chosen(exact), &gap, y, m);
     g->quadratic = g->linear;
@@ -170,8 +176,8 @@ int group_gap_fit(struct group_fit *g, const struct group_fit *exact)
         snprintf(g->reason, sizeof g->reason, "%.150s; plus the heap's gap %.1f + %.4f*T %c %.2f*b MiB above the knee",
                  exact->reason, gap.c[0], gap.c[1], gap.c[2] < 0 ? '-' : '+', fabs(gap.c[2]));
     else if (gap.identifiable)
-        snprintf(g->reason, sizeof g->reason, "%.180s; plus the heap's gap %.1f + %.4f*T MiB above the knee", exact->reason,
-                 gap.c[0], gap.c[1]);
+        snprintf(g->reason, sizeof g->reason, "%.150s; plus the heap's gap %.1f + %.4f*T MiB above the knee%s%s",
+                 exact->reason, gap.c[0], gap.c[1], no_term ? "; " : "", no_term ? no_term : "");
     else
         snprintf(g->reason, sizeof g->reason, "%.180s; no gap: fewer than two token counts above the knee", exact->reason);
     lower_bound(g, exact);

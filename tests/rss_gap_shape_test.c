@@ -11,6 +11,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 #include "fit/group_fit.h"
 #include "tests/check.h"
 #include "tests/observation_fixture.h"
@@ -103,8 +104,34 @@ static void one_shape(gsl_rng *r, struct tally *y)
     group_fit_free(&exact), group_fit_free(&g);
 }
 
+/* Two seq_lens without the term: the reason says why. A gap that falls
+ * with T (g1 < 0) is held level; four points above the knee are too few. */
+static void reasons(void)
+{
+    static struct observation pts[MAX_POINTS];
+    struct truth t = {.F = 800, .A = 1.5, .g0 = 400, .g1 = -0.2, .g2 = 5, .noise = 0};
+    struct observations o = {.ok = pts};
+    static const int b[] = {4, 8, 12, 16};
+    for (int i = 0; i < 4; i++)
+        for (int s = 128; s <= 256; s += 128) {
+            struct observation *p = observation_fixture_add(&o, b[i] / (s / 128), s);
+            p->tensor_mib = tensor(&t, p->batch, s), p->rss_mib = rss(&t, p->batch, s);
+        }
+    struct group_fit exact, g;
+    fit(o.n_ok, pts, &exact, &g);
+    CHECK(g.gap.p == 2 && strstr(g.reason, "; no per-sample term: with it the gap falls with T"), "falling: %s",
+          g.reason);
+    group_fit_free(&exact), group_fit_free(&g);
+    t.g1 = 0.5;
+    fit(4, pts, &exact, &g); /* b 4 and 8 at both seq_lens */
+    CHECK(g.gap.p == 2 && strstr(g.reason, "; no per-sample term: it needs 5 points above the knee"), "four: %s",
+          g.reason);
+    group_fit_free(&exact), group_fit_free(&g);
+}
+
 int main(void)
 {
+    reasons();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 18);
     struct tally two = {0}, one = {0};
