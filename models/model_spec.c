@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <jansson.h>
 #include "models/config_json.h"
 #include "models/model_config.h"
 #include "models/model_family.h"
@@ -194,6 +195,39 @@ int model_spec_load(const char *spec, struct model_spec *out, char *err, size_t 
 int model_spec_read(const char *spec, struct model_spec *out, char *err, size_t errlen)
 {
     return load_spec(spec, 0, out, err, errlen);
+}
+
+/* The config's model_type when it is a JSON object naming a family peakfit
+ * does not build; else NULL. */
+static const char *foreign_type(const json_t *root)
+{
+    const json_t *v = json_is_object(root) ? json_object_get(root, "model_type") : NULL;
+    return v && json_is_string(v) && !model_family_find(json_string_value(v)) ? json_string_value(v) : NULL;
+}
+
+int model_spec_foreign(const char *path, struct model_spec *out)
+{
+    size_t len;
+    char err[256];
+    char *text = input_file_read(path, "model config", CONFIG_MAX_BYTES, &len, err, sizeof err);
+    if (!text)
+        return -1;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+    int rc = foreign_type(root) ? 0 : -1;
+    if (rc == 0) {
+        const json_t *named = json_object_get(root, "_name_or_path");
+        *out = (struct model_spec){.family = NULL, .config_hash = hash_bytes(text, len, hash_start())};
+        char *real = realpath(path, NULL);
+        snprintf(out->source, sizeof out->source, "%s", real ? real : path);
+        free(real);
+        name_model(json_is_string(named) ? json_string_value(named) : "", out->source, out->name, sizeof out->name);
+        for (char *c = out->name; *c; c++) /* a label's characters: it is in point ids */
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+", *c))
+                *c = '_';
+    }
+    json_decref(root);
+    free(text);
+    return rc;
 }
 
 int model_spec_resolve(const char *spec, pf_model_config *out, char *err, size_t errlen)

@@ -34,6 +34,11 @@ int model_spec_read(const char *spec, struct model_spec *out, char *err, size_t 
  * named (its source is the name; no family, no config). 0, or -1 when
  * name cannot be a label. */
 int model_spec_label(const char *name, struct model_spec *out);
+/* A command job's model may also be the config.json of a family peakfit
+ * does not build (a ViT's "model_type": "vit"): a label named as a config
+ * is (model_spec.c's name_model), whose source is the config's canonical
+ * path, for the command's {model}. 0, or -1 when path is no such config. */
+int model_spec_foreign(const char *path, struct model_spec *out);
 int model_spec_is_label(const struct model_spec *m);
 /* A spec is a path when it has a '/' or ends in ".json". */
 int model_spec_is_path(const char *spec);

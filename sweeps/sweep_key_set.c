@@ -80,11 +80,13 @@ SWEEP_SETTER(sweep_set_model)
     struct model_spec *spec = malloc(sizeof *spec); /* 4 KiB: not on the stack */
     if (!spec)
         return opt_fail(why, size, "out of memory for model %s", value);
-    /* In a sweep file a name that is no preset may be a command job's label:
-     * the job is checked when its section ends (sweep_parse.c); so is
+    /* In a sweep file a name that is no preset, or the config.json of a
+     * family peakfit does not build, may be a command job's label: the
+     * job is checked when its section ends (sweep_parse.c); so is
      * whether its weights fit here, which depends on the job's depth
      * (sweep_job_model_check). */
-    int loaded = model_spec_read(path, spec, why, size) == 0 || (p->path && model_spec_label(value, spec) == 0);
+    int loaded = model_spec_read(path, spec, why, size) == 0 ||
+                 (p->path && (model_spec_label(value, spec) == 0 || model_spec_foreign(path, spec) == 0));
     int m = loaded ? add_model(p, spec, why, size) : -1;
     free(spec);
     if (m < 0)

@@ -3,6 +3,8 @@
 # what {model} stands for; measured, fitted and reported like any model.
 # Without seq_len (a model with no sequence) its points are at seq_len 1:
 # the fit is per sample, and the report and calc say so.
+# A config.json of a family peakfit does not build (a ViT's) is a label
+# too, named as any config is, and {model} is its canonical path.
 # peakfit's own worker must build its model, so a job without a command
 # that names a label is refused with today's message at the model's line.
 source "$(dirname "$0")/lib.sh"
@@ -26,6 +28,24 @@ grep -q '^| full | none: per sample | ' "$TMP/l/report.md" ||
     fail "report.md's summary does not say per sample: $(grep '^| full' "$TMP/l/report.md")"
 expect_eq "calc: per sample" "$("$PEAKFIT" calc "$TMP/l" --budget 1GiB 2>&1 | head -n 1 | sed -E 's/[0-9a-f]{16}/HASH/')" \
     "plan for my-cnn / cpu / full / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1)"
+
+# A ViT's config.json: named from _name_or_path, {model} its path.
+mkdir -p "$TMP/vit"
+printf '{"_name_or_path": "google/vit-base-patch16-224", "model_type": "vit", "hidden_size": 768}\n' >"$TMP/vit/config.json"
+printf '[vit]\nmodel = vit/config.json\ntechnique = full\nbatch = 4, 8\ncommand = fake_train {batch} ok {model}\n' \
+    >"$TMP/v.sweep"
+"$PEAKFIT" run "$TMP/v.sweep" -o "$TMP/v" 2>"$TMP/log" || fail "run of a ViT config: $(cat "$TMP/log")"
+real=$(realpath "$TMP/vit/config.json")
+expect_eq "ViT rows" "$("$CSVQ" "$TMP/v/peaks.csv" point_id model model_source status | tr '\t\n' ' ;')" \
+    "vit/vit-base-patch16-224/cpu/full/sdpa/b4/s1/st1/r0 vit-base-patch16-224 $real ok;vit/vit-base-patch16-224/cpu/full/sdpa/b8/s1/st1/r0 vit-base-patch16-224 $real ok;"
+expect_eq "ViT {model}" "$("$CSVQ" "$TMP/v/peaks.csv" command | head -n 1)" "'fake_train' '4' 'ok' '$real'"
+# ... and for peakfit's worker, today's refusal at the model's line.
+printf '[global]\nmodel = vit/config.json\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/vw.sweep"
+rc=0
+"$PEAKFIT" run "$TMP/vw.sweep" -o "$TMP/vw" 2>"$TMP/log" || rc=$?
+expect_eq "a ViT for the worker: exit" "$rc" 2
+expect_eq "a ViT for the worker: message" "$(cat "$TMP/log")" \
+    "peakfit: $TMP/vw.sweep:2: $real: field model_type: \"vit\" is not a family peakfit builds (families: llama, mistral, qwen2, qwen3, gemma, gemma2, phi3, gpt2)"
 
 # The same model in a job of peakfit's worker: refused, exit 2.
 printf '[global]\nmodel = my-cnn\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/w.sweep"
