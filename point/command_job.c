@@ -44,6 +44,7 @@ static const char *value_of(void *ctx, const char *name, size_t len)
     case COMMAND_steps: return number(v, j->steps);
     case COMMAND_threads: return number(v, v->threads);
     case COMMAND_lora_rank: return number(v, j->lora_rank);
+    case COMMAND_layers: return number(v, j->layers);
     case COMMAND_lora_targets: lora_targets_to_list(j->lora_targets, v->text, sizeof v->text); return v->text;
     case COMMAND_job: return j->name;
     case COMMAND_point_id: return p->id;

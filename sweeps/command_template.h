@@ -36,6 +36,7 @@
     X(threads, "the intra-op threads the point gets: the sweep's, or under `-j` its share of the cores") \
     X(lora_rank, "the job's LoRA rank")                                                                \
     X(lora_targets, "the job's LoRA targets, comma-separated (`q,v`)")                                 \
+    X(layers, "the job's `layers`: a slice's decoder layers (0: the config's depth)")                 \
     X(job, "the job's name")                                                                           \
     X(point_id, "the point's id")
 

@@ -61,10 +61,32 @@ const char *sweep_job_param(const struct sweep_job *j, const char *name, size_t 
     return NULL;
 }
 
+_Static_assert(COMMAND_PLACEHOLDER_COUNT <= 64, "check_ctx.used has a bit per placeholder");
+
+struct check_ctx {
+    const struct sweep_job *job;
+    unsigned long long used; /* bit k: placeholder k is in the command */
+};
+
 /* Any text for a setting's placeholder, the value for a param's. */
 static const char *check_value(void *ctx, const char *name, size_t len)
 {
-    return command_placeholder_find(name, len) >= 0 ? "x" : sweep_job_param(ctx, name, len);
+    struct check_ctx *c = ctx;
+    int k = command_placeholder_find(name, len);
+    if (k >= 0)
+        c->used |= 1ULL << k;
+    return k >= 0 ? "x" : sweep_job_param(c->job, name, len);
+}
+
+/* A slice is built by the command, not by peakfit: points that say
+ * `layers N` must pass N on, or they would name a slice the command never
+ * cut (the whole model measured under a slice's id). */
+static int check_layers_passed(struct parser *p, const struct sweep_job *job, unsigned long long used)
+{
+    if (job->layers == 0 || (used & (1ULL << COMMAND_layers)))
+        return 0;
+    return parser_fail(p, "command: layers = %d needs {layers} in the command: the command builds the model, and "
+                          "its points would name a slice of %d layers it never cut", job->layers, job->layers);
 }
 
 int sweep_check_command(struct parser *p, const struct sweep_job *job)
@@ -79,8 +101,11 @@ int sweep_check_command(struct parser *p, const struct sweep_job *job)
     char err[512];
     struct command_argv argv;
     p->line = job->command_line;
-    if (command_expand(job->command, job->shell, check_value, (void *)job, &argv, err, sizeof err) != 0)
+    struct check_ctx ctx = {.job = job};
+    if (command_expand(job->command, job->shell, check_value, &ctx, &argv, err, sizeof err) != 0)
         rc = parser_fail(p, "command: %s", err);
+    else
+        rc = check_layers_passed(p, job, ctx.used);
     command_argv_free(&argv);
     p->line = saved;
     return rc;

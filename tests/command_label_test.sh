@@ -54,4 +54,20 @@ rc=0
 expect_eq "a label for the worker: exit" "$rc" 2
 expect_eq "a label for the worker: message" "$(cat "$TMP/log")" \
     "peakfit: $TMP/w.sweep:2: unknown model preset \"my-cnn\" (presets: smollm2-135m, tiny; or a path to a config.json)"
+
+# layers in a command job: the command cuts the slice, so it gets
+# {layers}; a command without it is refused at its line, since its points
+# would name a slice it never cut.
+printf '[s]\nmodel = my-lm\ntechnique = full\nlayers = 2\nbatch = 4\ncommand = fake_train {batch} ok {layers}\n' \
+    >"$TMP/s.sweep"
+"$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/s" 2>"$TMP/log" || fail "run of a slice: $(cat "$TMP/log")"
+expect_eq "slice rows" "$("$CSVQ" "$TMP/s/peaks.csv" point_id layers command | tr '\t\n' ' ;')" \
+    "s/my-lm/cpu/full/layers2/sdpa/b4/s1/st1/r0 2 'fake_train' '4' 'ok' '2';"
+printf '[s]\nmodel = my-lm\ntechnique = full\nlayers = 2\nbatch = 4\ncommand = fake_train {batch} ok\n' >"$TMP/n.sweep"
+rc=0
+"$PEAKFIT" run "$TMP/n.sweep" -o "$TMP/n" 2>"$TMP/log" || rc=$?
+expect_eq "a slice not passed on: exit" "$rc" 2
+expect_eq "a slice not passed on: message" "$(cat "$TMP/log")" \
+    "peakfit: $TMP/n.sweep:6: command: layers = 2 needs {layers} in the command: the command builds the model, and its points would name a slice of 2 layers it never cut"
+[ ! -e "$TMP/n/peaks.csv" ] || fail "a refused sweep wrote peaks.csv"
 exit 0
