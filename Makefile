@@ -100,6 +100,11 @@ FRONT_OBJ := $(filter-out $(WORKER_OBJ),$(C_OBJ))
 CMD_OBJ  := $(filter-out $(B)/src/main.o,$(SRC_OBJ))
 TEST_C   := $(wildcard tests/*_test.c tests/tools/*.c)
 TEST_BIN := $(TEST_C:tests/%.c=$(B)/tests/%)
+# The fault worker: peakfit-worker with its test hook (PEAKFIT_FAULT=segv,
+# abort, kill, hang or exit makes it fail on purpose), for the tests of how
+# the runner records each failure. The released one has no hook
+# (tests/faults_test.sh checks).
+FAULT_WORKER := $(B)/tests/tools/peakfit-worker-faults
 # The tests that call the shim link libtorch; every other test links only
 # the C objects, as peakfit does.
 TORCH_TEST_BIN := $(addprefix $(B)/tests/,attention_test checkpoint_test family_weights_test \
@@ -141,14 +146,23 @@ $(VENV_CUDA)/.installed: requirements-cuda.txt
 
 all: $(BIN)/peakfit $(BIN)/peakfit-worker
 
-# What the tests run: the binaries, the C test programs and tests/tools.
-test-programs: all $(TEST_BIN)
+# What the tests run: the binaries, the C test programs, tests/tools and
+# the fault worker.
+test-programs: all $(TEST_BIN) $(FAULT_WORKER)
 
 $(BIN)/peakfit: $(SRC_OBJ) $(FRONT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(FRONT_LDLIBS)
 
 $(BIN)/peakfit-worker: $(B)/src/worker_main.o $(C_OBJ) $(SHIM_LIB)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/worker_hooks.o: worker/worker.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DPEAKFIT_TEST_HOOKS $(DEPFLAGS) -c -o $@ $<
+
+$(FAULT_WORKER): $(B)/src/worker_main.o $(B)/tests/worker_hooks.o $(filter-out $(B)/worker/worker.o,$(C_OBJ)) $(SHIM_LIB)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(LDLIBS)
 

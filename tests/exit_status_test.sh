@@ -43,7 +43,7 @@ expect_status "run: bad sweep" 2 "$PEAKFIT" run "$TMP/bad.sweep" -o "$TMP/run-ba
 [ ! -e "$TMP/run-bad" ] || fail "run: a bad sweep created its output directory"
 expect_status "run: missing -o" 2 "$PEAKFIT" run "$TMP/ok.sweep"
 expect_status "run: output under a file" 1 "$PEAKFIT" run "$TMP/ok.sweep" -o "$TMP/file/out"
-PEAKFIT_FAULT=exit expect_status "run: no point succeeded" 1 "$PEAKFIT" run "$TMP/load.sweep" -o "$TMP/run-failed"
+PEAKFIT_FAULT=exit PEAKFIT_WORKER=$FAULT_WORKER expect_status "run: no point succeeded" 1 "$PEAKFIT" run "$TMP/load.sweep" -o "$TMP/run-failed"
 
 # slurm writes its script (no sbatch needed without --submit)
 expect_status "slurm: done" 0 "$PEAKFIT" slurm "$TMP/ok.sweep" -o "$TMP/slurm"
@@ -53,7 +53,7 @@ expect_status "slurm: bad --time" 2 "$PEAKFIT" slurm "$TMP/ok.sweep" -o "$TMP/sl
 expect_status "slurm: output under a file" 1 "$PEAKFIT" slurm "$TMP/ok.sweep" -o "$TMP/file/out"
 
 # SIGHUP (a closed terminal) stops a run as SIGINT does: 130, resumable.
-PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/load.sweep" -o "$TMP/hup" 2>"$TMP/hup.err" &
+PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" run "$TMP/load.sweep" -o "$TMP/hup" 2>"$TMP/hup.err" &
 pid=$!
 for _ in $(seq 100); do [ -f "$TMP/hup/peaks.csv" ] && break; sleep 0.1; done
 sleep 0.5

@@ -6,6 +6,10 @@ set -u -o pipefail
 export PEAKFIT_WORKER
 : "${CSVQ:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/tests/tools/csvq}"
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# FAULT_WORKER: the worker built with its test hook (make test-programs):
+# PEAKFIT_FAULT=segv, abort, kill, hang or exit makes it fail on purpose.
+# The released peakfit-worker has no hook.
+FAULT_WORKER=$(dirname "$CSVQ")/peakfit-worker-faults
 # The fixtures were measured on this CPU: calc and verify take the machine
 # they run on for it, so their plans are the same on any host
 # (tests/machines_test.sh sets another).

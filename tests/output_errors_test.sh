@@ -26,7 +26,7 @@ fi
 # (its worker hangs, so until killed), after running PREPARE, a second
 # runner is refused, naming LOCKED, and writes nothing.
 second_runner() {
-    PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/s.sweep" -o "$2" 2>/dev/null &
+    PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" run "$TMP/s.sweep" -o "$2" 2>/dev/null &
     local first=$!
     for _ in $(seq 100); do [ -f "$2/peaks.csv" ] && break; sleep 0.1; done
     ${4:-true}

@@ -56,7 +56,7 @@ model = tiny
 technique = load
 timeout = 60
 SWEEP
-PEAKFIT_FAULT=hang "$PEAKFIT" run "$TMP/hang.sweep" -o "$TMP/hang" 2>/dev/null &
+PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" run "$TMP/hang.sweep" -o "$TMP/hang" 2>/dev/null &
 runner=$!
 worker=""
 for _ in $(seq 100); do worker=$(pgrep -P $runner); [ -n "$worker" ] && break; sleep 0.1; done

@@ -56,7 +56,7 @@ grep -q "repeats = 3" "$D/sweep.sweep" || fail "the frozen sweep was replaced"
 load_sweep "$TMP/f.sweep" "repeats = 2"
 "$PEAKFIT" run "$TMP/f.sweep" -o "$TMP/f" --point 0 2>"$TMP/err" || fail "task 0: $(cat "$TMP/err")"
 rc=0
-PEAKFIT_FAULT=exit "$PEAKFIT" run "$TMP/f.sweep" -o "$TMP/f" --point 1 2>"$TMP/err" || rc=$?
+PEAKFIT_FAULT=exit PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" run "$TMP/f.sweep" -o "$TMP/f" --point 1 2>"$TMP/err" || rc=$?
 expect_eq "failed task: exit status" "$rc" 1
 expect_eq "failed task: message" "$(tail -1 "$TMP/err")" \
     "peakfit: no point succeeded (1 failed: see the status and error columns of $TMP/f/peaks.csv)"

@@ -28,7 +28,7 @@ vdir=$dir/verify-tiny-cpu-full-sdpa-s128-${budget}MiB
 # may not have reported its baseline by then: its peak is then the RSS
 # read, with no peak above a baseline to print).
 set_column "$dir/peaks.csv" timeout_s 4
-out=$(PEAKFIT_FAULT=hang "$PEAKFIT" verify "$dir" --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
+out=$(PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" verify "$dir" --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
 expect_eq "timeouts: exit status" "$rc" 7
 grep -q "^  b = 1 (predicted largest): timeout, predicted [0-9.]* MiB (95%: +-[0-9.]*)\(, peak seen before it ended [0-9.]* MiB above baseline\)\?$" \
     <<<"$out" || fail "timeouts: b = 1's line: $out"

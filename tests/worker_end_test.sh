@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 load_sweep "$TMP/s.sweep" "timeout = 120"
 
-(trap '' CHLD; PEAKFIT_FAULT=segv exec "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/segv" 2>"$TMP/log")
+(trap '' CHLD; PEAKFIT_FAULT=segv PEAKFIT_WORKER=$FAULT_WORKER exec "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/segv" 2>"$TMP/log")
 expect_eq "segfault under an ignored SIGCHLD" "$("$CSVQ" "$TMP/segv/peaks.csv" status signal)" "crashed	11"
 
 # A worker that says what failed, then hangs.

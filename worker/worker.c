@@ -115,8 +115,10 @@ static void reset_peak_rss(void)
     }
 }
 
-/* Test hook: PEAKFIT_FAULT makes the worker fail on purpose, so that tests
- * can check how the runner records each kind of failure. */
+#ifdef PEAKFIT_TEST_HOOKS
+/* Test hook, compiled only into the tests' worker (make test-programs):
+ * PEAKFIT_FAULT makes it fail on purpose, so that tests can check how the
+ * runner records each kind of failure. */
 static void inject_fault(void)
 {
     const char *fault = getenv("PEAKFIT_FAULT");
@@ -127,6 +129,9 @@ static void inject_fault(void)
     if (!strcmp(fault, "hang")) for (;;) pause();
     if (!strcmp(fault, "exit")) _exit(7);
 }
+#else
+static void inject_fault(void) {}
+#endif
 
 /* The device whose memory this worker measures, once its baseline is
  * taken; NULL on cpu. */
