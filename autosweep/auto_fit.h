@@ -21,10 +21,12 @@ struct auto_point {
     int ok, on_floor;
 };
 
-/* Which points: model (display name), device, technique, attention, seq_len. */
+/* Which points: model (display name), device, technique, attention,
+ * seq_len and layers (peaks.csv's text: "" for the whole model). */
 struct auto_select {
     const char *model, *device, *technique, *attention;
     int seq_len;
+    const char *layers;
     enum metric metric; /* METRIC_TENSOR or METRIC_RSS: what A is fitted to */
 };
 

@@ -21,11 +21,18 @@ static void write_global(FILE *f, const char *model, const struct auto_request *
 
 static void write_job(FILE *f, const struct auto_request *r, const struct auto_job *j)
 {
-    if (r->n_seq_lens > 1 && j->seq_len != r->seq_lens[0])
-        fprintf(f, "\n[auto-%s-s%ld]\ntechnique = %s\nseq_len = %ld\nbatch = ", technique_name(j->technique), j->seq_len,
-                technique_name(j->technique), j->seq_len);
-    else
-        fprintf(f, "\n[auto-%s]\ntechnique = %s\nbatch = ", technique_name(j->technique), technique_name(j->technique));
+    int other_seq_len = r->n_seq_lens > 1 && j->seq_len != r->seq_lens[0];
+    fprintf(f, "\n[auto-%s", technique_name(j->technique));
+    if (other_seq_len)
+        fprintf(f, "-s%ld", j->seq_len);
+    if (j->layers > 0)
+        fprintf(f, "-l%d", j->layers);
+    fprintf(f, "]\ntechnique = %s\n", technique_name(j->technique));
+    if (other_seq_len)
+        fprintf(f, "seq_len = %ld\n", j->seq_len);
+    if (j->layers > 0)
+        fprintf(f, "layers = %d\n", j->layers);
+    fprintf(f, "batch = ");
     for (int i = 0; i < j->n; i++)
         fprintf(f, "%s%d", i ? ", " : "", j->batches[i]);
     fputc('\n', f);

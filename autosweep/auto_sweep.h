@@ -3,7 +3,8 @@
  * with the model, device, attention, seq_len and settings, and one job
  * [auto-TECHNIQUE] per technique listing every batch chosen so far (with
  * several seq_lens also [auto-TECHNIQUE-sS] per technique and further
- * seq_len S, so that a DIR measured at the first resumes with more). It is
+ * seq_len S, so that a DIR measured at the first resumes with more; with
+ * --slices [auto-TECHNIQUE-lN] per depth N, `layers = N`). It is
  * an ordinary sweep: `peakfit run DIR/auto.sweep -o DIR2` measures the
  * same points again, and `peakfit auto` with the same options resumes. */
 #ifndef PEAKFIT_AUTO_SWEEP_H
@@ -13,7 +14,7 @@
 #include "core/technique.h"
 #include "sweeps/sweep.h"
 
-enum { AUTO_MAX_TECHNIQUES = 8, AUTO_MAX_SEQ_LENS = 4 };
+enum { AUTO_MAX_TECHNIQUES = 8, AUTO_MAX_SEQ_LENS = 4, AUTO_MAX_DEPTHS = 3 };
 
 struct auto_request {
     const char *model_arg;   /* as given */
@@ -34,12 +35,18 @@ struct auto_request {
     double time_s;           /* > 0: no round starts after this long */
     double point_timeout_s;  /* > 0: each point's timeout (else the sweep's default) */
     enum metric metric;      /* what A is fitted to */
+    /* --slices: each technique and seq_len measured on the model cut to
+     * these depths (1, 2, 4 below the config's), the whole model fitted
+     * from them (fit/depth_fit.h); else one depth, 0: the config's. */
+    int slices;
+    int depths[AUTO_MAX_DEPTHS], n_depths;
 };
 
 /* The batches of one technique's job, ascending. */
 struct auto_job {
     pf_technique technique;
     long seq_len;             /* written in the job where the request has several */
+    int layers;               /* a slice's depth (its job [auto-T-lN]); 0: the whole model */
     int batches[SWEEP_MAX_LIST];
     int n;
 };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "autosweep/auto_choose.h"
 #include "autosweep/auto_fit.h"
+#include "autosweep/auto_slices.h"
 #include "autosweep/auto_sweep.h"
 #include "models/model_spec.h"
 #include "models/param_count.h"
@@ -27,9 +28,9 @@
 #define AUTO_FREE_MARGIN_MIB 1024.0
 /* --- the rounds ---------------------------------------------------------- */
 
-/* One track per technique and seq_len: track i is technique i / n_seq_lens
- * at seq_len i % n_seq_lens, chosen, measured and stopped on its own. */
-enum { AUTO_MAX_TRACKS = AUTO_MAX_TECHNIQUES * AUTO_MAX_SEQ_LENS };
+/* One track per technique, seq_len and depth (technique slowest, depth
+ * fastest), chosen, measured and stopped on its own. */
+enum { AUTO_MAX_TRACKS = AUTO_MAX_TECHNIQUES * AUTO_MAX_SEQ_LENS * AUTO_MAX_DEPTHS };
 
 struct auto_run {
     const struct auto_request *r;
@@ -39,13 +40,17 @@ struct auto_run {
     struct auto_fit fits[AUTO_MAX_TRACKS];
     int stopped[AUTO_MAX_TRACKS];
     char why[AUTO_MAX_TRACKS][256];
-    char label[AUTO_MAX_TRACKS][48];      /* "full", or "full/s128" with several seq_lens */
+    char label[AUTO_MAX_TRACKS][48];      /* "full"; "full/s128" with several seq_lens; "full/l2" a slice */
     double started;
 };
 
-static int n_tracks(const struct auto_run *a) { return a->r->n_techniques * a->r->n_seq_lens; }
-static pf_technique track_technique(const struct auto_run *a, int i) { return a->r->techniques[i / a->r->n_seq_lens]; }
-static long track_seq_len(const struct auto_run *a, int i) { return a->r->seq_lens[i % a->r->n_seq_lens]; }
+static int n_tracks(const struct auto_run *a) { return a->r->n_techniques * a->r->n_seq_lens * a->r->n_depths; }
+static pf_technique track_technique(const struct auto_run *a, int i)
+{
+    return a->r->techniques[i / (a->r->n_seq_lens * a->r->n_depths)];
+}
+static long track_seq_len(const struct auto_run *a, int i) { return a->r->seq_lens[i / a->r->n_depths % a->r->n_seq_lens]; }
+static int track_layers(const struct auto_run *a, int i) { return a->r->depths[i % a->r->n_depths]; }
 
 static int read_fits(struct auto_run *a)
 {
@@ -56,8 +61,12 @@ static int read_fits(struct auto_run *a)
         return EXIT_BAD_INPUT;
     }
     for (int i = 0; i < n_tracks(a); i++) {
-        struct auto_select sel = {a->spec.name, a->r->device, technique_name(track_technique(a, i)),
-                                  a->r->attention, (int)track_seq_len(a, i), a->r->metric};
+        char layers[16] = "";
+        if (track_layers(a, i) > 0)
+            snprintf(layers, sizeof layers, "%d", track_layers(a, i));
+        struct auto_select sel = {.model = a->spec.name, .device = a->r->device,
+                                  .technique = technique_name(track_technique(a, i)), .attention = a->r->attention,
+                                  .seq_len = (int)track_seq_len(a, i), .layers = layers, .metric = a->r->metric};
         auto_fit_read(&o, &sel, &a->fits[i]);
     }
     observations_free(&o);
@@ -104,7 +113,8 @@ static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
         return;
     }
     for (int k = 0; k < grid.n; k++) {
-        if (grid.points[k].technique != track_technique(a, i) || grid.points[k].seq_len != track_seq_len(a, i))
+        if (grid.points[k].technique != track_technique(a, i) || grid.points[k].seq_len != track_seq_len(a, i) ||
+            grid.points[k].job->layers != track_layers(a, i))
             continue;
         struct grid_point p = grid.points[k];
         struct predictor pr;
@@ -165,6 +175,7 @@ static int choose(struct auto_run *a, int i)
     arithmetic_of(a, i, &g);
     j->technique = track_technique(a, i);
     j->seq_len = track_seq_len(a, i);
+    j->layers = track_layers(a, i);
     j->n = 0;
     for (int k = 0; k < f->n; k++)
         j->batches[j->n++] = f->pts[k].batch;
@@ -248,6 +259,16 @@ static void print_summary(const struct auto_run *a, int i)
         printf("%s: no micro-batch measured within %.0f MiB\n", t, a->r->budget_mib);
 }
 
+/* "full", "full/s128" with several seq_lens, "full/l2" for a slice. */
+static void name_track(struct auto_run *a, int i)
+{
+    int n = snprintf(a->label[i], sizeof a->label[i], "%s", technique_name(track_technique(a, i)));
+    if (a->r->n_seq_lens > 1)
+        n += snprintf(a->label[i] + n, sizeof a->label[i] - (size_t)n, "/s%ld", track_seq_len(a, i));
+    if (track_layers(a, i) > 0)
+        snprintf(a->label[i] + n, sizeof a->label[i] - (size_t)n, "/l%d", track_layers(a, i));
+}
+
 static int run_rounds(struct auto_run *a)
 {
     int rc = out_dir_prepare(a->r->dir), added = 1;
@@ -257,13 +278,14 @@ static int run_rounds(struct auto_run *a)
     snprintf(a->csv, sizeof a->csv, "%s/peaks.csv", a->r->dir);
     a->started = monotonic_seconds();
     for (int i = 0; i < n_tracks(a); i++)
-        snprintf(a->label[i], sizeof a->label[i], a->r->n_seq_lens > 1 ? "%s/s%ld" : "%s",
-                 technique_name(track_technique(a, i)), track_seq_len(a, i));
+        name_track(a, i);
     rc = read_fits(a);
     while (rc == EXIT_DONE && added)
         rc = one_round(a, &added);
     for (int i = 0; rc == EXIT_DONE && i < n_tracks(a); i++)
         print_summary(a, i);
+    if (rc == EXIT_DONE && a->r->slices)
+        rc = auto_slices_summary(a->r, a->spec.name, (int)a->spec.config.num_layers);
     return rc;
 }
 
@@ -305,10 +327,9 @@ int auto_main(int argc, char **argv)
     if (!a)
         return EXIT_IO;
     a->r = &r;
-    int rc = model_spec_load(r.model_arg, &a->spec, err, sizeof err) != 0
-                 ? (fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT)
-             : state_over_budget(a) != 0 ? EXIT_BAD_INPUT
-                                         : run_rounds(a);
+    int rc = auto_load_model(&r, &a->spec, err, sizeof err) != 0 ? (fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT)
+             : state_over_budget(a) != 0                             ? EXIT_BAD_INPUT
+                                                                     : run_rounds(a);
     free(a);
     return rc;
 }

@@ -30,7 +30,8 @@ static void add(struct observations *o, int b)
 
 static void fit(struct observations *o, struct auto_fit *f)
 {
-    struct auto_select sel = {"m", "cpu", "full", "sdpa", S, METRIC_TENSOR};
+    struct auto_select sel = {.model = "m", .device = "cpu", .technique = "full", .attention = "sdpa", .seq_len = S,
+                              .layers = "", .metric = METRIC_TENSOR};
     auto_fit_read(o, &sel, f);
 }
 

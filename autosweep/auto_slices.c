@@ -1,0 +1,96 @@
+/* auto_slices.c: the slices `peakfit auto` measures, and the whole model
+ * from them (autosweep/auto_slices.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "autosweep/auto_args.h"
+#include "autosweep/auto_slices.h"
+#include "core/technique.h"
+#include "fit/fit_set.h"
+#include "util/exit_status.h"
+
+/* The depths measured: a layer, two, four; each below the config's own. */
+static const int slice_depths[AUTO_MAX_DEPTHS] = {1, 2, 4};
+
+static int choose_depths(struct auto_request *r, const struct model_spec *spec, char *err, size_t errlen)
+{
+    r->n_depths = 0;
+    for (int i = 0; i < AUTO_MAX_DEPTHS; i++)
+        if (slice_depths[i] < spec->config.num_layers)
+            r->depths[r->n_depths++] = slice_depths[i];
+    if (r->n_depths >= 2)
+        return 0;
+    snprintf(err, errlen, "--slices: %s has %lld layers; a fit across depths needs two depths below it (1 and 2), "
+             "so a model of 3 layers or more: measure it whole", spec->name, (long long)spec->config.num_layers);
+    return -1;
+}
+
+int auto_load_model(struct auto_request *r, struct model_spec *spec, char *err, size_t errlen)
+{
+    char whole[2048];
+    int fits = model_spec_load(r->model_arg, spec, whole, sizeof whole) == 0;
+    /* model_spec_read differs from model_spec_load only in not asking
+     * whether the weights fit here: where it succeeds, that was the why. */
+    if (!fits && (r->budget_mib > 0 || model_spec_read(r->model_arg, spec, err, errlen) != 0)) {
+        snprintf(err, errlen, "%s", whole);
+        return -1;
+    }
+    if (!fits && !r->slices) {
+        fprintf(stderr, "peakfit auto: %s\npeakfit auto: measuring slices of it instead (--slices)\n", whole);
+        r->slices = 1;
+    }
+    r->depths[0] = 0, r->n_depths = 1;
+    if (r->slices && choose_depths(r, spec, err, errlen) != 0)
+        return -1;
+    auto_default_points(r);
+    return 0;
+}
+
+/* The fit from slices of technique t for metric m, or NULL. */
+static const struct group_fit *from_slices(const struct fit_set *set, const char *model, const char *t,
+                                           enum metric m)
+{
+    for (int i = 0; i < set->n_groups; i++) {
+        const struct group_fit *g = &set->groups[i];
+        if (g->from_slices && g->metric == m && !strcmp(g->key.model, model) && !strcmp(g->key.technique, t))
+            return g;
+    }
+    return NULL;
+}
+
+static void print_a(const char *t, const char *what, const struct group_fit *g)
+{
+    const struct ols *line = g ? group_chosen(g) : NULL;
+    if (!line) {
+        printf("%s: the whole model's %s: no fit from slices (%s)\n", t, what, g ? g->reason : "too few points");
+        return;
+    }
+    double half = ols_ci95(line, 1);
+    printf("%s: the whole model's %s = %.4f MiB/token", t, what, line->c[1]);
+    if (isfinite(half) && line->c[1] > 0)
+        printf(" +- %.2f%%", 100 * half / line->c[1]);
+    /* key.layers is "30 (slices 1 2 4)" */
+    int depth = atoi(g->key.layers);
+    const char *from = strchr(g->key.layers, '(');
+    printf(", %d layers from %.*s\n", depth, from ? (int)strcspn(from + 1, ")") : 0, from ? from + 1 : "");
+}
+
+int auto_slices_summary(const struct auto_request *r, const char *model, int depth)
+{
+    struct fit_set set;
+    if (fit_set_open(r->dir, &set) != 0)
+        return EXIT_BAD_INPUT;
+    for (int i = 0; i < r->n_techniques; i++) {
+        const char *t = technique_name(r->techniques[i]);
+        char what[64];
+        snprintf(what, sizeof what, "A (%s)", metric_name(r->metric));
+        print_a(t, what, from_slices(&set, model, t, r->metric));
+        if (r->metric != METRIC_RSS)
+            print_a(t, "RSS's A", from_slices(&set, model, t, METRIC_RSS));
+    }
+    printf("the whole model (%d layers) is fitted from its slices: `peakfit calc %s --budget SIZE` plans with it\n",
+           depth, r->dir);
+    fit_set_free(&set);
+    return EXIT_DONE;
+}

@@ -1,0 +1,60 @@
+# peakfit auto --slices: tiny (4 layers) measured cut to 1 and 2 layers,
+# one job per depth in DIR/auto.sweep, and the whole model's A from the fit
+# across depths, which must equal the A of the whole model measured at the
+# same shapes (the allocator level is exact to the byte, so within 0.1 %).
+# A model whose weights do not fit this machine (Mistral-7B, 29 GB of fp32
+# weights) is measured in slices without being asked; the option's refusals
+# are exit 2 with their message.
+source "$(dirname "$0")/lib.sh"
+root=$(cd "$TESTS/.." && pwd)
+
+"$PEAKFIT" auto tiny --slices --technique full --seq-len 128 --threads 1 -o "$TMP/s" >"$TMP/out" 2>"$TMP/err" ||
+    fail "auto --slices: exit status $?: $(tail -3 "$TMP/err")"
+expect_eq "jobs, one per depth" "$(grep -E '^\[|^layers' "$TMP/s/auto.sweep" | tr '\n' ' ')" \
+    "[global] [auto-full-l1] layers = 1 [auto-full-l2] layers = 2 "
+for l in 1 2; do
+    grep -q "^full/l$l: 5 points measured, 0 failed" "$TMP/out" || fail "depth $l: $(cat "$TMP/out")"
+done
+line=$(grep '^full: the whole model.s A (tensor) = ' "$TMP/out") || fail "no whole-model A: $(cat "$TMP/out")"
+grep -q ', 4 layers from slices 1 2$' <<<"$line" || fail "the depths are not named: $line"
+grep -q "^the whole model (4 layers) is fitted from its slices: \`peakfit calc $TMP/s --budget SIZE\` plans with it$" \
+    "$TMP/out" || fail "no pointer to calc: $(cat "$TMP/out")"
+sliced=$(sed -E 's/.* = ([0-9.]+) MiB\/token.*/\1/' <<<"$line")
+
+# The whole model at the slices' largest batches: its own A.
+printf '[whole]\nmodel = tiny\ntechnique = full\nseq_len = 128\nthreads = 1\nbatch = 4, 8, 16\n' >"$TMP/w.sweep"
+"$PEAKFIT" run "$TMP/w.sweep" -o "$TMP/w" >/dev/null 2>"$TMP/err" || fail "whole: $(tail -3 "$TMP/err")"
+"$PEAKFIT" fit "$TMP/w" >/dev/null 2>&1 || fail "fit of the whole model: exit status $?"
+whole=$(python3 -c 'import json, sys
+g = [g for g in json.load(open(sys.argv[1]))["groups"] if g["metric"] == "tensor"][0]
+print(g["linear"]["coefficients"][1])' "$TMP/w/fit.json")
+python3 -c "import sys; s, w = $sliced, $whole; sys.exit(abs(s / w - 1) > 0.001)" ||
+    fail "A from slices $sliced MiB/token, the whole model's $whole"
+
+# Too big for this machine: slices without --slices (no worker here, so
+# the round records nothing; what matters is what auto chose to run).
+mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+if [ "$mem_kib" -lt $((28 * 1024 * 1024)) ]; then
+    PEAKFIT_WORKER=$TMP/none "$PEAKFIT" auto "$root/tests/fixtures/models/Mistral-7B-v0.1" --technique lora \
+        --seq-len 64 -o "$TMP/m" >/dev/null 2>"$TMP/err"
+    grep -q '^peakfit auto: measuring slices of it instead (--slices)$' "$TMP/err" || fail "Mistral-7B: $(cat "$TMP/err")"
+    expect_eq "Mistral-7B's jobs" "$(grep '^\[' "$TMP/m/auto.sweep" | tr '\n' ' ')" \
+        "[global] [auto-lora-l1] [auto-lora-l2] [auto-lora-l4] "
+else
+    echo "    note: this machine holds Mistral-7B's fp32 weights: the fallback to slices is not exercised"
+fi
+
+bad() {
+    local want=$1 err rc
+    shift
+    err=$("$PEAKFIT" auto "$@" -o "$TMP/bad" 2>&1 >/dev/null); rc=$?
+    expect_eq "auto $*: exit status" "$rc" 2
+    expect_eq "auto $*: message" "$(head -1 <<<"$err")" "$want"
+}
+bad "peakfit auto: --budget measures the whole model, --slices a cut of it: plan a budget from slices with \`peakfit calc DIR --budget SIZE\`" \
+    tiny --slices --budget 1GiB --technique full --seq-len 64
+printf '{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 256}\n' \
+    >"$TMP/two.json"
+bad "peakfit: --slices: two has 2 layers; a fit across depths needs two depths below it (1 and 2), so a model of 3 layers or more: measure it whole" \
+    "$TMP/two.json" --slices --technique full --seq-len 64
+[ ! -e "$TMP/bad/peaks.csv" ] || fail "a refused auto wrote peaks.csv"
