@@ -51,8 +51,10 @@ struct auto_job {
     int n;
 };
 
-/* Writes the sweep at path atomically. model is the preset or the
- * canonical config path. Returns 0, or -1 with the reason in err. */
+/* Writes the sweep at path atomically (sweeps/sweep_write.h's lines).
+ * model is the preset or the canonical config path. Returns 0, -1 when the
+ * file cannot be written, or -2 when a value (the model's path, say) would
+ * read back otherwise, with the reason in err; nothing is written then. */
 int auto_sweep_write(const char *path, const char *model, const struct auto_request *r, const struct auto_job *jobs,
                      int n_jobs, char *err, size_t errlen);
 #endif

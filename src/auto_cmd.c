@@ -214,9 +214,10 @@ static int one_round(struct auto_run *a, int *added)
     fflush(stdout);
     if (!*added)
         return EXIT_DONE;
-    if (auto_sweep_write(a->sweep, a->spec.source, a->r, a->jobs, n_tracks(a), err, sizeof err) != 0) {
+    int written = auto_sweep_write(a->sweep, a->spec.source, a->r, a->jobs, n_tracks(a), err, sizeof err);
+    if (written != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
-        return EXIT_IO;
+        return written == -2 ? EXIT_BAD_INPUT : EXIT_IO;
     }
     int before = points_known(a), rc = run_sweep(a->sweep, a->r->dir);
     if (rc != EXIT_DONE && rc != EXIT_NO_RESULT)

@@ -16,6 +16,7 @@
 #include "core/technique.h"
 #include "reports/verify_options.h"
 #include "sweeps/limits.h"
+#include "sweeps/sweep_write.h"
 #include "src/verify_cmd.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"
@@ -50,32 +51,39 @@ static const struct csv_row *group_row(const struct csv_table *t, const struct g
     return NULL;
 }
 
-/* A value that a sweep line would misread (a list separator, a comment). */
-static int unsafe(const char *v) { return strpbrk(v, ",#;\n\r") != NULL; }
+/* Every setting of the group's row, as the sweep key that set it; the
+ * plan sets the rest. An empty column is the key's default. */
+static void write_settings(struct sweep_writer *w, char *const *f, const struct calc_plan *p, double limit_mib)
+{
+    const struct point_field *pf;
+    int batches[2] = {(int)p->max_micro_batch, (int)p->max_micro_batch + 1};
+    sweep_write_comment(w, "Written by peakfit verify: the predicted largest micro-batch and the next size up,\n"
+                           "under a memory limit of the budget less the fit's baseline.");
+    sweep_write_section(w, "verify");
+    for (int i = 0; (pf = point_field_at(i)); i++)
+        if (pf->key && !(pf->uses & POINT_PLANNED) && f[pf->column][0])
+            sweep_write_value(w, pf->key, f[pf->column]);
+    sweep_write_ints(w, "batch", batches, 2);
+    sweep_write_valuef(w, "seq_len", "%ld", p->seq_len);
+    sweep_write_valuef(w, "mem_limit", "%.0fB", floor(limit_mib * 1048576));
+}
 
 static int write_sweep(const char *path, char *const *f, const struct calc_plan *p, double limit_mib)
 {
     char err[4400];
     struct output_file out;
-    if (unsafe(f[PEAKS_COL_model_source]) || unsafe(f[PEAKS_COL_weights])) {
-        fprintf(stderr, "peakfit: %s: its model or weights path holds , # or ; and cannot be written into a sweep\n",
-                f[PEAKS_COL_model_source]);
-        return EXIT_BAD_INPUT;
-    }
+    struct sweep_writer w;
     if (output_file_open(&out, path, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
     }
-    fprintf(out.f, "# Written by peakfit verify: the predicted largest micro-batch and the next size up,\n"
-                   "# under a memory limit of the budget less the fit's baseline.\n[verify]\n");
-    /* Every setting of the group's row, as the sweep key that set it; the
-     * plan sets the rest. An empty column is the key's default. */
-    const struct point_field *pf;
-    for (int i = 0; (pf = point_field_at(i)); i++)
-        if (pf->key && !(pf->uses & POINT_PLANNED) && f[pf->column][0])
-            fprintf(out.f, "%s = %s\n", pf->key, f[pf->column]);
-    fprintf(out.f, "batch = %ld, %ld\nseq_len = %ld\nmem_limit = %.0fB\n", p->max_micro_batch,
-            p->max_micro_batch + 1, p->seq_len, floor(limit_mib * 1048576));
+    sweep_writer_start(&w, out.f, err, sizeof err);
+    write_settings(&w, f, p, limit_mib);
+    if (sweep_writer_end(&w) != 0) {
+        output_file_abandon(&out);
+        fprintf(stderr, "peakfit: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
     if (output_file_commit(&out, err, sizeof err) != 0) {
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;

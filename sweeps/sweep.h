@@ -84,6 +84,9 @@ struct sweep {
  * here; whether this libtorch has them is runner/device_check.h's
  * device_check_sweep(). */
 struct sweep *sweep_load(const char *path, char *err, size_t errlen);
+/* Whether name may name a job's [section]: 1 to SWEEP_NAME_MAX - 1
+ * letters, digits or _-.+ */
+int sweep_job_name_valid(const char *name);
 
 /* A sweep of one job, "point", holding the defaults, whose keys are then set
  * one by one with sweep_set (the worker's options). Relative paths are

@@ -10,24 +10,19 @@
 #include "models/model_spec.h"
 #include "sweeps/sweep_freeze.h"
 #include "sweeps/sweep_keys.h"
+#include "sweeps/sweep_parser.h"
 #include "sweeps/sweep_setters.h"
+#include "sweeps/sweep_write.h"
 
 static int is_path_key(const struct opt_row *k) { return k && (k->set == sweep_set_model || k->set == sweep_set_weights); }
 
-/* Where the value's comment starts (as sweep_parse.c's cut_comment). */
-static size_t value_end(const char *v, size_t n)
+/* One item of the value, trimmed: base/item where that names something
+ * and reads back as itself (sweep_write.h's rule: base may hold a comma or
+ * " #"), else as written (a preset, a Hub id, an absolute path, a missing
+ * file that the parse reports as before). */
+static void write_item(FILE *out, const char *base, const struct opt_row *k, const char *item, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if ((v[i] == '#' || v[i] == ';') && (i == 0 || isspace((unsigned char)v[i - 1])))
-            return i;
-    return n;
-}
-
-/* One item of the value, trimmed: base/item where that names something,
- * else as written (a preset, a Hub id, an absolute path, a missing file
- * that the parse reports as before). */
-static void write_item(FILE *out, const char *base, const char *item, size_t n, int path_only)
-{
+    int path_only = !(k->flags & OPT_LIST);
     while (n && isspace((unsigned char)*item))
         item++, n--;
     while (n && isspace((unsigned char)item[n - 1]))
@@ -37,21 +32,22 @@ static void write_item(FILE *out, const char *base, const char *item, size_t n, 
     snprintf(text, sizeof text, "%.*s", (int)n, item);
     int relative = n && n < sizeof text && text[0] != '/' && (path_only || model_spec_is_path(text));
     snprintf(joined, sizeof joined, "%s/%s", base, text);
-    fputs(relative && stat(joined, &st) == 0 ? joined : text, out);
+    int resolved = relative && stat(joined, &st) == 0 && !sweep_value_misread(k, joined);
+    fputs(resolved ? joined : text, out);
 }
 
 /* A path key's line: key = items (a list for model), then the comment. */
 static void write_path_line(FILE *out, const char *base, const struct opt_row *k, const char *line, size_t n)
 {
     const char *eq = memchr(line, '=', n), *v = eq + 1;
-    size_t vn = value_end(v, n - (size_t)(v - line)), at = 0;
+    size_t vn = sweep_comment_at(v, n - (size_t)(v - line)), at = 0;
     fprintf(out, "%.*s= ", (int)(eq - line), line);
     int list = (k->flags & OPT_LIST) != 0;
     while (at <= vn) {
         size_t end = at;
         while (end < vn && !(list && v[end] == ','))
             end++;
-        write_item(out, base, v + at, end - at, !list);
+        write_item(out, base, k, v + at, end - at);
         if (end < vn)
             fputs(", ", out);
         at = end + 1;

@@ -3,7 +3,9 @@
  * run. A model or weights path is relative to the sweep file, so the
  * copy, in another directory, would name other files (every Slurm task
  * failed with "cannot open model config"): its relative paths are written
- * resolved, absolute, and every other byte as it was. */
+ * resolved, absolute, and every other byte as it was. A resolved path that
+ * the parser would misread (the sweep's folder holds " #" or, for model, a
+ * comma: sweep_write.h's rule) stays as written. */
 #ifndef PEAKFIT_SWEEP_FREEZE_H
 #define PEAKFIT_SWEEP_FREEZE_H
 #include <stddef.h>

@@ -118,7 +118,7 @@ static int check_job(struct reader *r)
     return rc;
 }
 
-static int valid_job_name(const char *name)
+int sweep_job_name_valid(const char *name)
 {
     return name[0] && strlen(name) < SWEEP_NAME_MAX &&
            strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") == strlen(name);
@@ -146,7 +146,7 @@ static int start_section(struct reader *r, char *header)
     near_name_offer(&near, "global");
     if (near.best_distance <= 1) /* [globals], [Global]: not meant as a job */
         return parser_fail(p, "unknown section [%s]: did you mean [global]? (any other name is a job)", name);
-    if (!valid_job_name(name))
+    if (!sweep_job_name_valid(name))
         return parser_fail(p, "job name \"%s\" must be 1-%d letters, digits or _-.+", name, SWEEP_NAME_MAX - 1);
     for (int i = 0; i < p->sweep->n_jobs; i++)
         if (strcmp(p->sweep->jobs[i].name, name) == 0)
@@ -192,20 +192,17 @@ static int read_assignment(struct reader *r, char *text)
     return sweep_key_set(p, k, key, value);
 }
 
-/* A '#' or ';' at the start, or after white space, starts a comment:
- * `batch = 1, 2  # small` is "1, 2". A '#' inside a word stays. */
-static void cut_comment(char *text)
+size_t sweep_comment_at(const char *text, size_t n)
 {
-    for (char *c = text; *c; c++)
-        if ((*c == '#' || *c == ';') && (c == text || isspace((unsigned char)c[-1]))) {
-            *c = '\0';
-            return;
-        }
+    for (size_t i = 0; i < n; i++)
+        if ((text[i] == '#' || text[i] == ';') && (i == 0 || isspace((unsigned char)text[i - 1])))
+            return i;
+    return n;
 }
 
 static int read_line(struct reader *r, char *raw)
 {
-    cut_comment(raw);
+    raw[sweep_comment_at(raw, strlen(raw))] = '\0';
     char *text = trim(raw);
     if (text[0] == '\0')
         return 0;

@@ -22,6 +22,11 @@ int parser_fail(struct parser *p, const char *fmt, ...) __attribute__((format(pr
  * opt_set_in, ctx p). Returns 0 or -1. */
 int sweep_key_set(struct parser *p, const struct opt_row *key, const char *display, const char *value);
 
+/* Where a comment starts in n bytes of text: a '#' or ';' at the start or
+ * after white space (`batch = 1, 2  # small` is "1, 2"; a '#' inside a
+ * word stays); n when there is none. */
+size_t sweep_comment_at(const char *text, size_t n);
+
 /* At the end of a job: its command splits, and names only placeholders it has. */
 int sweep_check_command(struct parser *p, const struct sweep_job *job);
 #endif

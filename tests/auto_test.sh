@@ -112,4 +112,14 @@ bad '--target must be a fraction or percentage: 0.02 or 2%, not "150%"' --techni
 bad '--budget needs a unit (e.g. 24GiB, 512MiB), not "6"' --technique full --seq-len 64 --budget 6
 bad '--metric must be one of tensor, rss, not "rs"; did you mean rss?' --technique full --seq-len 64 --metric rs
 [ ! -e "$TMP/bad" ] || fail "a bad option created the output directory"
+
+# A model whose path a sweep line would misread (" #" starts a comment):
+# exit 2, the path named, no auto.sweep written.
+model="$(cd "$TMP" && pwd -P)/m #1/config.json"
+mkdir "$TMP/m #1" && cp "$TESTS/fixtures/models/gpt2/config.json" "$model"
+err=$("$PEAKFIT" auto "$model" --technique full --seq-len 8 -o "$TMP/hostile" 2>&1 >/dev/null); rc=$?
+expect_eq "a model path with a comment: exit status" "$rc" 2
+expect_eq "a model path with a comment: message" "$err" \
+    "peakfit: model = \"$model\" cannot be written into a sweep: a '#' or ';' at its start or after white space would start a comment"
+[ ! -e "$TMP/hostile/auto.sweep" ] || fail "a model path with a comment: auto.sweep was written: $(cat "$TMP/hostile/auto.sweep")"
 true

@@ -73,14 +73,25 @@ expect_eq "an unwritable verify directory: one error" "$(wc -l <<<"$err")" 1
 grep -q "^peakfit: $dir/verify-tiny-cpu-full-sdpa-s128-$((budget + 1))MiB/verify.sweep" <<<"$err" ||
     fail "an unwritable verify directory: $err"
 
+# refused WHAT COLUMN VALUE MESSAGE: verify of a copy of the fit's rows
+# with COLUMN set to VALUE exits 2 with MESSAGE and writes no verify
+# sweep.
+refused() {
+    local copy=$TMP/$2 err rc
+    mkdir "$copy"
+    cp "$dir/peaks.csv" "$copy/peaks.csv"
+    set_column "$copy/peaks.csv" "$2" "$3"
+    err=$("$PEAKFIT" verify "$copy" --budget "${budget}MiB" 2>&1 >/dev/null); rc=$?
+    expect_eq "$1: exit status" "$rc" 2
+    expect_eq "$1: message" "$err" "$4"
+    ! ls "$copy"/verify-*/verify.sweep 2>/dev/null || fail "$1: a verify sweep was written"
+}
 # A command job's fit: verify would run peakfit's worker, another program.
-cmd=$TMP/cmd
-mkdir "$cmd"
-cp "$dir/peaks.csv" "$cmd/peaks.csv"
-set_column "$cmd/peaks.csv" measured_by "command 00000000000000ab"
-err=$("$PEAKFIT" verify "$cmd" --budget "${budget}MiB" 2>&1 >/dev/null); rc=$?
-expect_eq "a command job's fit: exit status" "$rc" 2
-expect_eq "a command job's fit: message" "$err" \
-    "peakfit: verify: $cmd: this fit was measured by a command job (measured_by command 00000000000000ab), and verify runs peakfit's own worker, another program: run your command at micro-batch 1 and 2 with mem_limit = ${limit}MiB in its sweep to test the plan"
-ls -d "$cmd"/verify-* 2>/dev/null && fail "a command job's fit: a verify directory was made"
+refused "a command job's fit" measured_by "command 00000000000000ab" \
+    "peakfit: verify: $TMP/measured_by: this fit was measured by a command job (measured_by command 00000000000000ab), and verify runs peakfit's own worker, another program: run your command at micro-batch 1 and 2 with mem_limit = ${limit}MiB in its sweep to test the plan"
+ls -d "$TMP/measured_by"/verify-* 2>/dev/null && fail "a command job's fit: a verify directory was made"
+# A setting that a sweep line would misread (a weights path with " #", a
+# comment there): bad input, and no verify sweep is written.
+refused "a weights path with a comment" weights "/data/run #2/model.safetensors" \
+    "peakfit: weights = \"/data/run #2/model.safetensors\" cannot be written into a sweep: a '#' or ';' at its start or after white space would start a comment"
 true
