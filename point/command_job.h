@@ -1,7 +1,7 @@
 /* command_job.h: a command job's point as a process to run: its argv
  * (sweeps/command_template.h, filled in with the point's settings), the
  * program it execs (found on PATH as a shell would, but run with execv:
- * no shell). runner/grid_cmd.c checks with it, before anything is
+ * no shell). runner/grid_load.c checks with it, before anything is
  * created, that every job's program is there and executable. */
 #ifndef PEAKFIT_COMMAND_JOB_H
 #define PEAKFIT_COMMAND_JOB_H

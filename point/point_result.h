@@ -14,7 +14,7 @@ enum { WORKER_EXIT_OK = 0, WORKER_EXIT_USAGE = 2, WORKER_EXIT_OOM = 3, WORKER_EX
     "exit status: 0 ok, 2 a bad option, 3 out of memory, 4 any other failure (its error line says which)\n"
 
 /* The status of a point run -j 1 did not start: its predicted peak was
- * more than the free memory (proc/pool.c); measured again on resume. */
+ * more than the free memory (runner/pool.c); measured again on resume. */
 #define POINT_REFUSED "refused"
 
 struct point_result {

@@ -1,5 +1,5 @@
 /* device_check.h: may this libtorch run a sweep's devices? grid and run ask
- * before building the grid (runner/grid_cmd.c); the grid itself is pure
+ * before building the grid (runner/grid_load.c); the grid itself is pure
  * expansion and never asks peakfit-worker. */
 #ifndef PEAKFIT_DEVICE_CHECK_H
 #define PEAKFIT_DEVICE_CHECK_H

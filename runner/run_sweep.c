@@ -1,6 +1,6 @@
 /* run_sweep.c: validates everything first, then runs the points not yet
  * in DIR/peaks.csv, each in a fresh worker process, N at a time
- * (proc/pool.h); or, with --point, one Slurm task's share of them. */
+ * (runner/pool.h); or, with --point, one Slurm task's share of them. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -9,12 +9,12 @@
 #include <string.h>
 #include <time.h>
 #include "point/grid.h"
-#include "runner/grid_cmd.h"
+#include "runner/grid_load.h"
 #include "store/out_dir.h"
 #include "store/results_csv.h"
 #include "runner/run_sweep.h"
 #include "point/worker_command.h"
-#include "proc/pool.h"
+#include "runner/pool.h"
 #include "proc/spawn.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
@@ -262,7 +262,7 @@ int run_sweep_with(const struct run_options *o)
     out_dir_lock_waits(o->point >= 0);
     struct grid g;
     int rc;
-    struct sweep *s = grid_cmd_load(o->sweep, &g, &rc);
+    struct sweep *s = grid_load(o->sweep, &g, &rc);
     if (!s)
         return rc;
     if (worker_command_check() != 0) { /* before anything is created */

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "runner/grid_cmd.h"
+#include "runner/grid_load.h"
 #include "store/out_dir.h"
 #include "store/results_csv.h"
 #include "store/results_resume.h"
@@ -255,7 +255,7 @@ int slurm_main(int argc, char **argv)
     if (rc != EXIT_DONE)
         return rc;
     struct grid g;
-    struct sweep *s = grid_cmd_load(o.sweep, &g, &rc);
+    struct sweep *s = grid_load(o.sweep, &g, &rc);
     if (!s)
         return rc;
     long points = g.n;

@@ -57,7 +57,7 @@ struct sweep_job {
     /* points measured but kept out of the fit, to check its predictions */
     struct sweep_pair { int batch, seq_len; } holdouts[SWEEP_MAX_LIST];
     int n_holdouts;
-    int jobs;             /* points measured at once (proc/pool.h); `run -j` overrides */
+    int jobs;             /* points measured at once (runner/pool.h); `run -j` overrides */
     /* A command job runs this instead of peakfit-worker ("" for the
      * worker): sweeps/command_template.h says how it is split and filled in. */
     char command[SWEEP_LINE_MAX];

@@ -2,7 +2,7 @@
  * running: the machine's memory against each one's predicted peak, a point
  * predicted past the machine's memory alone, and the GPUs' slots. */
 #include <stdio.h>
-#include "proc/pool_admit.h"
+#include "runner/pool_admit.h"
 #include "proc/proc_stats.h"
 #include "core/device.h"
 

@@ -1,6 +1,6 @@
-/* grid_main.h: `peakfit grid SWEEP [--peaks] [-o DIR]`. */
-#ifndef PEAKFIT_GRID_MAIN_H
-#define PEAKFIT_GRID_MAIN_H
+/* grid_cmd.h: `peakfit grid SWEEP [--peaks] [-o DIR]`. */
+#ifndef PEAKFIT_GRID_CMD_H
+#define PEAKFIT_GRID_CMD_H
 
 /* Checks a sweep and lists its points' ids on stdout, running none; on
  * stderr, with --peaks or -o DIR, each point's expected peak and the

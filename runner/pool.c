@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "point/command_job.h"
-#include "proc/pool.h"
-#include "proc/pool_admit.h"
+#include "runner/pool.h"
+#include "runner/pool_admit.h"
 #include "core/device.h"
 #include "point/worker_command.h"
 #include "util/clock.h"

@@ -1,4 +1,4 @@
-/* grid_main.c: `peakfit grid SWEEP [--peaks] [-o DIR]`: the sweep checked
+/* grid_cmd.c: `peakfit grid SWEEP [--peaks] [-o DIR]`: the sweep checked
  * as `run` checks it, its points listed, nothing run; with --peaks (or
  * -o DIR) what each point is expected to hold at its peak, so that a sweep too big for the machine is
  * seen before it runs: from the fit of DIR's measurements where DIR has
@@ -10,10 +10,10 @@
 #include <string.h>
 #include "fit/fit_set.h"
 #include "reports/calc.h"
-#include "runner/grid_cmd.h"
+#include "runner/grid_load.h"
 #include "point/predict.h"
 #include "store/results_csv.h"
-#include "src/grid_main.h"
+#include "src/grid_cmd.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/options.h"
@@ -111,7 +111,7 @@ int grid_main(int argc, char **argv)
     int status;
     if (parse_args(argc, argv, &a) != 0)
         return EXIT_BAD_INPUT;
-    struct sweep *s = grid_cmd_load(a.sweep, &g, &status);
+    struct sweep *s = grid_load(a.sweep, &g, &status);
     if (!s)
         return status;
     for (int i = 0; i < g.n; i++)

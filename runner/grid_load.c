@@ -1,4 +1,4 @@
-/* grid_cmd.c: a sweep checked and expanded as `grid` (src/grid_main.c) and
+/* grid_load.c: a sweep checked and expanded as `grid` (src/grid_cmd.c) and
  * `run` both need it. */
 #include <limits.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include "point/command_job.h"
 #include "runner/device_check.h"
 #include "point/grid.h"
-#include "runner/grid_cmd.h"
+#include "runner/grid_load.h"
 #include "util/exit_status.h"
 
 /* Each command job's program, found and executable? Checked on the job's
@@ -32,7 +32,7 @@ static int command_jobs_check(const struct grid *g)
     return EXIT_DONE;
 }
 
-struct sweep *grid_cmd_load(const char *sweep_path, struct grid *g, int *status)
+struct sweep *grid_load(const char *sweep_path, struct grid *g, int *status)
 {
     char err[1024];
     struct sweep *s = sweep_load(sweep_path, err, sizeof err);

@@ -1,7 +1,7 @@
 /* pool_admit.h: whether the pool may start a point now (pool_admit.c). */
 #ifndef PEAKFIT_POOL_ADMIT_H
 #define PEAKFIT_POOL_ADMIT_H
-#include "proc/pool_slots.h"
+#include "runner/pool_slots.h"
 
 /* May point i start now in slot k? *predicted: its predicted peak (MiB);
  * *alone: whether it must run with nothing beside it. */
