@@ -20,3 +20,16 @@ printf '# edited\n' >>"$TMP/s.sweep"
 "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>"$TMP/err" || fail "run after an edit: $(cat "$TMP/err")"
 cmp -s "$TMP/s.sweep" "$TMP/out/sweep.sweep" || fail "the copy was not replaced"
 expect_eq "files in DIR" "$(ls -A "$TMP/out" | tr '\n' ' ')" ".peakfit.lock peaks.csv sweep.sweep "
+
+# The copy resolves a relative model path, unless the resolved path would
+# read back otherwise (its folder's " #" would start a comment): then it
+# keeps the path as written (sweeps/sweep_write.h's rule).
+for folder in plain "hash #1"; do
+    mkdir -p "$TMP/$folder/m"
+    cp "$TESTS/fixtures/models/gpt2/config.json" "$TMP/$folder/m/"
+    { one_point_global; printf '[j]\nmodel = m/config.json\ncommand = true\n'; } >"$TMP/$folder/s.sweep"
+    "$PEAKFIT" run "$TMP/$folder/s.sweep" -o "$TMP/$folder/out" 2>"$TMP/err" || fail "run in $folder: $(cat "$TMP/err")"
+done
+expect_eq "a relative path, resolved" "$(grep '^model = .*config' "$TMP/plain/out/sweep.sweep")" \
+    "model = $(cd "$TMP/plain" && pwd -P)/m/config.json"
+expect_eq "a relative path kept as written" "$(grep '^model = .*config' "$TMP/hash #1/out/sweep.sweep")" "model = m/config.json"
