@@ -36,4 +36,12 @@ double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p
 /* The baseline in that: its job's. */
 double predictor_baseline_mib(const struct predictor *pr, const struct grid_point *p);
 void predictor_free(struct predictor *pr);
+
+/* How far the arithmetic (no point of the kind measured yet) was from the
+ * measured peak RSS: the "all" row of bench/results/arithmetic-error.txt
+ * (bench/arithmetic-error.py, over the committed results directories);
+ * tests/arithmetic_error_test.sh holds these equal to it. */
+#define PREDICT_ARITHMETIC_MIN_PCT (-18.9)
+#define PREDICT_ARITHMETIC_MAX_PCT 104.1
+#define PREDICT_ARITHMETIC_POINTS 88
 #endif

@@ -58,6 +58,10 @@ static void print_expected(const struct sweep *s, const struct grid *g, const st
     if (at >= 0)
         fprintf(stderr, "peakfit: expected peaks: largest %.0f MiB (%s), all %d points together %.0f MiB; %d from "
                 "the fit, %d from arithmetic\n", largest, g->points[at].id, g->n, total, fitted, g->n - fitted);
+    if (fitted < g->n)
+        fprintf(stderr, "peakfit: the arithmetic is a rough estimate: %+.1f %% to %+.1f %% off the measured peak RSS "
+                "over %d points (bench/results/arithmetic-error.txt); measure a point for a number to plan with\n",
+                PREDICT_ARITHMETIC_MIN_PCT, PREDICT_ARITHMETIC_MAX_PCT, PREDICT_ARITHMETIC_POINTS);
     predictor_free(&pr);
 }
 

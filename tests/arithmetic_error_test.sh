@@ -1,0 +1,12 @@
+# grid --peaks prints, beside estimates by arithmetic, how far the
+# arithmetic was from the measured peak RSS: the figures of
+# bench/results/arithmetic-error.txt's "all" row (bench/arithmetic-error.py),
+# which this test holds equal; estimates all from a fit print no such line.
+source "$(dirname "$0")/lib.sh"
+root=$(cd "$TESTS/.." && pwd)
+read -r n min max < <(awk '$1 == "all" { printf "%s %.1f %.1f\n", $2, $3, $5 }' "$root/bench/results/arithmetic-error.txt")
+[ -n "$n" ] || fail "bench/results/arithmetic-error.txt has no \"all\" row"
+printf '[j]\nmodel = tiny\ntechnique = full\nbatch = 2\nseq_len = 8\n' >"$TMP/a.sweep"
+"$PEAKFIT" grid "$TMP/a.sweep" --peaks >/dev/null 2>"$TMP/err" || fail "grid --peaks: exit status $?"
+expect_eq "the arithmetic's measured error" "$(grep "rough estimate" "$TMP/err")" \
+    "peakfit: the arithmetic is a rough estimate: $(printf '%+.1f' "$min") % to $(printf '%+.1f' "$max") % off the measured peak RSS over $n points (bench/results/arithmetic-error.txt); measure a point for a number to plan with"
