@@ -108,7 +108,8 @@ FAULT_WORKER := $(B)/tests/tools/peakfit-worker-faults
 # The tests that call the shim link libtorch; every other test links only
 # the C objects, as peakfit does.
 TORCH_TEST_BIN := $(addprefix $(B)/tests/,attention_test checkpoint_test family_weights_test \
-    grid_test param_count_test safetensors_test saved_activations_test warm_step_test)
+    grid_test optimizer_step_test param_count_test safetensors_test saved_activations_test \
+    warm_step_test)
 C_TEST_BIN := $(filter-out $(TORCH_TEST_BIN),$(TEST_BIN))
 # Unit tests: pure C, no libtorch, no process started, milliseconds each
 # (make test-unit). The rest are integration tests: the shim's, rusage_test

@@ -7,6 +7,7 @@
 #include "autosweep/auto_sweep.h"
 #include "autosweep/auto_args.h"
 #include "core/attention.h"
+#include "core/optimizer.h"
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "core/technique.h"
@@ -73,6 +74,8 @@ static struct opt_row auto_rows[] = {
     SETTING_OPTION("threads", .type = OPT_LONG, .off = AUTO_FIELD(threads), .flags = OPT_DEF_WORDS,
                    .def = "0, libtorch's"),
     SETTING_OPTION("attention", .type = OPT_NAME, .off = AUTO_FIELD(attention)),
+    SETTING_OPTION("optimizer", .type = OPT_NAME, .off = AUTO_FIELD(optimizer)),
+    SETTING_OPTION("zero_grad", .type = OPT_NAME, .off = AUTO_FIELD(zero_grad)),
     SETTING_OPTION("device", .type = OPT_CUSTOM, .off = AUTO_FIELD(device), .set = device_option_set),
     {"metric", 0, "tensor|rss", OPT_ENUM, AUTO_FIELD(metric), .def = "tensor", .names = &metric_names,
      .help = "what A is fitted to"},

@@ -8,7 +8,9 @@ static int selected(const struct observation *ob, const struct auto_select *sel)
 {
     return !ob->holdout && ob->seq_len == sel->seq_len && !strcmp(ob->model, sel->model) &&
            !strcmp(ob->device, sel->device) && !strcmp(ob->technique, sel->technique) &&
-           !strcmp(ob->attention[0] ? ob->attention : "eager", sel->attention) && !strcmp(ob->layers, sel->layers);
+           !strcmp(ob->attention[0] ? ob->attention : "eager", sel->attention) && !strcmp(ob->layers, sel->layers) &&
+           (!ob->optimizer[0] || !strcmp(ob->optimizer, sel->optimizer)) &&
+           (!ob->zero_grad[0] || !strcmp(ob->zero_grad, sel->zero_grad));
 }
 
 /* Keeps pts in ascending batch; a later row of the same batch replaces. */

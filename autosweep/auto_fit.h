@@ -22,9 +22,10 @@ struct auto_point {
 };
 
 /* Which points: model (display name), device, technique, attention,
- * seq_len and layers (peaks.csv's text: "" for the whole model). */
+ * seq_len and layers (peaks.csv's text: "" for the whole model); of a
+ * training technique's, optimizer (resolved for the device) and zero_grad. */
 struct auto_select {
-    const char *model, *device, *technique, *attention;
+    const char *model, *device, *technique, *attention, *optimizer, *zero_grad;
     int seq_len;
     const char *layers;
     enum metric metric; /* METRIC_TENSOR or METRIC_RSS: what A is fitted to */

@@ -14,6 +14,8 @@ static void write_global(struct sweep_writer *w, const char *model, const struct
     sweep_write_value(w, "model", model);
     sweep_write_value(w, "device", r->device);
     sweep_write_value(w, "attention", r->attention);
+    sweep_write_value(w, "optimizer", r->optimizer);
+    sweep_write_value(w, "zero_grad", r->zero_grad);
     sweep_write_valuef(w, "seq_len", "%ld", r->seq_len);
     if (r->threads > 0)
         sweep_write_valuef(w, "threads", "%ld", r->threads);

@@ -6,6 +6,7 @@
 #define PEAKFIT_CORE_MODEL_CONFIG_H
 #include <stdint.h>
 #include "core/attention.h"
+#include "core/optimizer.h"
 #include "core/technique.h"
 
 /* A decoder's norms (pf_model_config.norm). */
@@ -187,6 +188,8 @@ typedef struct {
     unsigned lora_targets;
     double learning_rate;
     pf_attention attention;
+    pf_optimizer optimizer; /* auto resolves by the device (optimizer_resolved) */
+    pf_zero_grad zero_grad;
 } pf_train_options;
 
 /* Byte counts of what a model holds, read off its tensors. */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/observations.h"
+#include "core/optimizer.h"
+#include "core/technique.h"
 #include "sweeps/limits.h"
 #include "util/capped_notes.h"
 #include "util/csv_table.h"
@@ -75,6 +77,14 @@ static void read_fields(const char *const *f, struct observation *o)
     if (!o->attention[0])
         text(o->attention, sizeof o->attention, "eager");
     o->holdout = peaks_number(f[PEAKS_COL_holdout]) == 1;
+    /* Before the columns, a training step was AdamW one parameter at a time
+     * and freed the gradients. */
+    int training = technique_from_name(o->technique) >= 0 &&
+                   technique_is_training((pf_technique)technique_from_name(o->technique));
+    if (training && !f[PEAKS_COL_optimizer][0] && !f[PEAKS_COL_zero_grad][0]) {
+        text(o->optimizer, sizeof o->optimizer, optimizer_name(PF_OPT_ADAMW));
+        text(o->zero_grad, sizeof o->zero_grad, zero_grad_name(PF_ZERO_GRAD_NONE));
+    }
     /* Before the column: the worker's row, or a command's (its hash unknown). */
     if (!o->measured_by[0])
         text(o->measured_by, sizeof o->measured_by, f[PEAKS_COL_command][0] ? "command" : "worker");

@@ -50,7 +50,7 @@ pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options 
         st.trainable_params = lora ? adapters : st.params;
     st.weight_bytes = st.params * dtype_bytes;
     st.grad_bytes = st.trainable_params * dtype_bytes;
-    st.optimizer_bytes = 2 * st.trainable_params * dtype_bytes;
+    st.optimizer_bytes = optimizer_moments(t->optimizer) * st.trainable_params * dtype_bytes;
     return st;
 }
 

@@ -20,8 +20,8 @@ int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targ
 
 /* What the shim's model holds for options' technique, as
  * pf_model_stats_get reports it after a step: LoRA adds adapters and
- * trains only them; bf16 halves every tensor; AdamW keeps two moments per
- * trainable weight; load and inference train nothing. */
+ * trains only them; bf16 halves every tensor; the optimizer keeps its
+ * moments per trainable weight (AdamW two, SGD one: optimizer_moments); load and inference train nothing. */
 pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options *options);
 
 /* This machine's physical memory in bytes (0 when it cannot be read). */

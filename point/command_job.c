@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "point/command_job.h"
 #include "core/attention.h"
+#include "core/optimizer.h"
 #include "core/technique.h"
 #include "util/exit_status.h"
 #include "util/shell_quote.h"
@@ -46,6 +47,9 @@ static const char *value_of(void *ctx, const char *name, size_t len)
     case COMMAND_lora_rank: return number(v, j->lora_rank);
     case COMMAND_layers: return number(v, j->layers);
     case COMMAND_lora_targets: lora_targets_to_list(j->lora_targets, v->text, sizeof v->text); return v->text;
+    case COMMAND_optimizer: return optimizer_name(optimizer_resolved(j->optimizer, p->device));
+    case COMMAND_zero_grad: return zero_grad_name(j->zero_grad);
+    case COMMAND_warm: return number(v, j->warm);
     case COMMAND_job: return j->name;
     case COMMAND_point_id: return p->id;
     default: return sweep_job_param(j, name, len);

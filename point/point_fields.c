@@ -7,6 +7,7 @@
 #include "point/point_fields.h"
 #include "core/attention.h"
 #include "core/device.h"
+#include "core/optimizer.h"
 #include "sweeps/sweep_keys.h"
 #include "core/technique.h"
 
@@ -94,6 +95,14 @@ static const char *command_of(const struct grid_point *p, point_text b)
     return b;
 }
 static const char *command_column(const struct grid_point *p, point_text b) { return (void)b, command_job_text(p); }
+static const char *optimizer_of(const struct grid_point *p, point_text b)
+{
+    return (void)b, optimizer_name(optimizer_resolved(p->job->optimizer, p->device));
+}
+static const char *zero_grad_of(const struct grid_point *p, point_text b)
+{
+    return (void)b, zero_grad_name(p->job->zero_grad);
+}
 /* The fit's group key keeps what measured a point apart: the built-in
  * worker, or a command job by its command (the hash of its words as written,
  * the settings line's), so the same points measured both ways are two fits. */

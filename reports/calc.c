@@ -13,16 +13,18 @@
 #include "util/near_name.h"
 
 /* The choices a request may have to make, in order: which model, which
- * device, which attention. Each must be named when there are several, and
+ * device, which attention, optimizer and zero_grad. Each must be named when there are several, and
  * the message lists them. */
 static const struct choice_axis {
-    const char *what;
+    const char *what, *option; /* the group key's field, the option that names it */
     size_t key_off;     /* offsetof(struct group_key, field) */
     size_t request_off; /* offsetof(struct calc_request, field): the --option's text or NULL */
 } axes[] = {
-    {"model", offsetof(struct group_key, model), offsetof(struct calc_request, model)},
-    {"device", offsetof(struct group_key, device), offsetof(struct calc_request, device)},
-    {"attention", offsetof(struct group_key, attention), offsetof(struct calc_request, attention)},
+    {"model", "model", offsetof(struct group_key, model), offsetof(struct calc_request, model)},
+    {"device", "device", offsetof(struct group_key, device), offsetof(struct calc_request, device)},
+    {"attention", "attention", offsetof(struct group_key, attention), offsetof(struct calc_request, attention)},
+    {"optimizer", "optimizer", offsetof(struct group_key, optimizer), offsetof(struct calc_request, optimizer)},
+    {"zero_grad", "zero-grad", offsetof(struct group_key, zero_grad), offsetof(struct calc_request, zero_grad)},
 };
 enum { N_AXES = sizeof axes / sizeof axes[0] };
 
@@ -144,7 +146,7 @@ static int check_choices(const struct fit_set *set, const struct calc_request *r
         }
         if (!w && n > 1) {
             snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)",
-                     set->dir, what, r->technique, what, what, list);
+                     set->dir, what, r->technique, axes[a].option, what, list);
             return -1;
         }
     }

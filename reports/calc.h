@@ -30,6 +30,8 @@ struct calc_request {
     const char *attention;  /* NULL: the only attention measured for them */
     const char *metric;     /* NULL: calc_metric's; else the fit of that name (tensor: the allocator level) */
     const char *config;     /* NULL: the model's own (a preset or config path); --zero 3 sizes FSDP's units from it */
+    const char *optimizer;  /* NULL: the only optimizer measured for them */
+    const char *zero_grad;  /* NULL: the only zero_grad measured for them */
     const char *technique;
     double budget_mib;      /* the whole process, baseline included */
     double margin;          /* fraction of the budget kept free */

@@ -1,7 +1,7 @@
 /* reference_load.c: reads a published measurement table (report
  * --reference) and checks it against our results. Its columns: work,
  * technique, batch, seq_len, peak_above_baseline_mb (decimal megabytes), as
- * in ../shared/reference/smollm2-135m-cpu.csv, and an optional model (the
+ * in bench/reference/smollm2-135m-cpu.csv, and an optional model (the
  * model it measured, compared by display name, case aside, with ours). The
  * whole file is checked before report.md is touched: a bad reference leaves
  * it as it was. */

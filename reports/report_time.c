@@ -38,9 +38,9 @@ void section_time(FILE *f, const struct fit_set *set)
                "| building the model (random init) | %.1f | %.1f%% |\n"
                "| process start, libtorch load, baseline, teardown | %.1f | %.1f%% |\n\n"
                "Step times (`step_mean_s`) are the mean of the steps after the first when a point ran several, "
-               "else its one step. With `warm = 1` (the default) AdamW's state is made before the first step, "
-               "so that step is already a steady-state one; with `warm = 0` the first step also allocates "
-               "it. Either way its time is in the compute share.\n\n",
+               "else its one step. With `warm = 0` (the default) the first step also makes the optimizer's "
+               "state, as a plain loop does; with `warm = 1` the state is made before the first step, so that "
+               "step is already a steady-state one. Either way its time is in the compute share.\n\n",
             t.points, t.wall, t.steps, 100 * t.steps / t.wall, t.build, 100 * t.build / t.wall, rest,
             100 * rest / t.wall);
 }

@@ -20,6 +20,10 @@ static struct opt_row verify_rows[] = {
                    .def = "the only model measured", .help = "model, as in peaks.csv's model column"),
     SETTING_OPTION("device", .type = OPT_TEXT, .off = VERIFY_FIELD(device), .flags = OPT_DEF_WORDS,
                    .def = "the only device measured"),
+    SETTING_OPTION("optimizer", .type = OPT_NAME, .off = VERIFY_FIELD(optimizer), .flags = OPT_DEF_WORDS,
+                   .def = "the only optimizer measured", .help = "optimizer, as in peaks.csv's optimizer column"),
+    SETTING_OPTION("zero_grad", .type = OPT_NAME, .off = VERIFY_FIELD(zero_grad), .flags = OPT_DEF_WORDS,
+                   .def = "the only zero_grad measured", .help = "zero_grad, as in peaks.csv's zero_grad column"),
 };
 SETTING_OPTIONS_COMPLETE(verify_rows)
 

@@ -1,8 +1,11 @@
-/* device_check.c: a sweep's devices against the libtorch behind
- * peakfit-worker (asked through torch_facts), before anything runs. */
+/* device_check.c: a sweep's devices, and the optimizers its jobs name on
+ * them, against the libtorch behind peakfit-worker (asked through
+ * torch_facts), before anything runs. */
 #include <stdio.h>
 #include <string.h>
 #include "runner/device_check.h"
+#include "core/optimizer.h"
+#include "core/technique.h"
 #include "worker/torch_facts.h"
 
 /* Why a device cannot be used: a build without CUDA, a machine without a
@@ -21,6 +24,29 @@ static void device_refusal(const char *device, const char *kind, const char *pat
                  "(rebuild with make LIBTORCH=/path/to/a/libtorch that has it)", path, line, device);
 }
 
+static int job_trains(const struct sweep_job *j)
+{
+    for (int t = 0; t < j->n_techniques; t++)
+        if (technique_is_training(j->techniques[t]))
+            return 1;
+    return 0;
+}
+
+/* A job that names an optimizer this libtorch cannot run on kind
+ * (adamw-fused before libtorch 2.4 on cpu) is refused before anything
+ * runs; auto is always there, and peakfit-worker is asked only for a job
+ * that names another. */
+static int optimizer_refused(const struct sweep *sweep, const struct sweep_job *j, const char *kind, char *err,
+                             size_t errlen)
+{
+    char why[512];
+    if (j->optimizer == PF_OPT_AUTO || !job_trains(j) ||
+        !torch_facts_optimizer_refused(kind, optimizer_name(j->optimizer), why, sizeof why))
+        return 0;
+    snprintf(err, errlen, "%s:%d: job %s: %s", sweep->path, j->line, j->name, why);
+    return 1;
+}
+
 int device_check_sweep(const struct sweep *sweep, char *err, size_t errlen)
 {
     for (int i = 0; i < sweep->n_jobs; i++) {
@@ -29,10 +55,13 @@ int device_check_sweep(const struct sweep *sweep, char *err, size_t errlen)
             char kind[SWEEP_DEVICE_MAX];
             snprintf(kind, sizeof kind, "%s", j->devices[d]);
             kind[strcspn(kind, ":")] = '\0'; /* cuda:1 is there when cuda is */
-            if (torch_facts_device_available(kind))
-                continue;
-            device_refusal(j->devices[d], kind, sweep->path, j->device_line ? j->device_line : j->line, err, errlen);
-            return -1;
+            if (!torch_facts_device_available(kind)) {
+                device_refusal(j->devices[d], kind, sweep->path, j->device_line ? j->device_line : j->line, err,
+                               errlen);
+                return -1;
+            }
+            if (optimizer_refused(sweep, j, kind, err, errlen))
+                return -1;
         }
     }
     return 0;

@@ -2,13 +2,11 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
-#include <type_traits>
 #include "autocast.hpp"
 #include "device_memory.hpp"
 #include "guard.hpp"
 #include "model.hpp"
 #include "phases.hpp"
-#include "torch_compat.hpp"
 
 // A technique's properties come from its row of PF_TECHNIQUES, never from
 // its name: a new technique is one row there.
@@ -49,6 +47,17 @@ static void choose_trainable(pf_model &m)
     }
 }
 
+extern "C" pf_status pf_optimizer_check(pf_optimizer optimizer, const char *device)
+{
+    PF_GUARD_BEGIN
+    std::string problem = optimizer_problem(optimizer, torch::Device(device));
+    if (!problem.empty()) {
+        pf_set_last_error(problem);
+        return PF_ERR_ARG;
+    }
+    PF_GUARD_END
+}
+
 extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_options *options,
                                   uint64_t seed, const char *device, pf_model **out)
 {
@@ -58,6 +67,8 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     if (!is_lora(opts.technique))
         opts.lora_rank = 0;
     std::string problem = config_problem(*config, opts);
+    if (problem.empty() && is_training(opts.technique))
+        problem = optimizer_problem(opts.optimizer, torch::Device(device));
     if (!problem.empty()) {
         pf_set_last_error(problem);
         return PF_ERR_ARG;
@@ -74,8 +85,7 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     choose_trainable(*m);
     if (is_training(opts.technique)) {
         m->net->train();
-        m->optimizer = std::make_unique<torch::optim::AdamW>(
-            m->trainable, torch::optim::AdamWOptions(opts.learning_rate));
+        m->optimizer = make_step_optimizer(opts.optimizer, m->trainable, opts.learning_rate, m->device);
     } else {
         m->net->eval();
     }
@@ -135,14 +145,9 @@ static double forward_backward(pf_model &m, int64_t b, int64_t s, std::optional<
     return loss.item<double>();
 }
 
-// zero_grad with set_to_none, PyTorch 2's default: libtorch 1.13's
-// Optimizer::zero_grad keeps the gradient tensors and would hold their
-// memory through the next forward pass.
-static void free_grads(pf_model &m)
-{
-    for (auto &p : m.trainable)
-        p.mutable_grad() = torch::Tensor();
-}
+// Gradients freed, as zero_grad(set_to_none=True) leaves them (libtorch
+// 1.13's Optimizer::zero_grad would keep them through the next forward).
+static void free_grads(pf_model &m) { zero_grads(m.trainable, PF_ZERO_GRAD_NONE); }
 
 extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, double *loss_out)
 {
@@ -164,7 +169,7 @@ extern "C" pf_status pf_model_step(pf_model *m, int64_t batch, int64_t seq_len, 
         *loss_out = forward_backward(*m, batch, seq_len, &optimizer);
         m->optimizer->step();
         optimizer->end();
-        free_grads(*m);
+        zero_grads(m->trainable, m->options.zero_grad);
     }
     PF_GUARD_END
 }
@@ -189,50 +194,12 @@ extern "C" pf_status pf_model_loss_and_grad_norm(pf_model *m, int64_t batch, int
     PF_GUARD_END
 }
 
-// AdamW's state for one parameter as its first step makes it: zero moments
-// (max_exp_avg_sq too under amsgrad) and step 0, so the first real step
-// computes exactly what it would have, with the state already allocated.
-static std::unique_ptr<torch::optim::AdamWParamState> zero_adamw_state(const torch::Tensor &p, bool amsgrad)
-{
-    auto s = std::make_unique<torch::optim::AdamWParamState>();
-    s->step(0);
-    s->exp_avg(torch::zeros_like(p, torch::MemoryFormat::Preserve));
-    s->exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
-    if (amsgrad)
-        s->max_exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
-    return s;
-}
-
 extern "C" pf_status pf_model_warm_optimizer(pf_model *m)
 {
     PF_GUARD_BEGIN
-    if (!m->optimizer)
-        return PF_OK;
-    auto &state = m->optimizer->state();
-    using Key = typename std::decay_t<decltype(state)>::key_type;
-    for (auto &group : m->optimizer->param_groups()) {
-        bool amsgrad = static_cast<torch::optim::AdamWOptions &>(group.options()).amsgrad();
-        for (auto &p : group.params()) {
-            Key key = pf_compat::optimizer_state_key<Key>(p);
-            if (state.find(key) == state.end())
-                state[key] = zero_adamw_state(p, amsgrad);
-        }
-    }
+    if (m->optimizer)
+        m->optimizer->make_state();
     PF_GUARD_END
-}
-
-static int64_t optimizer_state_bytes(const pf_model &m)
-{
-    int64_t bytes = 0;
-    if (!m.optimizer)
-        return 0;
-    for (auto &entry : m.optimizer->state()) {
-        auto &s = static_cast<torch::optim::AdamWParamState &>(*entry.second);
-        for (const torch::Tensor *t : {&s.exp_avg(), &s.exp_avg_sq(), &s.max_exp_avg_sq()})
-            if (t->defined())
-                bytes += t->nbytes();
-    }
-    return bytes;
 }
 
 extern "C" pf_status pf_model_stats_get(const pf_model *m, pf_model_stats *out)
@@ -246,7 +213,7 @@ extern "C" pf_status pf_model_stats_get(const pf_model *m, pf_model_stats *out)
             out->trainable_params += p.numel();
     }
     out->grad_bytes = m->last_grad_bytes;
-    out->optimizer_bytes = optimizer_state_bytes(*m);
+    out->optimizer_bytes = m->optimizer ? m->optimizer->state_bytes() : 0;
     PF_GUARD_END
 }
 

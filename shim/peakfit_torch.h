@@ -71,7 +71,16 @@ pf_status pf_device_memory_read(const char *device, pf_device_memory *out);
  * the device): past it an allocation fails as out of memory. */
 pf_status pf_device_memory_limit(const char *device, int64_t bytes);
 
-/* Random, seeded weights: memory does not depend on their values. */
+/* PF_ERR_ARG, with the reason ("optimizer adamw-fused: libtorch 1.13.0
+ * has no _fused_adamw_ for cpu (...)"), where this libtorch lacks what the
+ * optimizer (auto resolved for device) needs on device; PF_OK otherwise.
+ * Needs no pf_init(). */
+pf_status pf_optimizer_check(pf_optimizer optimizer, const char *device);
+
+/* Random, seeded weights: memory does not depend on their values.
+ * PF_ERR_ARG, with the reason, for a config or options that cannot be
+ * built, and for an optimizer this libtorch lacks on device (adamw-fused
+ * before 2.4 on cpu). */
 pf_status pf_model_new(const pf_model_config *config,
                        const pf_train_options *options, uint64_t seed,
                        const char *device, pf_model **out);
@@ -88,10 +97,11 @@ pf_status pf_model_load_safetensors(pf_model *model, const char *path);
  * "NAME: tensor T: what" in pf_last_error(). Needs no pf_init(). */
 pf_status pf_safetensors_check(const char *name, const void *bytes, size_t n);
 /* One step of the model's technique on random token ids: forward, and for
- * training techniques cross-entropy, backward, AdamW step, zero_grad. */
+ * training techniques cross-entropy, backward, the optimizer's step
+ * (options->optimizer) and zero_grad (options->zero_grad). */
 pf_status pf_model_step(pf_model *model, int64_t batch, int64_t seq_len,
                         double *loss_out);
-/* Materialises AdamW's state before the first step, zero-filled with step
+/* Materialises the optimizer's state before the first step, zero-filled with step
  * 0, as the first step would make it (and as a resumed run holds it), so
  * that step 1 is already a steady-state step: one such step reaches the
  * peak of two plain ones. Does nothing for techniques without an optimizer,

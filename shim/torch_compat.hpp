@@ -61,6 +61,55 @@ template <typename Key> Key optimizer_state_key(const torch::Tensor &p)
     }
 }
 
+// ---- Optimizer ops -----------------------------------------------------------
+// PyTorch 2's multi-tensor AdamW moves exp_avg with _foreach_lerp_ (from
+// 2.0); before, the same update in place as 1.13's AdamW wrote it.
+inline void foreach_lerp_(std::vector<torch::Tensor> &self, const std::vector<torch::Tensor> &end, double weight)
+{
+#if PF_TORCH_AT_LEAST(2, 0)
+    at::_foreach_lerp_(self, end, weight);
+#else
+    at::_foreach_mul_(self, 1 - weight);
+    at::_foreach_add_(self, end, weight);
+#endif
+}
+
+// Steps kept on the CPU are counted with a 0-dim tensor made once for the
+// list (_foreach_add_.Tensor, 2.1's AdamW); other libtorches add 1.
+inline void foreach_increment_steps_(std::vector<torch::Tensor> &steps)
+{
+#if PF_TORCH_AT_LEAST(2, 1)
+    if (!steps.empty() && steps[0].is_cpu()) {
+        at::_foreach_add_(steps, torch::scalar_tensor(1.0, torch::kFloat), 1.0);
+        return;
+    }
+#endif
+    at::_foreach_add_(steps, 1);
+}
+
+// _fused_adamw_: on CUDA from libtorch 2.1, on the CPU (and MPS) from 2.4.
+constexpr const char *kFusedAdamWSince = "PyTorch's fused AdamW: cuda from libtorch 2.1, cpu and mps from 2.4";
+inline bool has_fused_adamw(c10::DeviceType type)
+{
+    if (type == c10::DeviceType::CUDA)
+        return PF_TORCH_AT_LEAST(2, 1);
+    return (type == c10::DeviceType::CPU || type == c10::DeviceType::MPS) && PF_TORCH_AT_LEAST(2, 4);
+}
+inline void fused_adamw_(std::vector<torch::Tensor> &params, const std::vector<torch::Tensor> &grads,
+                         std::vector<torch::Tensor> &exp_avgs, std::vector<torch::Tensor> &exp_avg_sqs,
+                         std::vector<torch::Tensor> &steps, double lr, double beta1, double beta2,
+                         double weight_decay, double eps)
+{
+#if PF_TORCH_AT_LEAST(2, 1)
+    at::_fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, {}, steps, lr, beta1, beta2, weight_decay, eps,
+                      /*amsgrad=*/false, /*maximize=*/false);
+#else
+    (void)params, (void)grads, (void)exp_avgs, (void)exp_avg_sqs, (void)steps;
+    (void)lr, (void)beta1, (void)beta2, (void)weight_decay, (void)eps;
+    throw std::logic_error("libtorch " TORCH_VERSION " has no _fused_adamw_");
+#endif
+}
+
 // ---- Autocast ----------------------------------------------------------------
 // libtorch 2.4 replaced one switch per device type (set_cpu_enabled,
 // set_enabled for CUDA, ...) by functions taking the device type.

@@ -64,8 +64,10 @@ static int read_fits(struct auto_run *a)
         char layers[16] = "";
         if (track_layers(a, i) > 0)
             snprintf(layers, sizeof layers, "%d", track_layers(a, i));
+        pf_optimizer chosen = optimizer_resolved((pf_optimizer)optimizer_from_name(a->r->optimizer), a->r->device);
         struct auto_select sel = {.model = a->spec.name, .device = a->r->device,
                                   .technique = technique_name(track_technique(a, i)), .attention = a->r->attention,
+                                  .optimizer = optimizer_name(chosen), .zero_grad = a->r->zero_grad,
                                   .seq_len = (int)track_seq_len(a, i), .layers = layers, .metric = a->r->metric};
         auto_fit_read(&o, &sel, &a->fits[i]);
     }

@@ -27,6 +27,8 @@ static struct opt_row params_rows[] = {
     SETTING_OPTION("lora_rank", .type = OPT_INT, .off = PARAMS_FIELD(lora_rank)),
     SETTING_OPTION("lora_targets", .type = OPT_CUSTOM, .off = PARAMS_FIELD(lora_targets)),
     SETTING_OPTION("layers", .type = OPT_INT, .off = offsetof(struct params_args, layers)),
+    SETTING_OPTION("optimizer", .type = OPT_ENUM, .off = PARAMS_FIELD(optimizer),
+                   .help = "the optimizer, whose state optimizer_bytes is (AdamW two moments, SGD one)"),
 };
 SETTING_OPTIONS_COMPLETE(params_rows)
 
@@ -69,9 +71,9 @@ int params_main(int argc, char **argv)
     }
     const pf_model_config config = pf_config_slice(&spec.config, a.layers);
     pf_model_stats st = model_footprint(&config, &a.t);
-    printf("model %s\nfamily %s\nlayers %lld\ntechnique %s\nparams %lld\ntrainable_params %lld\nweight_bytes %lld\n"
-           "grad_bytes %lld\noptimizer_bytes %lld\n", spec.name, spec.family, (long long)config.num_layers,
-           technique_name(a.t.technique),
+    printf("model %s\nfamily %s\nlayers %lld\ntechnique %s\noptimizer %s\nparams %lld\ntrainable_params %lld\n"
+           "weight_bytes %lld\ngrad_bytes %lld\noptimizer_bytes %lld\n", spec.name, spec.family,
+           (long long)config.num_layers, technique_name(a.t.technique), optimizer_name(a.t.optimizer),
            (long long)st.params, (long long)st.trainable_params, (long long)st.weight_bytes,
            (long long)st.grad_bytes, (long long)st.optimizer_bytes);
     return EXIT_DONE;

@@ -8,18 +8,26 @@
 #include "worker/torch_facts.h"
 #include "worker/worker.h"
 #include "core/device.h"
+#include "core/optimizer.h"
 #include "sweeps/worker_options.h"
 #include "util/exit_status.h"
 #include "util/version.h"
 
-/* The libtorch facts, and whether each kind named is there to use. */
+/* The libtorch facts, whether each kind named is there to use, and the
+ * optimizers it cannot run there. */
 static int print_facts(int n_kinds, char **kinds)
 {
     printf("%s %s\n", TORCH_FACTS_VERSION, pf_torch_version());
     printf("%s %d\n", TORCH_FACTS_CUDA, pf_cuda_compiled());
-    for (int i = 0; i < n_kinds; i++)
-        if (strlen(kinds[i]) < 16 && device_name_is_known(kinds[i]))
-            printf("%s %s %d\n", TORCH_FACTS_AVAILABLE, kinds[i], pf_device_available(kinds[i]));
+    for (int i = 0; i < n_kinds; i++) {
+        if (strlen(kinds[i]) >= 16 || !device_name_is_known(kinds[i]))
+            continue;
+        printf("%s %s %d\n", TORCH_FACTS_AVAILABLE, kinds[i], pf_device_available(kinds[i]));
+        for (int o = 0; o < PF_OPT_COUNT; o++)
+            if (pf_optimizer_check((pf_optimizer)o, kinds[i]) != PF_OK)
+                printf("%s %s %s %s\n", TORCH_FACTS_REFUSES, kinds[i], optimizer_name((pf_optimizer)o),
+                       pf_last_error());
+    }
     return fflush(stdout) == 0 ? EXIT_DONE : EXIT_IO;
 }
 
@@ -36,6 +44,7 @@ static int print_usage(void)
     printf("usage: peakfit-worker --model SPEC --technique T [--batch B --seq-len S] [options]\n"
            "measure one point (what `peakfit run` starts for each point; `peakfit worker` runs it)\n"
            "       peakfit-worker --facts [DEVICE...]: libtorch's version, CUDA, and whether each device is there\n"
+           "         (and the optimizers it cannot run there)\n"
            "options:\n");
     opt_print_help(worker_options(), stdout);
     fputs(WORKER_EXIT_STATUS_TEXT, stdout);

@@ -37,6 +37,9 @@
     X(lora_rank, "the job's LoRA rank")                                                                \
     X(lora_targets, "the job's LoRA targets, comma-separated (`q,v`)")                                 \
     X(layers, "the job's `layers`: a slice's decoder layers (0: the config's depth)")                 \
+    X(optimizer, "the point's optimizer, `auto` resolved for its device (`adamw`, `adamw-foreach`)")    \
+    X(zero_grad, "the job's zero_grad (`none`, `zeros`)")                                              \
+    X(warm, "the job's warm (`1`: the optimizer's state made before the first step, `0`)")             \
     X(job, "the job's name")                                                                           \
     X(point_id, "the point's id")
 

@@ -18,8 +18,11 @@
  * workers one poll waits on, the GPUs handed out (one to each slot) */
 #define LIMIT_JOBS_MAX 64
 
-#define DEFAULT_STEPS 1
-#define DEFAULT_WARM 1                  /* AdamW state made before the first step */
+/* A plain loop's two steps: the first makes the optimizer's state between
+ * the activations, as every loop does; its RSS is above one warm step's
+ * (bench/results/warm-step.txt). */
+#define DEFAULT_STEPS 2
+#define DEFAULT_WARM 0                  /* 1: the optimizer's state made before the first step */
 #define DEFAULT_REPEATS 1
 #define DEFAULT_TIMEOUT_S 600            /* seconds */
 #define DEFAULT_LORA_RANK 8

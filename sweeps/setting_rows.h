@@ -95,8 +95,9 @@
     R(A, steps,                                                                                                      \
       KEY("steps", JOB_FIELD(int, steps), .type = OPT_INT, .min = 1, .max = LIMIT_STEPS_MAX,                         \
           .def = OPT_TEXT_OF(DEFAULT_STEPS), .flag = "steps",                                                        \
-          .help = "training steps per point, %s; with `warm = 1` one is enough (with `warm = 0` AdamW allocates "    \
-              "its state in the first step, so one step under-reports)"),                                            \
+          .help = "training steps per point, %s: with `warm = 0` the first makes the optimizer's state, as a "       \
+                  "plain loop does, and the second is a steady-state step (one step under-reports); with "           \
+                  "`warm = 1` one is enough on the allocator's level"),                                              \
       GROUP_NONE, .column = PEAKS_COL_steps, .uses = POINT_SETTINGS | POINT_ID_ALWAYS, .id_prefix = "/st",           \
       .applies = runs_steps, .off_text = "0")                                                                        \
     R(A, repeat, NOKEY, GROUP_NONE, .column = PEAKS_COL_repeat, .id_prefix = "/r", .value = repeat_of)               \
@@ -146,16 +147,37 @@
     R(A, warm,                                                                                                       \
       KEY("warm", JOB_FIELD(int, warm), .type = OPT_INT, .min = 0, .max = 1, .def = OPT_TEXT_OF(DEFAULT_WARM),       \
           .flag = "warm",                                                                                            \
-          .help = "1: AdamW's state is made before the first step (zero-filled, as a resumed run holds it), so "     \
-              "step 1 is a steady-state step and one step gives the peak; 0: the first step makes it, as a plain "   \
-              "training loop does (one step then under-reports: use `steps = 2`)"),                                  \
-      GROUP_SETTING(4, "1"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
+          .help = "0: the first step makes the optimizer's state, as a plain training loop does (the default: "      \
+                  "its RSS is what the loop holds); 1: the state is made before the first step (zero-filled, "       \
+                  "as a resumed run holds it), so one step reaches the allocator-level peak of two plain ones "      \
+                  "but not their RSS (docs/measurement.md)"),                                                        \
+      GROUP_SETTING(4, "0"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
       .off_text = "0")                                                                                               \
     /* No key: verify measures again with the built-in worker, not a command. */                                     \
     R(A, command, NOKEY, GROUP_NONE, .column = PEAKS_COL_command, .uses = POINT_SETTINGS, .value = command_of,       \
       .column_text = command_column)                                                                                 \
     /* The settings line has the command's hash already (the row above). */                                          \
-    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker"), .column = PEAKS_COL_measured_by, .value = measured_by_of)
+    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker"), .column = PEAKS_COL_measured_by, .value = measured_by_of)  \
+    /* After measured_by, as fit.csv's leading columns are a file format: new ones are appended. optimizer's auto    \
+     * is resolved by the point's device: the worker is given, the column and the group key say, what ran. */        \
+    R(A, optimizer,                                                                                                  \
+      KEY("optimizer", JOB_FIELD(pf_optimizer, optimizer), .arg = "O", .type = OPT_ENUM,                             \
+          .names = &optimizer_option_names,                                                                          \
+          .def = "auto", .flag = "optimizer",                                                                        \
+          .help = "%s: `auto` is what torch.optim.AdamW(params) runs on the device (`adamw-foreach` on cuda, "       \
+                  "`adamw` elsewhere); `adamw` one parameter at a time, `adamw-foreach` PyTorch's multi-tensor "     \
+                  "form (_foreach_* ops), `adamw-fused` its _fused_adamw_ (fused=True, the Trainer's default on "    \
+                  "torch >= 2.8; libtorch >= 2.4 on cpu), `sgd` momentum 0.9"),                                      \
+      GROUP_SETTING(16, "adamw"), .column = PEAKS_COL_optimizer, .uses = POINT_SETTINGS | POINT_KIND,                \
+      .applies = is_training, .off_text = "", .value = optimizer_of, .option_help = "optimizer")                     \
+    R(A, zero_grad,                                                                                                  \
+      KEY("zero_grad", JOB_FIELD(pf_zero_grad, zero_grad), .arg = "Z", .type = OPT_ENUM,                             \
+          .names = &zero_grad_option_names,                                                                          \
+          .def = "none", .flag = "zero-grad",                                                                        \
+          .help = "%s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
+                  "default), `zeros` keeps them zeroed through the next forward (set_to_none=False)"),               \
+      GROUP_SETTING(8, "none"), .column = PEAKS_COL_zero_grad, .uses = POINT_SETTINGS | POINT_KIND,                  \
+      .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves")
 
 /* A row's sweep key name: "name" or NULL (KEY and NOKEY are never macros). */
 #define SETTING_KEY_NAME(key) SETTING_KEY_NAME_##key

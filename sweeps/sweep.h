@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "models/model_spec.h"
 #include "core/attention.h"
+#include "core/optimizer.h"
 #include "core/technique.h"
 #include "sweeps/setting_rows.h"
 

@@ -30,8 +30,9 @@ static void add(struct observations *o, int b)
 
 static void fit(struct observations *o, struct auto_fit *f)
 {
-    struct auto_select sel = {.model = "m", .device = "cpu", .technique = "full", .attention = "sdpa", .seq_len = S,
-                              .layers = "", .metric = METRIC_TENSOR};
+    struct auto_select sel = {.model = "m", .device = "cpu", .technique = "full", .attention = "sdpa",
+                              .optimizer = "adamw", .zero_grad = "none", .seq_len = S, .layers = "",
+                              .metric = METRIC_TENSOR};
     auto_fit_read(o, &sel, f);
 }
 

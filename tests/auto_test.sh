@@ -25,8 +25,9 @@ expect_eq "rows after resuming" "$(wc -l <"$dir/peaks.csv")" "$rows"
 expect_eq "the same A" "$(grep 'above the knee$' "$TMP/again")" "$(grep 'above the knee$' "$TMP/out")"
 
 # Two seq_lens: one job per technique and seq_len, each chosen on its own (5
-# points each), both shapes in peaks.csv, and RSS's fit of the two gets the
-# heap's per-sample term (fit.json); a second run resumes, measuring nothing.
+# points each), both shapes in peaks.csv, and RSS's fit of the two decides on
+# the heap's per-sample term (fit.json: the term, or why it was left out); a
+# second run resumes, measuring nothing.
 # Five points, not four: with four, 5 of the 8 lie above the knee, the
 # fewest the term needs, and the heap's rise over T = 256..1024 is a few
 # MiB, within its noise; b16 reaches T = 2048, where it is tens of MiB.
@@ -41,10 +42,14 @@ done
 "$PEAKFIT" fit "$two" >/dev/null 2>&1 || fail "fit of the two seq_lens: exit status $?"
 # Under ASan (test-asan) RSS is the sanitizer's: its quarantine holds freed
 # chunks, so tiny's heap gap need not rise with T, and a falling gap takes no
-# per-sample term (fit/group_gap.c). make test and test-torch2 check it here;
-# tests/rss_gap_shape_test.c checks the term on synthetic groups in every build.
+# per-sample term (fit/group_gap.c). With the plain loop's two steps (the
+# default) tiny's gap with the term can fall with T too (measured on
+# libtorch 1.13), and the fit then leaves it out and says so; make test and
+# test-torch2 check that it decided here; tests/rss_gap_shape_test.c checks
+# the term on synthetic groups in every build.
 if [ -z "${PEAKFIT_SANITIZED:-}" ]; then
-    grep -q '"gap_with_per_sample_term"' "$two/fit.json" || fail "RSS's fit over two seq_lens has no per-sample term: $(grep -m1 '"reason"' "$two/fit.json")"
+    grep -q '"gap_with_per_sample_term"\|no per-sample term: with it the gap falls with T' "$two/fit.json" ||
+        fail "RSS's fit over two seq_lens neither has the per-sample term nor says why not: $(grep -m1 '"reason"' "$two/fit.json")"
 else
     echo "    note: the per-sample term is not checked under ASan (RSS is the sanitizer's): make test checks it"
 fi
@@ -62,12 +67,15 @@ expect_eq "a second seq_len added" "$("$CSVQ" "$TMP/add/peaks.csv" seq_len | sor
     " 3 128; 3 64;"
 
 # Budget mode: at most 5 runs, none over the budget or failed, and the next
-# size up predicted over it.
+# size up measured or predicted over it (by the line, or by the upper end of
+# its prediction: with the plain loop's two steps, tiny's b = 12 at 572 MiB
+# leaves one sample's mean but not its upper end).
 "$PEAKFIT" auto tiny --technique full --seq-len 128 --threads 1 --budget 600MiB -o "$TMP/b" >"$TMP/out" 2>/dev/null ||
     fail "auto --budget: exit status $?"
 line=$(grep "^full: the largest micro-batch within 600 MiB at seq_len 128: b = " "$TMP/out") || fail "no answer: $(cat "$TMP/out")"
 grep -q "; [1-5] runs, 0 over the budget, 0 failed$" <<<"$line" || fail "runs: $line"
-grep -q "one more sample is predicted over it\|the next size up failed or was measured over it" "$TMP/out" || fail "why: $(cat "$TMP/out")"
+grep -q "one more sample is predicted over it\|the next size up failed or was measured over it\|within the budget at the upper end of the prediction" \
+    "$TMP/out" || fail "why: $(cat "$TMP/out")"
 max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
 awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
 

@@ -62,9 +62,10 @@ expect_eq "report title" "$(head -n 1 "$dir/report.md")" "# smollm2-135m on CPU 
 sed -n '/^## Fixed cost F/,/^## /p' "$dir/report.md" | awk -F'|' 'NF > 10 && $11 ~ /^ *-[0-9]/ { bad = bad $0 "\n" } END { if (bad) { printf "%s", bad; exit 1 } }' ||
     fail "a negative overhead in the report"
 # A technique measured at one batch has no line: said as it is (one point
-# above the knee, which batches to add), and listed under Poor fits.
-grep -qF -- "- **smollm2-135m / cpu / full+ckpt / sdpa** (rss): 1 point above the knee (0 on the floor): a line needs two distinct token counts above the knee; add batch 1, 2 at seq_len 256" \
-    "$dir/report.md" || fail "no poor-fit line for full+ckpt: $(grep -m1 'full+ckpt / sdpa\*\* (rss)' "$dir/report.md")"
-grep -qF -- "- **smollm2-135m / cpu / full+ckpt / sdpa**: fewer than two distinct token counts: no line can be fitted" \
-    "$dir/report.md" || fail "full+ckpt's reason: $(grep -m1 'full+ckpt / sdpa\*\*:' "$dir/report.md")"
+# above the knee, which batches to add), and listed under Poor fits. The
+# committed points are one warm step each (warm 1, not the default).
+grep -qF -- "- **smollm2-135m / cpu / full+ckpt / sdpa / warm 1** (rss): 1 point above the knee (0 on the floor): a line needs two distinct token counts above the knee; add batch 1, 2 at seq_len 256" \
+    "$dir/report.md" || fail "no poor-fit line for full+ckpt: $(grep -m1 'full+ckpt / sdpa / warm 1\*\* (rss)' "$dir/report.md")"
+grep -qF -- "- **smollm2-135m / cpu / full+ckpt / sdpa / warm 1**: fewer than two distinct token counts: no line can be fitted" \
+    "$dir/report.md" || fail "full+ckpt's reason: $(grep -m1 'full+ckpt / sdpa / warm 1\*\*:' "$dir/report.md")"
 true

@@ -19,7 +19,7 @@ command = fake_train {batch} ok {model}
 SWEEP
 "$PEAKFIT" run "$TMP/l.sweep" -o "$TMP/l" 2>"$TMP/log" || fail "run: $(cat "$TMP/log")"
 expect_eq "rows" "$("$CSVQ" "$TMP/l/peaks.csv" point_id model model_source status | tr '\t\n' ' ;')" \
-    "cnn/my-cnn/cpu/full/sdpa/b8/s1/st1/r0 my-cnn my-cnn ok;cnn/my-cnn/cpu/full/sdpa/b16/s1/st1/r0 my-cnn my-cnn ok;cnn/my-cnn/cpu/full/sdpa/b32/s1/st1/r0 my-cnn my-cnn ok;"
+    "cnn/my-cnn/cpu/full/sdpa/b8/s1/st2/r0 my-cnn my-cnn ok;cnn/my-cnn/cpu/full/sdpa/b16/s1/st2/r0 my-cnn my-cnn ok;cnn/my-cnn/cpu/full/sdpa/b32/s1/st2/r0 my-cnn my-cnn ok;"
 expect_eq "{model}" "$("$CSVQ" "$TMP/l/peaks.csv" command | head -n 1)" "'fake_train' '8' 'ok' 'my-cnn'"
 "$PEAKFIT" fit "$TMP/l" >"$TMP/fit" 2>&1 || fail "fit: $(cat "$TMP/fit")"
 grep -q '^my-cnn  *cpu  *full  *tensor  *3 ' "$TMP/fit" || fail "no fit of my-cnn: $(cat "$TMP/fit")"
@@ -37,7 +37,7 @@ printf '[vit]\nmodel = vit/config.json\ntechnique = full\nbatch = 4, 8\ncommand 
 "$PEAKFIT" run "$TMP/v.sweep" -o "$TMP/v" 2>"$TMP/log" || fail "run of a ViT config: $(cat "$TMP/log")"
 real=$(realpath "$TMP/vit/config.json")
 expect_eq "ViT rows" "$("$CSVQ" "$TMP/v/peaks.csv" point_id model model_source status | tr '\t\n' ' ;')" \
-    "vit/vit-base-patch16-224/cpu/full/sdpa/b4/s1/st1/r0 vit-base-patch16-224 $real ok;vit/vit-base-patch16-224/cpu/full/sdpa/b8/s1/st1/r0 vit-base-patch16-224 $real ok;"
+    "vit/vit-base-patch16-224/cpu/full/sdpa/b4/s1/st2/r0 vit-base-patch16-224 $real ok;vit/vit-base-patch16-224/cpu/full/sdpa/b8/s1/st2/r0 vit-base-patch16-224 $real ok;"
 expect_eq "ViT {model}" "$("$CSVQ" "$TMP/v/peaks.csv" command | head -n 1)" "'fake_train' '4' 'ok' '$real'"
 # ... and for peakfit's worker, today's refusal at the model's line.
 printf '[global]\nmodel = vit/config.json\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/vw.sweep"
@@ -62,7 +62,7 @@ printf '[s]\nmodel = my-lm\ntechnique = full\nlayers = 2\nbatch = 4\ncommand = f
     >"$TMP/s.sweep"
 "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/s" 2>"$TMP/log" || fail "run of a slice: $(cat "$TMP/log")"
 expect_eq "slice rows" "$("$CSVQ" "$TMP/s/peaks.csv" point_id layers command | tr '\t\n' ' ;')" \
-    "s/my-lm/cpu/full/layers2/sdpa/b4/s1/st1/r0 2 'fake_train' '4' 'ok' '2';"
+    "s/my-lm/cpu/full/layers2/sdpa/b4/s1/st2/r0 2 'fake_train' '4' 'ok' '2';"
 printf '[s]\nmodel = my-lm\ntechnique = full\nlayers = 2\nbatch = 4\ncommand = fake_train {batch} ok\n' >"$TMP/n.sweep"
 rc=0
 "$PEAKFIT" run "$TMP/n.sweep" -o "$TMP/n" 2>"$TMP/log" || rc=$?

@@ -15,7 +15,7 @@ command = fake_train {batch} ok {technique}
 SWEEP
 "$PEAKFIT" run "$TMP/t.sweep" -o "$TMP/t" 2>"$TMP/log" || fail "run: $(cat "$TMP/log")"
 expect_eq "rows" "$("$CSVQ" "$TMP/t/peaks.csv" point_id technique status | tr '\t\n' ' ;')" \
-    "mine/my-cnn/cpu/ddp-zero1/sdpa/b8/s1/st1/r0 ddp-zero1 ok;mine/my-cnn/cpu/ddp-zero1/sdpa/b16/s1/st1/r0 ddp-zero1 ok;mine/my-cnn/cpu/ddp-zero1/sdpa/b32/s1/st1/r0 ddp-zero1 ok;mine/my-cnn/cpu/full/sdpa/b8/s1/st1/r0 full ok;mine/my-cnn/cpu/full/sdpa/b16/s1/st1/r0 full ok;mine/my-cnn/cpu/full/sdpa/b32/s1/st1/r0 full ok;"
+    "mine/my-cnn/cpu/ddp-zero1/sdpa/b8/s1/st2/r0 ddp-zero1 ok;mine/my-cnn/cpu/ddp-zero1/sdpa/b16/s1/st2/r0 ddp-zero1 ok;mine/my-cnn/cpu/ddp-zero1/sdpa/b32/s1/st2/r0 ddp-zero1 ok;mine/my-cnn/cpu/full/sdpa/b8/s1/st2/r0 full ok;mine/my-cnn/cpu/full/sdpa/b16/s1/st2/r0 full ok;mine/my-cnn/cpu/full/sdpa/b32/s1/st2/r0 full ok;"
 expect_eq "{technique}" "$("$CSVQ" "$TMP/t/peaks.csv" command | head -n 1)" "'fake_train' '8' 'ok' 'ddp-zero1'"
 "$PEAKFIT" fit "$TMP/t" >"$TMP/fit" 2>&1 || fail "fit: $(cat "$TMP/fit")"
 grep -q '^my-cnn  *cpu  *ddp-zero1  *tensor  *3 ' "$TMP/fit" || fail "no fit of ddp-zero1: $(cat "$TMP/fit")"

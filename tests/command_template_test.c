@@ -69,8 +69,8 @@ static void test_rules(void)
     expect_error("prog \"a", "unterminated \" quote");
     expect_error("prog a\\", "a \\ at the end of the command");
     expect_error("prog {nope}", "unknown placeholder {nope} (placeholders: batch, seq_len, technique, attention, "
-                 "device, model, model_name, seed, repeat, steps, threads, lora_rank, lora_targets, layers, job, point_id, "
-                 "param.NAME)");
+                 "device, model, model_name, seed, repeat, steps, threads, lora_rank, lora_targets, layers, optimizer, "
+                 "zero_grad, warm, job, point_id, param.NAME)");
     expect_error("prog {batch", "a { without its } (write {{ for a brace)");
     expect_error("prog batch}", "a } without its { (write }} for a brace)");
     expect_error("   ", "the command is empty");

@@ -123,8 +123,8 @@ static void check_settings(void)
     CHECK(grid_build(s, &g, err, sizeof err) == EXIT_DONE && g.n == 1, "grid_build: %s", err);
     char want[16384];
     snprintf(want, sizeof want, "device=cpu;technique=lora;lora_rank=8;lora_targets=q,down;layers=;attention=sdpa;batch=2;"
-             "seq_len=8;steps=1;model_source=tiny;config_hash=;seed=7;threads=3;timeout_s=90;mem_limit=1048576;"
-             "weights=%s/w/model.safetensors;holdout=0;warm=1;command=", dir);
+             "seq_len=8;steps=2;model_source=tiny;config_hash=;seed=7;threads=3;timeout_s=90;mem_limit=1048576;"
+             "weights=%s/w/model.safetensors;holdout=0;warm=0;command=;optimizer=adamw;zero_grad=none", dir);
     grid_point_settings(&g.points[0], text, sizeof text);
     CHECK(strcmp(text, want) == 0, "settings:\n%s\nnot\n%s", text, want);
     grid_free(&g);
@@ -162,7 +162,7 @@ static void check_model_names(void)
         sweep_free(s);
     }
     CHECK(chdir(cwd) == 0, "chdir back");
-    CHECK(strcmp(ids[0], "j/Mini-1B/cpu/load/b0/s0/st1/r0") == 0, "id by name: %s", ids[0]);
+    CHECK(strcmp(ids[0], "j/Mini-1B/cpu/load/b0/s0/st2/r0") == 0, "id by name: %s", ids[0]);
     CHECK(strcmp(ids[0], ids[1]) == 0 && strcmp(ids[0], ids[2]) == 0, "ids differ by path: %s %s %s", ids[0],
           ids[1], ids[2]);
 
@@ -226,7 +226,7 @@ static void check_shared_points(void)
              "each is measured once\n", dir);
     CHECK(g.warnings && strcmp(g.warnings, want) == 0, "warning:\n%s\nnot\n%s", g.warnings, want);
     for (int i = 0; i < g.n; i++)
-        CHECK(strcmp(g.points[i].id, "b/tiny/cpu/full/sdpa/b2/s8/st1/r0") != 0, "b's copy of a's point kept");
+        CHECK(strcmp(g.points[i].id, "b/tiny/cpu/full/sdpa/b2/s8/st2/r0") != 0, "b's copy of a's point kept");
     grid_free(&g);
     sweep_free(s);
 }

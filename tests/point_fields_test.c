@@ -100,7 +100,7 @@ static void check_group_key(void)
     /* fit.csv's leading columns, a file format: the settings that change a
      * point's memory as much as its technique stay in the key. */
     static const char *const kept[] = {"model", "device", "technique", "attention", "lora_rank", "lora_targets",
-                                       "layers", "warm", "measured_by"};
+                                       "layers", "warm", "measured_by", "optimizer", "zero_grad"};
     int n_kept = (int)(sizeof kept / sizeof kept[0]);
     CHECK(n == n_kept, "the group key has %d fields, fit.csv %d leading columns", n, n_kept);
     for (int i = 0; i < n && i < n_kept; i++)

@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 load_sweep "$TMP/s.sweep" 'technique = full' 'batch = 1' 'seq_len = 8' 'timeout = 3'
 sed -i '/^technique = load$/d' "$TMP/s.sweep"
 PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER PEAKFIT_PROGRESS_EVERY_S=1 "$PEAKFIT" run "$TMP/s.sweep" -o "$TMP/out" 2>"$TMP/err"
-id=j/tiny/cpu/full/sdpa/b1/s8/st1/r0
+id=j/tiny/cpu/full/sdpa/b1/s8/st2/r0
 expect_eq "the first line names the point started" "$(head -n 1 "$TMP/err")" "peakfit: starting point 1 of 1: $id"
 grep -q "^peakfit: still running point 1 of 1 ([12] s so far\(, RSS +[0-9]* MiB above its baseline\)\?): $id\$" "$TMP/err" ||
     fail "no line while the point ran: $(cat "$TMP/err")"

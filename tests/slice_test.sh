@@ -24,7 +24,7 @@ printf '[global]\nmodel = tiny\ntechnique = full\nbatch = 2\nseq_len = 8\nwarm =
     >"$TMP/s.sweep"
 "$PEAKFIT" grid "$TMP/s.sweep" --peaks >"$TMP/ids" 2>"$TMP/peaks" || fail "grid: exit status $?"
 expect_eq "ids" "$(tr '\n' ' ' <"$TMP/ids")" \
-    "whole/tiny/cpu/full/sdpa/b2/s8/st1/r0 slice/tiny/cpu/full/layers1/sdpa/b2/s8/st1/r0 "
+    "whole/tiny/cpu/full/sdpa/b2/s8/st2/r0 slice/tiny/cpu/full/layers1/sdpa/b2/s8/st2/r0 "
 whole=$(sed -n 's|^  whole/.*: expected peak \([0-9]*\) MiB (arithmetic)$|\1|p' "$TMP/peaks")
 slice=$(sed -n 's|^  slice/.*: expected peak \([0-9]*\) MiB (arithmetic)$|\1|p' "$TMP/peaks")
 expect_gt "grid --peaks: the whole model above its slice" "$whole" "$slice"

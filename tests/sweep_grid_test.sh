@@ -20,10 +20,10 @@ technique = full
 batch = 2, 4
 EOF
 ids=$("$PEAKFIT" grid "$TMP/s.sweep" 2>"$TMP/err") || fail "grid failed: $(cat "$TMP/err")"
-expect_eq "ids" "$ids" "a/tiny/cpu/full/sdpa/b1/s8/st1/r0
-a/tiny/cpu/full/sdpa/b2/s8/st1/r0
-a/tiny/cpu/load/b0/s0/st1/r0
-b/tiny/cpu/full/sdpa/b4/s8/st1/r0"
+expect_eq "ids" "$ids" "a/tiny/cpu/full/sdpa/b1/s8/st2/r0
+a/tiny/cpu/full/sdpa/b2/s8/st2/r0
+a/tiny/cpu/load/b0/s0/st2/r0
+b/tiny/cpu/full/sdpa/b4/s8/st2/r0"
 expect_eq "grid's stderr" "$(cat "$TMP/err")" "peakfit: warning: $TMP/s.sweep:10: job [b] repeats 1 point of job [a] (line 7); each is measured once
 peakfit: $TMP/s.sweep: 4 points; at most 2:00:00 by their timeouts"
 

@@ -40,7 +40,7 @@ line=$(grep "^  b = $b (predicted largest): ok" <<<"$out") || fail "verify: b = 
 # The directory names the whole group, so two groups' verifies never collide.
 vdir="$dir/verify-tiny-cpu-full-sdpa-s128-${budget}MiB"
 # The verify sweep has every setting of the group's rows (warm was dropped once).
-for key in model device technique attention steps seed threads timeout warm; do
+for key in model device technique attention steps seed threads timeout warm optimizer zero_grad; do
     grep -q "^$key = " "$vdir/verify.sweep" || fail "verify.sweep has no $key: $(cat "$vdir/verify.sweep" 2>&1)"
 done
 measured=$("$CSVQ" "$vdir/peaks.csv" peak_above_baseline_mib | head -1)

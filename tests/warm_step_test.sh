@@ -1,4 +1,4 @@
-# One warm step (the default: AdamW's state made before the first step)
+# One warm step (warm = 1: AdamW's state made before the first step)
 # against the two-step protocol (warm = 0, steps = 2), each point in its own
 # worker: the allocator-level peak (tensor_peak_mib) is the same to the
 # printed digit, and one plain step under-reports. The RSS peak is not
@@ -18,11 +18,14 @@ attention = sdpa, eager
 batch = 4
 seq_len = 128
 [warm]
+warm = 1
+steps = 1
 [plain]
 warm = 0
 steps = 2
 [one]
 warm = 0
+steps = 1
 technique = full
 attention = sdpa
 EOF2

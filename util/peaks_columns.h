@@ -180,7 +180,13 @@
       "([own-script.md](own-script.md#ranks))")                                                                    \
     X(layers, INT, SETTING,                                                                                          \
       "a slice's decoder layers (`layers` key): the model was built with this many, everything else from its "      \
-      "config; empty for the config's own depth")
+      "config; empty for the config's own depth")                                                                    \
+    X(optimizer, TEXT, SETTING,                                                                                      \
+      "the optimizer the step ran (`optimizer` key; `auto` resolved for the device): adamw, adamw-foreach, "         \
+      "adamw-fused, sgd; empty for techniques without one")                                                          \
+    X(zero_grad, TEXT, SETTING,                                                                                      \
+      "what zero_grad left in the gradients (`zero_grad` key): none (freed) or zeros (kept, zeroed); empty for "     \
+      "techniques without an optimizer")
 
 enum peaks_column {
     PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */

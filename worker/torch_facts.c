@@ -25,6 +25,13 @@ struct facts {
 
 static struct facts facts = {.version = "unknown"};
 
+/* What peakfit-worker --facts KIND said, per kind asked about optimizers. */
+static struct {
+    char kind[16];
+    char text[2048];
+} said[KINDS_KEPT];
+static int n_said;
+
 /* peakfit-worker --facts [kind]: its output into out; 0, or -1 after
  * saying why. */
 static int ask(const char *kind, char *out, size_t size)
@@ -107,7 +114,7 @@ int torch_facts_cuda_compiled(void)
 
 int torch_facts_device_available(const char *kind)
 {
-    char text[512];
+    char text[2048];
     if (strcmp(kind, "cpu") == 0)
         return 1;
     /* A sweep names a device in every job: one worker start per kind. */
@@ -120,4 +127,34 @@ int torch_facts_device_available(const char *kind)
         facts.available[facts.n_kinds++] = yes;
     }
     return yes;
+}
+
+/* The facts peakfit-worker gives for kind, asked once; NULL when no more
+ * kinds are kept. */
+static const char *facts_of(const char *kind)
+{
+    for (int i = 0; i < n_said; i++)
+        if (strcmp(said[i].kind, kind) == 0)
+            return said[i].text;
+    if (n_said == KINDS_KEPT || strlen(kind) >= sizeof said[0].kind)
+        return NULL;
+    snprintf(said[n_said].kind, sizeof said[0].kind, "%s", kind);
+    if (ask(kind, said[n_said].text, sizeof said[0].text) != 0)
+        said[n_said].text[0] = '\0';
+    return said[n_said++].text;
+}
+
+int torch_facts_optimizer_refused(const char *kind, const char *optimizer, char *why, size_t size)
+{
+    const char *line = facts_of(kind);
+    char prefix[96];
+    int n = snprintf(prefix, sizeof prefix, "%s %s %s ", TORCH_FACTS_REFUSES, kind, optimizer);
+    for (size_t len; line && *line; line += len + (line[len] == '\n')) {
+        len = strcspn(line, "\n");
+        if (n > 0 && (size_t)n < len && strncmp(line, prefix, (size_t)n) == 0) {
+            snprintf(why, size, "%.*s", (int)(len - (size_t)n), line + n);
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -211,7 +211,8 @@ static int build_model(const struct worker_point *a, pf_model **model)
     const struct sweep_job *j = a->job;
     const pf_train_options train = {.technique = j->techniques[0], .lora_rank = j->lora_rank,
                                     .lora_targets = j->lora_targets, .learning_rate = DEFAULT_LEARNING_RATE,
-                                    .attention = j->attentions[0]};
+                                    .attention = j->attentions[0], .optimizer = j->optimizer,
+                                    .zero_grad = j->zero_grad};
     const pf_model_config config = sweep_job_config(a->sweep, j, 0);
     double t0 = monotonic_seconds();
     pf_status st = pf_model_new(&config, &train, (uint64_t)j->seed, j->devices[0], model);

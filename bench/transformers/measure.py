@@ -6,7 +6,7 @@
 
 For every row of PEAKS_CSV (a peakfit run's peaks.csv: its rows say the
 model's config.json, technique, batch, seq_len, attention, steps, warm,
-seed, threads and LoRA settings), runs examples/transformers/train_step.py
+optimizer, zero_grad, seed, threads and LoRA settings), runs examples/transformers/train_step.py
 with the same settings in a fresh process, reading its report lines from
 PEAKFIT_REPORT_FD exactly as peakfit reads a command job's, and writes one
 row per point to OUT_CSV with the same column names peakfit uses:
@@ -67,6 +67,10 @@ def command(row, extra):
         cmd += ["--threads", row["threads_requested"]]
     if row["technique"].startswith("lora"):
         cmd += ["--lora-rank", row["lora_rank"], "--lora-targets", row["lora_targets"]]
+    # peaks.csv from before the optimizer and zero_grad columns: AdamW one
+    # parameter at a time, gradients freed (train_step.py's defaults)
+    if row.get("optimizer"):
+        cmd += ["--optimizer", row["optimizer"], "--zero-grad", row["zero_grad"] or "none"]
     return cmd + extra
 
 

@@ -52,7 +52,7 @@ import torch.distributed as dist  # noqa: E402
 import transformers  # noqa: E402
 
 from peakfit_report import Report, report_channel  # noqa: E402
-from train_step import warm_adamw  # noqa: E402  (AdamW's state as its first step makes it)
+from train_step import warm_optimizer  # noqa: E402  (the state as its first step makes it)
 
 STRATEGIES = ("single", "ddp", "zero1", "fsdp2")
 
@@ -159,7 +159,7 @@ def measure(a, cfg, rank, fd):
         t0 = time.perf_counter()
         model, inner = build(a, cfg)
         optimizer, local_optimizer = make_optimizer(a, model)
-        warm_adamw(local_optimizer)
+        warm_optimizer(local_optimizer)
         report.build_time(time.perf_counter() - t0)
         held_bytes(report, inner, local_optimizer)
         generator = torch.Generator().manual_seed(a.seed + 1 + rank)

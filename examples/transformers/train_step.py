@@ -28,17 +28,22 @@ The step protocol is peakfit's built-in worker's (worker/worker.c, shim/model.cp
     LoRA r --lora-rank (alpha 2r, dropout 0) on --lora-targets; +ckpt:
     model.gradient_checkpointing_enable() with transformers' default
     (non-reentrant torch.utils.checkpoint per decoder layer);
-  - AdamW(lr=1e-4) with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8,
-    weight_decay 0.01) over the trainable parameters, foreach=False: one
-    parameter at a time, as libtorch's C++ AdamW runs and as PyTorch itself
-    runs on CPU (--foreach for its multi-tensor form, CUDA's default);
-  - --warm 1 (default): AdamW's state is made before the first step,
+  - --optimizer (peakfit's optimizer setting): adamw (default) AdamW(lr=1e-4)
+    with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8, weight_decay 0.01)
+    over the trainable parameters, foreach=False: one parameter at a time, as
+    libtorch's C++ AdamW runs and as PyTorch itself runs on CPU;
+    adamw-foreach foreach=True (its multi-tensor form, CUDA's default; also
+    --foreach); adamw-fused fused=True; auto AdamW as torch.optim picks for
+    the device; sgd SGD(momentum=0.9);
+  - --zero-grad none (default): zero_grad(set_to_none=True); zeros:
+    set_to_none=False, the gradients kept through the next forward;
+  - --warm 1 (default): the optimizer's state is made before the first step,
     zero-filled with step 0, exactly as its first step would make it, so
     --steps 1 (default) is a steady-state step; --warm 0 --steps 2 is the
     plain loop;
   - each step: random token ids [batch, seq_len]; forward and loss
     (labels = the ids: transformers' causal-LM loss) under bf16 autocast
-    for amp-bf16; backward; optimizer.step(); zero_grad(set_to_none=True);
+    for amp-bf16; backward; optimizer.step(); zero_grad;
   - inference: eval mode, torch.no_grad(), the forward only.
 Each part is a phase (forward, backward, optimizer) for the per-phase peaks.
 """
@@ -84,7 +89,9 @@ def parse_args(argv):
     p.add_argument("--lora-targets", default="q,v", help="letters: q,k,v,o,gate,up,down")
     p.add_argument("--device", default="cpu")
     p.add_argument("--threads", type=int, default=0, help="intra-op threads (0: PyTorch's default)")
-    p.add_argument("--foreach", action="store_true", help="AdamW's multi-tensor form")
+    p.add_argument("--optimizer", choices=tuple(OPTIMIZERS), default="adamw")
+    p.add_argument("--zero-grad", choices=("none", "zeros"), default="none")
+    p.add_argument("--foreach", action="store_true", help="--optimizer adamw-foreach")
     p.add_argument("--reentrant", action="store_true",
                    help="+ckpt: torch.utils.checkpoint's reentrant variant (use_reentrant=True, peakfit's), "
                         "not transformers' default non-reentrant one")
@@ -167,13 +174,34 @@ def build(a, cfg, checkpoint):
     return model.to(a.device)
 
 
-def warm_adamw(optimizer):
-    """AdamW's state as its first step makes it (torch/optim/adamw.py _init_group): zero
-    moments and step 0, so the first real step computes what it would have."""
+# peakfit's optimizer names: torch.optim's class and arguments (lr=1e-4 for each).
+OPTIMIZERS = {
+    "auto": (torch.optim.AdamW, {}),
+    "adamw": (torch.optim.AdamW, {"foreach": False}),
+    "adamw-foreach": (torch.optim.AdamW, {"foreach": True}),
+    "adamw-fused": (torch.optim.AdamW, {"fused": True}),
+    "sgd": (torch.optim.SGD, {"momentum": 0.9}),
+}
+
+
+def make_optimizer(a, trainable):
+    kind, kwargs = OPTIMIZERS["adamw-foreach" if a.foreach else a.optimizer]
+    return kind(trainable, lr=1e-4, **kwargs)
+
+
+def warm_optimizer(optimizer):
+    """The state as the first step makes it (torch/optim/adam.py and sgd.py _init_group):
+    AdamW's zero moments and step 0 (on the parameter's device when fused, else a CPU
+    scalar), SGD's momentum buffer (zero: 0.9 * 0 + g is the first step's clone of g), so
+    the first real step computes what it would have."""
     for group in optimizer.param_groups:
         for p in group["params"]:
+            if isinstance(optimizer, torch.optim.SGD):
+                optimizer.state[p] = {"momentum_buffer": torch.zeros_like(p, memory_format=torch.preserve_format)}
+                continue
+            step_device = p.device if group.get("fused") else "cpu"
             optimizer.state[p] = {
-                "step": torch.tensor(0.0, dtype=torch.float32),
+                "step": torch.zeros((), dtype=torch.float32, device=step_device),
                 "exp_avg": torch.zeros_like(p, memory_format=torch.preserve_format),
                 "exp_avg_sq": torch.zeros_like(p, memory_format=torch.preserve_format),
             }
@@ -191,7 +219,7 @@ def train_step(a, model, optimizer, report, vocab):
         loss.backward()
     with report.phase("optimizer"):
         optimizer.step()
-    optimizer.zero_grad(set_to_none=True)
+    optimizer.zero_grad(set_to_none=a.zero_grad == "none")
     return loss
 
 
@@ -232,9 +260,9 @@ def measure(a, cfg, checkpoint):
         else:
             model.train()
             trainable = [p for p in model.parameters() if p.requires_grad]
-            optimizer = torch.optim.AdamW(trainable, lr=1e-4, foreach=a.foreach)
+            optimizer = make_optimizer(a, trainable)
             if a.warm:
-                warm_adamw(optimizer)
+                warm_optimizer(optimizer)
         report.build_time(time.perf_counter() - t0)
         report.model(model, optimizer)
         for _ in range(a.steps):
