@@ -150,7 +150,8 @@ static void add_batch(struct auto_job *j, int b)
 static const char *budget_spent(struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
-    if (f->n >= a->r->points && f->n_above >= 3 && f->a_rel <= a->r->target)
+    /* With --budget the answer is the largest micro-batch, not A */
+    if (a->r->budget_mib <= 0 && f->n >= a->r->points && f->n_above >= 3 && f->a_rel <= a->r->target)
         snprintf(a->why[i], sizeof a->why[i], "A's 95%% interval is +-%.2f%%, within the target of %.2f%%",
                  100 * f->a_rel, 100 * a->r->target);
     else if (f->n >= a->r->points)
@@ -180,9 +181,19 @@ static int choose(struct auto_run *a, int i)
     j->n = 0;
     for (int k = 0; k < f->n; k++)
         j->batches[j->n++] = f->pts[k].batch;
-    if (a->stopped[i] || budget_spent(a, i)[0])
-        return a->stopped[i] = 1, 0;
+    if (a->stopped[i])
+        return 0;
     n = auto_coarse_missing(f, &g, next);
+    /* With --budget, a search that has found its edge (the next size up
+     * over the budget) says so before the point budget is counted: on its
+     * last allowed point it had stopped as "spent", not as found. */
+    if (a->r->budget_mib > 0 && n == 0 && f->n > 0) {
+        if ((next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) <= 0)
+            return a->stopped[i] = 1, 0;
+        n = 1;
+    }
+    if (budget_spent(a, i)[0])
+        return a->stopped[i] = 1, 0;
     if (n == 0 && (next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) > 0)
         n = 1;
     if (n == 0 || j->n + n > SWEEP_MAX_LIST)
