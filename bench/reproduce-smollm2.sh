@@ -5,15 +5,20 @@
 # numbers differ (bench/smollm2-notes.md). A benchmark, not a test: about 11
 # minutes and 9 GiB on 2 cores. Points already in peaks.csv are not rerun;
 # delete the directory for a fresh measurement.
+#   PEAKFIT=bin/peakfit                   the build to measure with (the torch-2.13
+#                                         build: build-torch2/bin/peakfit, after
+#                                         `make test-torch2` or its build step)
+#   OUT=bench/results/smollm2-135m-cpu    where peaks.csv and the report go
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=bench/results/smollm2-135m-cpu
+out=${OUT:-bench/results/smollm2-135m-cpu}
+peakfit=${PEAKFIT:-bin/peakfit}
 reference=${REFERENCE:-bench/reference/smollm2-135m-cpu.csv}
-make -s all
+[ "$peakfit" != bin/peakfit ] || make -s all
 start=$(date +%s)
 before=0
 [ -f "$out/peaks.csv" ] && before=$(( $(wc -l <"$out/peaks.csv") - 1 ))
-bin/peakfit run sweeps/smollm2-135m-cpu.sweep -o "$out"
+"$peakfit" run sweeps/smollm2-135m-cpu.sweep -o "$out"
 seconds=$(( $(date +%s) - start ))
 after=$(( $(wc -l <"$out/peaks.csv") - 1 ))
 # The run that measured points is the one worth stating: a rerun that only
@@ -21,9 +26,9 @@ after=$(( $(wc -l <"$out/peaks.csv") - 1 ))
 [ "$after" -gt "$before" ] &&
     echo "\`bench/reproduce-smollm2.sh\` measured $((after - before)) points in ${seconds} s on $(date -u +%Y-%m-%d)" \
          "($before were already in peaks.csv and were not rerun)." >"$out/run.txt"
-bin/peakfit fit "$out" >"$out/fit.txt"
-bin/peakfit plot "$out" || echo "charts not drawn" >&2
-bin/peakfit report "$out" --reference "$reference" --html
+"$peakfit" fit "$out" >"$out/fit.txt"
+"$peakfit" plot "$out" || echo "charts not drawn" >&2
+"$peakfit" report "$out" --reference "$reference" --html
 {
     echo
     echo "## This run"
