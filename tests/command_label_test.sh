@@ -10,6 +10,15 @@
 source "$(dirname "$0")/lib.sh"
 export PATH=$(dirname "$CSVQ"):$PATH # fake_train
 
+# refused WHAT SWEEP MESSAGE: `run SWEEP` exits 2 with MESSAGE and writes no peaks.csv.
+refused() {
+    local rc=0
+    "$PEAKFIT" run "$2" -o "$TMP/refused" 2>"$TMP/log" || rc=$?
+    expect_eq "$1: exit" "$rc" 2
+    expect_eq "$1: message" "$(cat "$TMP/log")" "$3"
+    [ ! -e "$TMP/refused/peaks.csv" ] || fail "$1: a refused sweep wrote peaks.csv"
+}
+
 cat >"$TMP/l.sweep" <<'SWEEP'
 [cnn]
 model = my-cnn
@@ -41,18 +50,12 @@ expect_eq "ViT rows" "$("$CSVQ" "$TMP/v/peaks.csv" point_id model model_source s
 expect_eq "ViT {model}" "$("$CSVQ" "$TMP/v/peaks.csv" command | head -n 1)" "'fake_train' '4' 'ok' '$real'"
 # ... and for peakfit's worker, today's refusal at the model's line.
 printf '[global]\nmodel = vit/config.json\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/vw.sweep"
-rc=0
-"$PEAKFIT" run "$TMP/vw.sweep" -o "$TMP/vw" 2>"$TMP/log" || rc=$?
-expect_eq "a ViT for the worker: exit" "$rc" 2
-expect_eq "a ViT for the worker: message" "$(cat "$TMP/log")" \
+refused "a ViT for the worker" "$TMP/vw.sweep" \
     "peakfit: $TMP/vw.sweep:2: $real: field model_type: \"vit\" is not a family peakfit builds (families: llama, mistral, qwen2, qwen3, gemma, gemma2, phi3, gpt2)"
 
 # The same model in a job of peakfit's worker: refused, exit 2.
 printf '[global]\nmodel = my-cnn\ntechnique = full\nseq_len = 1\nbatch = 1\n[worker]\n' >"$TMP/w.sweep"
-rc=0
-"$PEAKFIT" run "$TMP/w.sweep" -o "$TMP/w" 2>"$TMP/log" || rc=$?
-expect_eq "a label for the worker: exit" "$rc" 2
-expect_eq "a label for the worker: message" "$(cat "$TMP/log")" \
+refused "a label for the worker" "$TMP/w.sweep" \
     "peakfit: $TMP/w.sweep:2: unknown model preset \"my-cnn\" (presets: smollm2-135m, tiny; or a path to a config.json)"
 
 # layers in a command job: the command cuts the slice, so it gets
@@ -64,10 +67,6 @@ printf '[s]\nmodel = my-lm\ntechnique = full\nlayers = 2\nbatch = 4\ncommand = f
 expect_eq "slice rows" "$("$CSVQ" "$TMP/s/peaks.csv" point_id layers command | tr '\t\n' ' ;')" \
     "s/my-lm/cpu/full/layers2/sdpa/b4/s1/st2/r0 2 'fake_train' '4' 'ok' '2';"
 printf '[s]\nmodel = my-lm\ntechnique = full\nlayers = 2\nbatch = 4\ncommand = fake_train {batch} ok\n' >"$TMP/n.sweep"
-rc=0
-"$PEAKFIT" run "$TMP/n.sweep" -o "$TMP/n" 2>"$TMP/log" || rc=$?
-expect_eq "a slice not passed on: exit" "$rc" 2
-expect_eq "a slice not passed on: message" "$(cat "$TMP/log")" \
+refused "a slice not passed on" "$TMP/n.sweep" \
     "peakfit: $TMP/n.sweep:6: command: layers = 2 needs {layers} in the command: the command builds the model, and its points would name a slice of 2 layers it never cut"
-[ ! -e "$TMP/n/peaks.csv" ] || fail "a refused sweep wrote peaks.csv"
 exit 0
