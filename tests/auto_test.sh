@@ -69,15 +69,25 @@ expect_eq "a second seq_len added" "$("$CSVQ" "$TMP/add/peaks.csv" seq_len | sor
 # Budget mode: at most 5 runs, none over the budget or failed, and the next
 # size up measured or predicted over it (by the line, or by the upper end of
 # its prediction: with the plain loop's two steps, tiny's b = 12 at 572 MiB
-# leaves one sample's mean but not its upper end).
-"$PEAKFIT" auto tiny --technique full --seq-len 128 --threads 1 --budget 600MiB -o "$TMP/b" >"$TMP/out" 2>/dev/null ||
+# leaves one sample's mean but not its upper end). Under ASan (test-asan)
+# RSS is the sanitizer's (tiny's b = 1 at 627 MiB, and noisier): the search
+# runs there, at twice the budget, for the memory checks, and gives an
+# answer; make test and test-torch2 check where it stops.
+budget=600
+[ -z "${PEAKFIT_SANITIZED:-}" ] || budget=1200
+"$PEAKFIT" auto tiny --technique full --seq-len 128 --threads 1 --budget ${budget}MiB -o "$TMP/b" >"$TMP/out" 2>/dev/null ||
     fail "auto --budget: exit status $?"
-line=$(grep "^full: the largest micro-batch within 600 MiB at seq_len 128: b = " "$TMP/out") || fail "no answer: $(cat "$TMP/out")"
-grep -q "; [1-5] runs, 0 over the budget, 0 failed$" <<<"$line" || fail "runs: $line"
-grep -q "one more sample is predicted over it\|the next size up failed or was measured over it\|within the budget at the upper end of the prediction" \
-    "$TMP/out" || fail "why: $(cat "$TMP/out")"
-max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
-awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
+line=$(grep "^full: the largest micro-batch within $budget MiB at seq_len 128: b = " "$TMP/out") ||
+    fail "no answer: $(cat "$TMP/out")"
+if [ -z "${PEAKFIT_SANITIZED:-}" ]; then
+    grep -q "; [1-5] runs, 0 over the budget, 0 failed$" <<<"$line" || fail "runs: $line"
+    grep -q "one more sample is predicted over it\|the next size up failed or was measured over it\|within the budget at the upper end of the prediction" \
+        "$TMP/out" || fail "why: $(cat "$TMP/out")"
+    max=$("$CSVQ" "$TMP/b/peaks.csv" peak_rss_mib | sort -n | tail -1)
+    awk -v m="$max" 'BEGIN { exit !(m <= 600) }' || fail "a run went over the budget: $max MiB"
+else
+    echo "    note: where the budget search stops is not checked under ASan (RSS is the sanitizer's): make test checks it"
+fi
 
 # A time budget: the coarse start (3 points) is measured, then rounds run
 # until the budget is spent. How many fit in 1 s depends on the machine
