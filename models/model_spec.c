@@ -14,6 +14,8 @@
 #include "util/hash.h"
 #include "util/input_file.h"
 
+/* The characters of a label (model_spec_label): it stands in point ids. */
+#define LABEL_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+"
 /* A config.json is a few kB; anything past this is not one. */
 #define CONFIG_MAX_BYTES (16LL << 20)
 
@@ -67,7 +69,7 @@ int model_spec_label(const char *name, struct model_spec *out)
 {
     size_t n = strlen(name);
     if (n == 0 || n >= sizeof out->name || model_spec_is_path(name) ||
-        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") != n)
+        strspn(name, LABEL_CHARS) != n)
         return -1;
     *out = (struct model_spec){.family = NULL};
     snprintf(out->name, sizeof out->name, "%s", name);
@@ -145,6 +147,18 @@ static int check_buildable(const char *path, const pf_model_config *c, int here,
     return 0;
 }
 
+/* What a config file gives any model read from it: the hash of its bytes,
+ * its canonical path as the source, and the name people recognise. */
+static void name_from_file(const char *path, const char *text, size_t len, const char *name_or_path,
+                           struct model_spec *out)
+{
+    out->config_hash = hash_bytes(text, len, hash_start());
+    char *real = realpath(path, NULL);
+    snprintf(out->source, sizeof out->source, "%s", real ? real : path);
+    free(real);
+    name_model(name_or_path, out->source, out->name, sizeof out->name);
+}
+
 static int load_config_file(const char *path, int here, struct model_spec *out, char *err, size_t errlen)
 {
     size_t len;
@@ -158,11 +172,7 @@ static int load_config_file(const char *path, int here, struct model_spec *out, 
     if (rc == 0) {
         out->config = parsed.config;
         out->family = parsed.family->model_type;
-        out->config_hash = hash_bytes(text, len, hash_start());
-        char *real = realpath(path, NULL);
-        snprintf(out->source, sizeof out->source, "%s", real ? real : path);
-        free(real);
-        name_model(parsed.name_or_path, out->source, out->name, sizeof out->name);
+        name_from_file(path, text, len, parsed.name_or_path, out);
     }
     free(text);
     return rc;
@@ -216,13 +226,10 @@ int model_spec_foreign(const char *path, struct model_spec *out)
     int rc = foreign_type(root) ? 0 : -1;
     if (rc == 0) {
         const json_t *named = json_object_get(root, "_name_or_path");
-        *out = (struct model_spec){.family = NULL, .config_hash = hash_bytes(text, len, hash_start())};
-        char *real = realpath(path, NULL);
-        snprintf(out->source, sizeof out->source, "%s", real ? real : path);
-        free(real);
-        name_model(json_is_string(named) ? json_string_value(named) : "", out->source, out->name, sizeof out->name);
+        *out = (struct model_spec){.family = NULL};
+        name_from_file(path, text, len, json_is_string(named) ? json_string_value(named) : "", out);
         for (char *c = out->name; *c; c++) /* a label's characters: it is in point ids */
-            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+", *c))
+            if (!strchr(LABEL_CHARS, *c))
                 *c = '_';
     }
     json_decref(root);
