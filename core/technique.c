@@ -25,7 +25,7 @@ int technique_label(const char *name)
 {
     size_t n = strlen(name);
     if (n == 0 || n >= TECHNIQUE_LABEL_LEN || technique_from_name(name) >= 0 ||
-        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") != n)
+        strspn(name, SAFE_NAME_CHARS) != n)
         return -1;
     for (int i = 0; i < n_labels; i++)
         if (strcmp(labels[i], name) == 0)

@@ -13,9 +13,8 @@
 #include "models/param_count.h"
 #include "util/hash.h"
 #include "util/input_file.h"
+#include "util/parse.h"
 
-/* The characters of a label (model_spec_label): it stands in point ids. */
-#define LABEL_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+"
 /* A config.json is a few kB; anything past this is not one. */
 #define CONFIG_MAX_BYTES (16LL << 20)
 
@@ -69,7 +68,7 @@ int model_spec_label(const char *name, struct model_spec *out)
 {
     size_t n = strlen(name);
     if (n == 0 || n >= sizeof out->name || model_spec_is_path(name) ||
-        strspn(name, LABEL_CHARS) != n)
+        strspn(name, SAFE_NAME_CHARS) != n)
         return -1;
     *out = (struct model_spec){.family = NULL};
     snprintf(out->name, sizeof out->name, "%s", name);
@@ -229,7 +228,7 @@ int model_spec_foreign(const char *path, struct model_spec *out)
         *out = (struct model_spec){.family = NULL};
         name_from_file(path, text, len, json_is_string(named) ? json_string_value(named) : "", out);
         for (char *c = out->name; *c; c++) /* a label's characters: it is in point ids */
-            if (!strchr(LABEL_CHARS, *c))
+            if (!strchr(SAFE_NAME_CHARS, *c))
                 *c = '_';
     }
     json_decref(root);

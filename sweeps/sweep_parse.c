@@ -121,7 +121,7 @@ static int check_job(struct reader *r)
 int sweep_job_name_valid(const char *name)
 {
     return name[0] && strlen(name) < SWEEP_NAME_MAX &&
-           strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") == strlen(name);
+           strspn(name, SAFE_NAME_CHARS) == strlen(name);
 }
 
 static int start_section(struct reader *r, char *header)

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The characters of a name that stands in point ids and file names: a
+ * job's, a model's or a technique's label. */
+#define SAFE_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+"
+
 int parse_long(const char *text, long min, long max, long *out);
 int parse_double(const char *text, double min, double max, double *out);
 /* "512MiB", "24GiB", "1.5GB", "4096" (bytes); binary and decimal units. */
