@@ -18,6 +18,7 @@ enum { AUTO_MAX_POINTS = 64 };
 struct auto_point {
     int batch;
     double tokens, metric_mib, rss_mib, tensor_mib, baseline_mib, wall_s;
+    double forward_mib;     /* the forward phase's peak of the metric; -1: not measured */
     int ok, on_floor;
 };
 

@@ -10,6 +10,7 @@
 #include "autosweep/auto_choose.h"
 #include "autosweep/auto_fit.h"
 #include "autosweep/auto_rounds.h"
+#include "autosweep/auto_slice_choose.h"
 #include "autosweep/auto_slices.h"
 #include "autosweep/auto_sweep.h"
 #include "core/technique.h"
@@ -90,13 +91,14 @@ static void print_state(const struct auto_run *a, int i)
     if (f->knee_tokens > 0)
         printf(", the floor up to %.0f tokens", f->knee_tokens);
     printf(")");
-    if (isfinite(f->a))
+    /* A slice's own line is not asked for: the whole model's is, at the end. */
+    if (isfinite(f->a) && !a->r->slices)
         printf(", A = %.4f MiB/token (%s)", f->a, metric_name(a->r->metric));
     if (isfinite(f->a_rel))
         printf(" +- %.2f%%", 100 * f->a_rel);
-    if (isfinite(f->rss_a))
+    if (isfinite(f->rss_a) && !a->r->slices)
         printf(", RSS's A = %.4f", f->rss_a);
-    if (isfinite(f->rss_a_rel))
+    if (isfinite(f->rss_a_rel) && !a->r->slices)
         printf(" +- %.2f%%", 100 * f->rss_a_rel);
     printf("\n");
 }
@@ -166,15 +168,41 @@ static const char *budget_spent(struct auto_run *a, int i)
     return a->why[i];
 }
 
-/* Chooses technique i's next batches into its job (the whole coarse start
- * at once); returns how many, 0 when it has stopped. */
-static int choose(struct auto_run *a, int i)
+/* A slice's next batches (autosweep/auto_slice_choose.h) into next. */
+static int choose_slice(struct auto_run *a, int i, int *next)
+{
+    struct auto_slice_goal g = {(int)track_seq_len(a, i), track_layers(a, i) == a->r->depths[0],
+                                (double)a->spec.config.vocab_size * 4 / 1048576.0, room_mib(a, &a->fits[i])};
+    return auto_slice_next(&a->fits[i], &g, next, a->why[i], sizeof a->why[i]);
+}
+
+/* The batches a whole model's track (or one --budget searches) measures
+ * next into next: the coarse start, then one at a time; 0 when it stops. */
+static int choose_whole(struct auto_run *a, int i, int *next)
 {
     const struct auto_fit *f = &a->fits[i];
     struct auto_goal g = {a->r->target, a->r->budget_mib, room_mib(a, f), (int)track_seq_len(a, i), 0, 0};
-    struct auto_job *j = &a->jobs[i];
-    int next[AUTO_N_COARSE], n;
     arithmetic_of(a, i, &g);
+    int n = auto_coarse_missing(f, &g, next);
+    /* With --budget, a search that has found its edge (the next size up
+     * over the budget) says so before the point budget is counted: on its
+     * last allowed point it had stopped as "spent", not as found. */
+    if (a->r->budget_mib > 0 && n == 0 && f->n > 0)
+        return (next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) > 0;
+    if (budget_spent(a, i)[0])
+        return 0;
+    if (n == 0 && (next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) > 0)
+        n = 1;
+    return n;
+}
+
+/* Chooses track i's next batches into its job (a round's worth at once);
+ * returns how many, 0 when it has stopped. */
+static int choose(struct auto_run *a, int i)
+{
+    const struct auto_fit *f = &a->fits[i];
+    struct auto_job *j = &a->jobs[i];
+    int next[(int)AUTO_N_COARSE + (int)AUTO_SLICE_ABOVE];
     j->technique = track_technique(a, i);
     j->seq_len = track_seq_len(a, i);
     j->layers = track_layers(a, i);
@@ -183,19 +211,7 @@ static int choose(struct auto_run *a, int i)
         j->batches[j->n++] = f->pts[k].batch;
     if (a->stopped[i])
         return 0;
-    n = auto_coarse_missing(f, &g, next);
-    /* With --budget, a search that has found its edge (the next size up
-     * over the budget) says so before the point budget is counted: on its
-     * last allowed point it had stopped as "spent", not as found. */
-    if (a->r->budget_mib > 0 && n == 0 && f->n > 0) {
-        if ((next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) <= 0)
-            return a->stopped[i] = 1, 0;
-        n = 1;
-    }
-    if (budget_spent(a, i)[0])
-        return a->stopped[i] = 1, 0;
-    if (n == 0 && (next[0] = auto_next_batch(f, &g, a->why[i], sizeof a->why[i])) > 0)
-        n = 1;
+    int n = a->r->slices ? choose_slice(a, i, next) : choose_whole(a, i, next);
     if (n == 0 || j->n + n > SWEEP_MAX_LIST)
         return a->stopped[i] = 1, 0;
     for (int k = 0; k < n; k++) {
@@ -251,6 +267,8 @@ static void print_summary(const struct auto_run *a, int i)
     const char *t = a->label[i];
     int failed = f->n - f->n_ok;
     printf("%s: %d points measured, %d failed, %.0f s of worker time: %s\n", t, f->n, failed, f->wall_s, a->why[i]);
+    if (a->r->slices)
+        return;
     if (isfinite(f->a) && isfinite(f->a_rel))
         printf("%s: A = %.4f MiB/token (%s) +- %.2f%%, from %d points above the knee\n", t, f->a,
                metric_name(a->r->metric), 100 * f->a_rel, f->n_above);

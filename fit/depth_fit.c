@@ -115,6 +115,7 @@ struct slices {
     double *L, *T, *states, *y[PF_PHASE_COUNT];
     char depths[32];               /* "1 2 4" */
     int n_depths;
+    int over_forward[PF_PHASE_COUNT]; /* the phase's line is forward's plus an excess (refit_line) */
 };
 
 int depth_key_is_slice(const struct group_key *key)
@@ -389,9 +390,10 @@ static void fill_fit(struct group_fit *g, const struct slices *s, const struct w
         g->n_above += s->y[line][i] >= top;
     }
     snprintf(g->reason, sizeof g->reason, "from slices of %s layers (%d points): per phase peak = F0 + F1*L + "
-             "(A0 + A1*L)*T above the states, extrapolated to %.0f layers; the line the %s phase%s%s", s->depths,
-             s->n, L, s->n_phases > 1 ? phase_name(line) : "whole step's", floor >= 0 ? ", the floor the " : "",
-             floor >= 0 ? phase_name(floor) : "");
+             "(A0 + A1*L)*T above the states, extrapolated to %.0f layers; the line the %s phase%s%s%s", s->depths,
+             s->n, L, s->n_phases > 1 ? phase_name(line) : "whole step's",
+             s->over_forward[line] ? " (forward's plus its excess above the knee, the same at every depth)" : "",
+             floor >= 0 ? ", the floor the " : "", floor >= 0 ? phase_name(floor) : "");
 }
 
 static double mean_baseline(const struct slices *s, enum metric m)
@@ -451,14 +453,40 @@ static int steepest(const struct slices *s, const struct depth_ols *ph, double L
     return line;
 }
 
+/* A phase's line over forward's: y - forward = E0 + E1*T by least
+ * squares over the n points given. -1 with fewer than two token counts. */
+static int fit_excess(const struct depth_ols *forward, const double *L, const double *T, const double *y, int n,
+                      double e[2])
+{
+    double st = 0, sy = 0, stt = 0, sty = 0;
+    for (int i = 0; i < n; i++) {
+        double r = y[i] - depth_predict(forward, L[i], T[i]);
+        st += T[i], sy += r, stt += T[i] * T[i], sty += T[i] * r;
+    }
+    double det = n * stt - st * st;
+    if (n < 2 || det <= 1e-9 * stt * n)
+        return -1;
+    e[1] = (n * sty - st * sy) / det;
+    e[0] = (sy - e[1] * st) / n;
+    return 0;
+}
+
 /* A phase has a floor of its own: late in backward every gradient is
  * live with the embedding's temporaries, as much as the optimizer step
  * holds (SmolLM2-135M's slices of 1-4 layers at b <= 4: backward's peak is
  * the optimizer's to the byte). Those points say nothing of the phase's
  * rise, so it is fitted again to the points where it is above every other
- * phase; where too few are left, the fit to all stays. -1 when memory ran
- * out. */
-static int refit_line(const struct slices *s, int line, struct depth_ols *ph)
+ * phase. Where those span two depths at two token counts each, across
+ * depths; where they do not (auto --slices measures the rise at its
+ * shallowest depth alone: those points cost the most), as forward's line
+ * plus an excess E0 + E1*T the same at every depth (*over_forward set):
+ * backward starts from everything forward left live, and what it adds
+ * first, the loss's gradient over the logits, has no layer in it
+ * (Qwen2.5-0.5B's slices of 1, 2 and 4 layers: backward's line is
+ * forward's + 0.5796 MiB/token, the vocabulary's 151,936 x 4 bytes, at
+ * each depth). Where neither, the fit to all points stays. -1 when memory
+ * ran out. */
+static int refit_line(const struct slices *s, int line, struct depth_ols *ph, int *over_forward)
 {
     if (s->n_phases < 2)
         return 0;
@@ -476,8 +504,15 @@ static int refit_line(const struct slices *s, int line, struct depth_ols *ph)
         }
     }
     struct depth_ols above;
+    double e[2];
     if (rc == 0 && n > DP && depth_fit(L, T, y, n, &above) == 0)
         ph[line] = above;
+    else if (rc == 0 && line != PF_PHASE_FORWARD && fit_excess(&ph[PF_PHASE_FORWARD], L, T, y, n, e) == 0) {
+        ph[line] = ph[PF_PHASE_FORWARD];
+        ph[line].c[0] += e[0];
+        ph[line].c[2] += e[1];
+        *over_forward = 1;
+    }
     free(L);
     free(T);
     free(y);
@@ -502,7 +537,7 @@ static int fit_slices(struct fit_list *set, struct slices *s)
      * 4.21 it measures). */
     int rc = 0;
     for (int p = 0; rc == 0 && p < s->n_phases; p++)
-        rc = refit_line(s, p, ph);
+        rc = refit_line(s, p, ph, &s->over_forward[p]);
     if (rc != 0)
         return rc;
     if (add_fit(set, s, &w, s->metric, ph, NULL) != 0)

@@ -17,8 +17,10 @@
 #include "fit/group_fit.h"
 #include "fit/observations.h"
 
-/* Depths and points a fit across depths needs at least. */
-enum { DEPTH_FIT_MIN_DEPTHS = 2, DEPTH_FIT_MIN_POINTS = 6 };
+/* Depths and points a fit across depths needs at least: its four
+ * coefficients and one residual (auto --slices on a 4-layer model: b = 1
+ * and 2 at depths 1 and 2, one more above the knee at depth 1). */
+enum { DEPTH_FIT_MIN_DEPTHS = 2, DEPTH_FIT_MIN_POINTS = 5 };
 
 /* Adds to groups (n of them, realloc'ed), after the measured groups of
  * obs, a fit from slices for every

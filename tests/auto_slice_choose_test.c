@@ -1,0 +1,81 @@
+/* The points auto --slices chooses (autosweep/auto_slice_choose.h), on
+ * made-up points of Qwen2.5-0.5B's 1-layer slice at s = 128: peak =
+ * max(floor, forward's line + the logits' gradient). Every depth starts
+ * with b = 1 and 2; a deeper one stops there; the shallowest goes to the
+ * two smallest batches predicted above the knee (b = 7 and 8, as measured),
+ * further when a guess lands on the floor, and stops on two points above
+ * it or when the next would not fit the room. */
+#include <math.h>
+#include <string.h>
+#include "autosweep/auto_slice_choose.h"
+#include "tests/observation_fixture.h"
+#include "tests/check.h"
+
+enum { S = 128 };
+#define FLOOR_MIB 3343.434
+#define FWD0_MIB 1728.678 /* forward's line at T = 0 */
+#define FWD_A 1.2720
+#define EXCESS 0.5796
+
+static void add(struct observations *o, int b, double excess)
+{
+    struct observation *ob = observation_fixture_add(o, b, S);
+    double fwd = FWD0_MIB + FWD_A * ob->tokens;
+    ob->tensor_mib = fmax(FLOOR_MIB, fwd + excess * ob->tokens);
+    ob->rss_mib = ob->tensor_mib + 130;
+    ob->baseline_mib = 300;
+    ob->phase_mib[PF_PHASE_FORWARD] = fwd;
+    ob->phase_mib[PF_PHASE_BACKWARD] = ob->tensor_mib;
+    ob->phase_mib[PF_PHASE_OPTIMIZER] = FLOOR_MIB;
+}
+
+static void fit(struct observations *o, struct auto_fit *f)
+{
+    struct auto_select sel = {.model = "m", .device = "cpu", .technique = "full", .attention = "sdpa",
+                              .optimizer = "adamw", .zero_grad = "none", .seq_len = S, .layers = "",
+                              .metric = METRIC_TENSOR};
+    auto_fit_read(o, &sel, f);
+}
+
+int main(void)
+{
+    static struct observation pts[16];
+    struct observations o = {.ok = pts};
+    struct auto_fit f;
+    struct auto_slice_goal g = {.seq_len = S, .shallowest = 1, .excess_per_token_mib = EXCESS, .room_mib = 100000};
+    char why[256] = "";
+    int next[AUTO_SLICE_ABOVE];
+
+    fit(&o, &f);
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 2 && next[0] == 1 && next[1] == 2, "b = 1 and 2 first");
+    add(&o, 1, EXCESS), add(&o, 2, EXCESS);
+    fit(&o, &f);
+    g.shallowest = 0;
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && strstr(why, "b = 1 and 2 give this depth's floor"),
+          "a deeper slice stops at b = 2: %s", why);
+    g.shallowest = 1;
+    int n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 2 && next[0] == 7 && next[1] == 8, "the two smallest above the knee: %d (%d, %d)", n, next[0], next[1]);
+
+    /* The excess guessed too large (the real one 0.2): b = 7 and 8 on the
+     * floor; the next guess goes half as far again past them. */
+    struct observations low = {.ok = pts + 8};
+    add(&low, 1, 0.2), add(&low, 2, 0.2), add(&low, 7, 0.2), add(&low, 8, 0.2);
+    fit(&low, &f);
+    n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 2 && next[0] == 12 && next[1] == 15, "past the floor's largest batch: %d (%d, %d)", n, next[0], next[1]);
+
+    /* Two above: done. */
+    add(&o, 7, EXCESS), add(&o, 8, EXCESS);
+    fit(&o, &f);
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && !strcmp(why, "2 points above the knee: the step's "
+          "rise over forward's"), "stops: %s", why);
+
+    /* No room for b = 7: it says so and stops. */
+    o.n_ok = 2;
+    fit(&o, &f);
+    g.room_mib = FLOOR_MIB + 200;
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 &&
+          !strcmp(why, "b = 7, the next above the knee, would not fit the memory free here"), "no room: %s", why);
+    CHECK_DONE();
+}
