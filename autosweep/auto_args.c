@@ -17,8 +17,6 @@
 
 #define AUTO_DEFAULT_POINTS 8
 #define AUTO_BUDGET_POINTS 5
-/* Per depth: the fit across depths pools them, so each needs fewer. */
-#define AUTO_SLICE_POINTS 5
 
 /* "2%" or "0.02": a fraction in (0, 1). */
 static int parse_target(const char *text, double *out)
@@ -61,8 +59,9 @@ static struct opt_row auto_rows[] = {
     {"output", 'o', "DIR", OPT_TEXT, AUTO_FIELD(dir), .flags = OPT_REQUIRED,
      .help = "the directory for auto.sweep, peaks.csv and the results"},
     {"points", 0, "N", OPT_LONG, AUTO_FIELD(points), AUTO_N_COARSE, SWEEP_MAX_LIST, .flags = OPT_DEF_WORDS,
-     .def = OPT_TEXT_OF(AUTO_DEFAULT_POINTS) "; " OPT_TEXT_OF(AUTO_BUDGET_POINTS) " with --budget or --slices",
-     .help = "points per technique and seq_len (and depth, with --slices)"},
+     .def = OPT_TEXT_OF(AUTO_DEFAULT_POINTS) "; " OPT_TEXT_OF(AUTO_BUDGET_POINTS) " with --budget",
+     .help = "points per technique and seq_len (--slices measures the points its fit needs: "
+             "autosweep/auto_slice_choose.h)"},
     {"time", 0, "T", OPT_DURATION, AUTO_FIELD(time_s), .help = "no round starts after this long (90s, 15m, 2h)"},
     {"target", 0, "2%", OPT_CUSTOM, AUTO_FIELD(target), .def = "2%", .set = set_target,
      .help = "A's relative 95% half-width to reach"},
@@ -76,6 +75,7 @@ static struct opt_row auto_rows[] = {
     SETTING_OPTION("attention", .type = OPT_NAME, .off = AUTO_FIELD(attention)),
     SETTING_OPTION("optimizer", .type = OPT_NAME, .off = AUTO_FIELD(optimizer)),
     SETTING_OPTION("zero_grad", .type = OPT_NAME, .off = AUTO_FIELD(zero_grad)),
+    SETTING_OPTION("warm", .type = OPT_INT, .off = AUTO_FIELD(warm)),
     SETTING_OPTION("device", .type = OPT_CUSTOM, .off = AUTO_FIELD(device), .set = device_option_set),
     {"metric", 0, "tensor|rss", OPT_ENUM, AUTO_FIELD(metric), .def = "tensor", .names = &metric_names,
      .help = "what A is fitted to"},
@@ -112,5 +112,5 @@ int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, si
 void auto_default_points(struct auto_request *r)
 {
     if (!r->points)
-        r->points = r->budget_mib > 0 ? AUTO_BUDGET_POINTS : r->slices ? AUTO_SLICE_POINTS : AUTO_DEFAULT_POINTS;
+        r->points = r->budget_mib > 0 ? AUTO_BUDGET_POINTS : AUTO_DEFAULT_POINTS;
 }

@@ -9,7 +9,7 @@
 extern const struct opt_table auto_options;
 /* Fills r from auto's command line; 0, or -1 with what is wrong in why. */
 int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, size_t size);
-/* --points where not given: 8; 5 with --budget or --slices (settled once
- * the model is known: a model too big for this machine takes slices). */
+/* --points where not given: 8; 5 with --budget (settled once the model is
+ * known). --slices chooses its points by its own plan. */
 void auto_default_points(struct auto_request *r);
 #endif

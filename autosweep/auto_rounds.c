@@ -87,18 +87,22 @@ static double room_mib(const struct auto_run *a, const struct auto_fit *f)
 static void print_state(const struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
+    /* A slice's points are the fit across depths' (auto_slice_choose.h): its own knee is not asked for. */
+    if (a->r->slices) {
+        printf("%s: %d points\n", a->label[i], f->n);
+        return;
+    }
     printf("%s: %d points (%d above the knee", a->label[i], f->n, f->n_above);
     if (f->knee_tokens > 0)
         printf(", the floor up to %.0f tokens", f->knee_tokens);
     printf(")");
-    /* A slice's own line is not asked for: the whole model's is, at the end. */
-    if (isfinite(f->a) && !a->r->slices)
+    if (isfinite(f->a))
         printf(", A = %.4f MiB/token (%s)", f->a, metric_name(a->r->metric));
     if (isfinite(f->a_rel))
         printf(" +- %.2f%%", 100 * f->a_rel);
-    if (isfinite(f->rss_a) && !a->r->slices)
+    if (isfinite(f->rss_a))
         printf(", RSS's A = %.4f", f->rss_a);
-    if (isfinite(f->rss_a_rel) && !a->r->slices)
+    if (isfinite(f->rss_a_rel))
         printf(" +- %.2f%%", 100 * f->rss_a_rel);
     printf("\n");
 }

@@ -8,21 +8,62 @@
 #include "autosweep/auto_slices.h"
 #include "core/technique.h"
 #include "fit/fit_set.h"
+#include "models/param_count.h"
+#include "proc/proc_stats.h"
 #include "util/exit_status.h"
 
 /* The depths measured: a layer, two, four; each below the config's own. */
 static const int slice_depths[AUTO_MAX_DEPTHS] = {1, 2, 4};
 
+/* The most the states (weights, gradients, optimizer state, by
+ * arithmetic) of r's techniques take at depth d, in MiB. */
+static double states_at(const struct auto_request *r, const struct model_spec *spec, int d)
+{
+    pf_model_config c = pf_config_slice(&spec->config, d);
+    double most = 0;
+    for (int i = 0; i < r->n_techniques; i++) {
+        pf_train_options o = {.technique = r->techniques[i]};
+        pf_model_stats st = model_footprint(&c, &o);
+        most = fmax(most, (double)(st.weight_bytes + st.grad_bytes + st.optimizer_bytes) / 1048576.0);
+    }
+    return most;
+}
+
+/* Does a slice of d layers leave room here for its step's temporaries and
+ * activations at b = 1 and 2: its states within 70 % of the memory free
+ * now, less 1 GiB for everything else (Mistral-7B's 4 layers, 17 GiB of
+ * full training's states, on a 23 GiB machine: no)? */
+static int depth_fits_here(const struct auto_request *r, const struct model_spec *spec, int d)
+{
+    long kib = meminfo_kib("MemAvailable");
+    return kib <= 0 || states_at(r, spec, d) <= 0.7 * (kib / 1024.0) - 1024;
+}
+
 static int choose_depths(struct auto_request *r, const struct model_spec *spec, char *err, size_t errlen)
 {
+    int below = 0;
     r->n_depths = 0;
-    for (int i = 0; i < AUTO_MAX_DEPTHS; i++)
-        if (slice_depths[i] < spec->config.num_layers)
-            r->depths[r->n_depths++] = slice_depths[i];
+    for (int i = 0; i < AUTO_MAX_DEPTHS; i++) {
+        if (slice_depths[i] >= spec->config.num_layers)
+            continue;
+        below++;
+        if (!depth_fits_here(r, spec, slice_depths[i])) {
+            fprintf(stderr, "peakfit auto: --slices: %d layers of %s hold %.0f MiB of weights, gradients and "
+                    "optimizer state, more than 70 %% of the memory free here less 1 GiB: not measured\n", slice_depths[i],
+                    spec->name, states_at(r, spec, slice_depths[i]));
+            continue;
+        }
+        r->depths[r->n_depths++] = slice_depths[i];
+    }
     if (r->n_depths >= 2)
         return 0;
-    snprintf(err, errlen, "--slices: %s has %lld layers; a fit across depths needs two depths below it (1 and 2), "
-             "so a model of 3 layers or more: measure it whole", spec->name, (long long)spec->config.num_layers);
+    if (below >= 2)
+        snprintf(err, errlen, "--slices: a fit across depths needs two depths of %s whose states fit in 70 %% of the "
+                 "memory free here less 1 GiB; %d of them do", spec->name, r->n_depths);
+    else
+        snprintf(err, errlen, "--slices: %s has %lld layers; a fit across depths needs two depths below it (1 and "
+                 "2), so a model of 3 layers or more: measure it whole", spec->name,
+                 (long long)spec->config.num_layers);
     return -1;
 }
 

@@ -17,6 +17,10 @@ static void write_global(struct sweep_writer *w, const char *model, const struct
     sweep_write_value(w, "optimizer", r->optimizer);
     sweep_write_value(w, "zero_grad", r->zero_grad);
     sweep_write_valuef(w, "seq_len", "%ld", r->seq_len);
+    if (r->warm) {
+        sweep_write_value(w, "warm", "1");
+        sweep_write_value(w, "steps", "1");
+    }
     if (r->threads > 0)
         sweep_write_valuef(w, "threads", "%ld", r->threads);
     if (r->mem_limit_mib > 0)

@@ -1,6 +1,7 @@
 /* auto_sweep.h: the automated sweep's request, and the sweep file it
  * writes into DIR before each round (DIR/auto.sweep): a [global] section
- * with the model, device, attention, optimizer, zero_grad, seq_len and settings, and one job
+ * with the model, device, attention, optimizer, zero_grad, seq_len and settings (with
+ * --warm 1 also warm = 1 and steps = 1), and one job
  * [auto-TECHNIQUE] per technique listing every batch chosen so far (with
  * several seq_lens also [auto-TECHNIQUE-sS] per technique and further
  * seq_len S, so that a DIR measured at the first resumes with more; with
@@ -20,6 +21,8 @@ struct auto_request {
     const char *model_arg;   /* as given */
     const char *dir, *device, *attention;
     const char *optimizer, *zero_grad; /* as given: auto is the sweep's to resolve */
+    int warm;                /* 1: the state made before one step (warm = 1, steps = 1): the
+                              * allocator level of a plain loop in half the time, not its RSS */
     pf_technique techniques[AUTO_MAX_TECHNIQUES];
     int n_techniques;
     long seq_len, threads, points;  /* seq_len: seq_lens[0] */

@@ -145,14 +145,17 @@
     R(A, holdout, NOKEY, GROUP_NONE, .column = PEAKS_COL_holdout, .uses = POINT_SETTINGS, .value = holdout_of)       \
     /* Only training makes AdamW's state. */                                                                         \
     R(A, warm,                                                                                                       \
-      KEY("warm", JOB_FIELD(int, warm), .type = OPT_INT, .min = 0, .max = 1, .def = OPT_TEXT_OF(DEFAULT_WARM),       \
+      KEY("warm", JOB_FIELD(int, warm), .arg = "0|1", .type = OPT_INT, .min = 0, .max = 1,                          \
+          .def = OPT_TEXT_OF(DEFAULT_WARM),                                                                          \
           .flag = "warm",                                                                                            \
           .help = "0: the first step makes the optimizer's state, as a plain training loop does (the default: "      \
                   "its RSS is what the loop holds); 1: the state is made before the first step (zero-filled, "       \
                   "as a resumed run holds it), so one step reaches the allocator-level peak of two plain ones "      \
                   "but not their RSS (docs/measurement.md)"),                                                        \
       GROUP_SETTING(4, "0"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
-      .off_text = "0")                                                                                               \
+      .off_text = "0",                                                                                               \
+      .option_help = "1: the optimizer's state made before one step: a plain loop's allocator level in half the "    \
+                     "time, not its RSS")                                                                            \
     /* No key: verify measures again with the built-in worker, not a command. */                                     \
     R(A, command, NOKEY, GROUP_NONE, .column = PEAKS_COL_command, .uses = POINT_SETTINGS, .value = command_of,       \
       .column_text = command_column)                                                                                 \

@@ -42,6 +42,15 @@ if [ "$mem_kib" -lt $((28 * 1024 * 1024)) ]; then
     grep -q '^peakfit auto: measuring slices of it instead (--slices)$' "$TMP/err" || fail "Mistral-7B: $(cat "$TMP/err")"
     expect_eq "Mistral-7B's jobs" "$(grep '^\[' "$TMP/m/auto.sweep" | tr '\n' ' ')" \
         "[global] [auto-lora-l1] [auto-lora-l2] [auto-lora-l4] "
+    # --warm 1: one step on a state made before it, in the sweep's global.
+    PEAKFIT_WORKER=$TMP/none "$PEAKFIT" auto "$root/tests/fixtures/models/Mistral-7B-v0.1" --technique lora --warm 1 \
+        --seq-len 64 -o "$TMP/mw" >/dev/null 2>&1
+    expect_eq "--warm 1's sweep" "$(grep -E '^(warm|steps) =' "$TMP/mw/auto.sweep" | tr '\n' ' ')" "warm = 1 steps = 1 "
+    # Full training's 4 layers hold 17.3 GiB of states: more than a 24 GiB machine leaves them.
+    PEAKFIT_WORKER=$TMP/none "$PEAKFIT" auto "$root/tests/fixtures/models/Mistral-7B-v0.1" --technique full \
+        --seq-len 64 -o "$TMP/mf" >/dev/null 2>"$TMP/err"
+    grep -q '^peakfit auto: --slices: 4 layers of Mistral-7B-v0.1 hold 17[0-9]* MiB of weights, gradients and optimizer state, more than 70 % of the memory free here less 1 GiB: not measured$' \
+        "$TMP/err" || fail "Mistral-7B full at 4 layers: $(cat "$TMP/err")"
 else
     echo "    note: this machine holds Mistral-7B's fp32 weights: the fallback to slices is not exercised"
 fi
