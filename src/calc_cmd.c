@@ -7,6 +7,7 @@
 #include "fit/fit_set.h"
 #include "fit/numeric_error.h"
 #include "reports/calc.h"
+#include "reports/calc_alternatives.h"
 #include "reports/calc_standalone.h"
 #include "src/commands.h"
 #include "util/exit_status.h"
@@ -50,7 +51,10 @@ static int calc_run(const char *dir, const struct calc_request *req)
     } else if (req->json) {
         print_json(calc_plan_json(req, &plan));
     } else {
+        struct calc_alternative alt[CALC_ALTERNATIVES_MAX];
         calc_plan_print(req, &plan);
+        if (plan.training && plan.max_micro_batch < 1) /* not even b = 1: what would */
+            calc_alternatives_print(req, alt, calc_alternatives_find(&set, req, &plan, alt));
     }
     fit_set_free(&set); /* fit_set_load leaves it freeable even when it fails */
     return rc;

@@ -118,3 +118,22 @@ largest() { awk -F' [|] ' -v d="$1" '$2 == d && $5 == "8 GiB" { print $7 }' "$de
 [ -n "$(largest cpu)" ] && [ -n "$(largest cuda)" ] || fail "calculator rows: $(grep '8 GiB' "$devices/report.md")"
 expect_gt "cpu's largest batch in 8 GiB against cuda's (whose peaks are twice as high)" "$(largest cpu)" "$(largest cuda)"
 true
+
+# Not even micro-batch 1 of full training fits 280 MiB: calc says what
+# would (reports/calc_alternatives.h): each other training technique
+# measured (never inference), and ZeRO-3 over the fewest replicas; at
+# 200 MiB nothing does, and it says that.
+alt=$TMP/alternatives
+mkdir -p "$alt"
+cp "$TESTS/fixtures/tiny-cpu-peaks.csv" "$alt/peaks.csv"
+out=$("$PEAKFIT" calc "$alt" --budget 280MiB --seq-len 128); rc=$?
+expect_eq "full in 280 MiB: exit status" "$rc" 4
+expect_eq "what would fit in 280 MiB" "$(grep -A9 '^  what would fit' <<<"$out" |
+    sed -E 's/b = [1-9][0-9]*, predicted peak [0-9.]+ MiB \+- [0-9.]+/b = N/; s/--replicas [2-9][0-9]* /--replicas G /')" \
+"  what would fit in 280 MiB (the largest micro-batch of each; \`peakfit calc\` with these options plans it):
+    --technique lora: micro-batch b = N
+    --technique lora+ckpt: micro-batch b = N
+    --technique full --replicas G --zero 3: micro-batch b = N"
+out=$("$PEAKFIT" calc "$alt" --budget 200MiB --seq-len 128)
+expect_eq "nothing in 200 MiB" "$(grep '^  what would fit' <<<"$out")" \
+    "  what would fit in 200 MiB: no other technique measured here, nor ZeRO-3 over up to 1024 replicas"
