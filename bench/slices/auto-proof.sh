@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# What `peakfit auto --slices` measures, checked against the whole model:
+#   bench/slices/auto-proof.sh NAME MODEL TECHNIQUE SEQ_LEN
+# runs `peakfit auto MODEL --slices --technique TECHNIQUE --seq-len SEQ_LEN
+# --threads 2` into bench/results/slices-NAME/slices (its output in
+# auto-output.txt, its wall time in run.txt), then the whole model's points
+# of bench/slices/NAME-whole.sweep and the fit of both, as
+# bench/slices/proof.sh does (summary.txt: A from the slices against the
+# whole model's own, and each whole-model point against its prediction).
+# A directory already measured resumes: auto and run skip the points it
+# holds. Without NAME-whole.sweep (a model too big to build here) the
+# summary gives the fit from slices alone.
+set -euo pipefail
+name=${1:?usage: bench/slices/auto-proof.sh NAME MODEL TECHNIQUE SEQ_LEN}
+model=${2:?MODEL} technique=${3:?TECHNIQUE} seq_len=${4:?SEQ_LEN}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+peakfit=${PEAKFIT:-$root/bin/peakfit}
+out=$root/bench/results/slices-$name
+mkdir -p "$out"
+cd "$root"
+
+echo "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >>"$out/run.txt"
+t0=$(date +%s.%N)
+"$peakfit" auto "$model" --slices --technique "$technique" --seq-len "$seq_len" --threads 2 \
+    -o "bench/results/slices-$name/slices" >"$out/auto-output.txt" 2>"$out/auto-stderr.txt"
+t1=$(date +%s.%N)
+echo "auto: end $(date -u +%FT%TZ), $(python3 -c "print(f'{$t1 - $t0:.1f}')") s wall clock, load $(cut -d' ' -f1-3 /proc/loadavg)" \
+    >>"$out/run.txt"
+if [ -e "bench/slices/$name-whole.sweep" ]; then
+    echo "whole: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/run.txt"
+    "$peakfit" run "bench/slices/$name-whole.sweep" -o "bench/results/slices-$name/whole" >>"$out/run.txt" 2>&1
+    echo "whole: end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/run.txt"
+fi
+SKIP_RUN=1 PEAKFIT=$peakfit bench/slices/proof.sh "$name"

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The proof table of `peakfit auto --slices` (bench/slices/auto-proof.sh):
+for each bench/results/slices-NAME directory given, the whole model's A
+from the slices against the A of the whole model's own points, and each
+whole-model point against its prediction from slices, at the allocator
+level and RSS, with auto's wall time. Writes Markdown to stdout.
+
+    bench/slices/proof-table.py bench/results/slices-*-auto > bench/results/slices-proof.md
+"""
+import json
+import re
+import sys
+
+
+def slope(points):
+    """A through the whole model's points above their lowest (its floor)."""
+    low = min(y for _, y in points)
+    above = sorted({(t, y) for t, y in points if y > low + 0.5})
+    if len({t for t, _ in above}) < 2:
+        return None
+    n = len(above)
+    mt, my = sum(t for t, _ in above) / n, sum(y for _, y in above) / n
+    return sum((t - mt) * (y - my) for t, y in above) / sum((t - mt) ** 2 for t, _ in above)
+
+
+def auto_seconds(folder):
+    for line in open(f"{folder}/run.txt"):
+        m = re.match(r"auto: end .*, ([0-9.]+) s wall clock", line)
+        if m:
+            return float(m.group(1))
+    return None
+
+
+def main(folders):
+    print("| model | technique | slices | A from slices (allocator), MiB/token | whole model's own A | error "
+          "| whole-model points: allocator error | RSS error | auto's wall time |")
+    print("|---|---|---|---:|---:|---:|---|---|---:|")
+    for folder in folders:
+        groups = json.load(open(f"{folder}/both/fit.json"))["groups"]
+        fits = {g["metric"]: g for g in groups if g["from_slices"]}
+        if "tensor" not in fits:
+            continue
+        s = fits["tensor"]
+        a = s["linear"]["coefficients"][1]
+        held = s["holdout"]
+        own = slope([(h["batch"] * h["seq_len"], h["measured_mib"]) for h in held]) if held else None
+        err = f"{100 * (a / own - 1):+.3f} %" if own else "-"
+        def errors(g):
+            return ", ".join(f"b{h['batch']} {h['error_pct']:+.2f} %" for h in g["holdout"]) or "-"
+        secs = auto_seconds(folder)
+        depths = s["layers"].split("(slices ")[-1].rstrip(")")
+        cells = [s["model"], s["technique"], depths, f"{a:.4f}", f"{own:.4f}" if own else "-", err, errors(s),
+                 errors(fits["rss"]) if "rss" in fits else "-", f"{secs:.0f} s" if secs is not None else "-"]
+        print("| " + " | ".join(cells) + " |")
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
