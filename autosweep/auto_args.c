@@ -104,6 +104,11 @@ int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, si
                             "with `peakfit calc DIR --budget SIZE`");
         return -1;
     }
+    if (r->slices && r->metric == METRIC_RSS) {
+        snprintf(why, size, "--slices fits the allocator level: RSS is not predicted from slices (the whole "
+                            "model's heap is not in them); measure the whole model for RSS");
+        return -1;
+    }
     r->model_arg = model[0];
     r->seq_len = r->seq_lens[0];
     return 0;

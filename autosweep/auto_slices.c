@@ -127,11 +127,12 @@ int auto_slices_summary(const struct auto_request *r, const char *model, int dep
         char what[64];
         snprintf(what, sizeof what, "A (%s)", metric_name(r->metric));
         print_a(t, what, from_slices(&set, model, t, r->metric));
-        if (r->metric != METRIC_RSS)
-            print_a(t, "RSS's A", from_slices(&set, model, t, METRIC_RSS));
     }
-    printf("the whole model (%d layers) is fitted from its slices: `peakfit calc %s --budget SIZE` plans with it\n",
-           depth, r->dir);
+    /* fit/depth_fit.c says why. */
+    printf("RSS is not predicted from slices: the whole model's heap is not in them; plan for a GPU at the "
+           "allocator level (calc --metric tensor), or measure the whole model for RSS\n");
+    printf("the whole model (%d layers) is fitted from its slices: `peakfit calc %s --budget SIZE --metric tensor` "
+           "plans with it\n", depth, r->dir);
     fit_set_free(&set);
     return EXIT_DONE;
 }

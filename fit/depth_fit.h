@@ -25,7 +25,8 @@ enum { DEPTH_FIT_MIN_DEPTHS = 2, DEPTH_FIT_MIN_POINTS = 5 };
 /* Adds to groups (n of them, realloc'ed), after the measured groups of
  * obs, a fit from slices for every
  * group of slices (keys alike but for layers) at DEPTH_FIT_MIN_DEPTHS
- * depths or more: the allocator-level metric and its RSS (or reserved).
+ * depths or more, of the allocator level alone (tensor; on a GPU,
+ * allocated): RSS and reserved are not predicted from slices.
  * The whole model's own measured points, where the set has them, are its
  * held-out points. Returns 0, or -1 when memory ran out. */
 int depth_fits_add(const struct observations *obs, struct group_fit **groups, int *n);

@@ -228,7 +228,7 @@ static void print_floor(FILE *out, const char *key, const struct group_fit *g)
     fprintf(out, "  %s: floor: peak = max(P %.1f MiB, the line); %d point%s on the floor, %d above the knee "
             "(at T = %.0f tokens, s=%d)\n", key, g->floor.p_mib, g->floor.k, g->floor.k == 1 ? "" : "s",
             g->n_above, knee_at_largest_s(g), g->seq_lens[g->n_seq - 1]);
-    if (g->floor.slope != 0)
+    if (g->metric == METRIC_RSS && g->floor.slope != 0)
         fprintf(out, "  %s: the floor rises %.4g MiB/token (P at T = %.0f tokens, the mean of its points'): the "
                 "heap keeps what backward freed\n", key, g->floor.slope, g->floor.t_mean);
 }
@@ -263,12 +263,15 @@ void fit_print_table(const struct fit_set *set, FILE *out)
     for (int i = 0; i < set->n_groups; i++) {
         const struct group_fit *g = &set->groups[i];
         group_key_format(&g->key, key, sizeof key);
-        if (g->metric == METRIC_RSS)
+        /* One group's notes per key: RSS's, which says the allocator
+         * level's too; a fit from slices is the allocator level's alone. */
+        int notes = g->metric == METRIC_RSS || g->from_slices;
+        if (notes)
             fprintf(out, "  %s: %s\n", key, g->reason);
-        if (g->metric == METRIC_RSS && group_chosen(g)) {
+        if (notes && group_chosen(g))
             print_floor(out, key, g);
+        if (g->metric == METRIC_RSS && group_chosen(g))
             print_between_runs(out, key, g);
-        }
         if (g->flags[0])
             fprintf(out, "  %s (%s): POOR FIT: %s\n", key, metric_name(g->metric), g->flags);
     }

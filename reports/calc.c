@@ -128,9 +128,25 @@ static const char *techniques_fitted(const struct fit_set *set, const char *want
     return out;
 }
 
+/* Does DIR fit technique r asks for from slices alone, and so at the
+ * allocator level only (fit/depth_fit.h)? */
+static int from_slices_only(const struct fit_set *set, const struct calc_request *r)
+{
+    for (int i = 0; i < set->n_groups; i++)
+        if (set->groups[i].from_slices && !strcmp(set->groups[i].key.technique, r->technique))
+            return 1;
+    return 0;
+}
+
 static int check_choices(const struct fit_set *set, const struct calc_request *r, char *err, unsigned long errlen)
 {
     char list[1024], techniques[512];
+    if (!any_candidate(set, r, 0) && from_slices_only(set, r)) {
+        snprintf(err, errlen, "%s: the whole model's fit for technique %s comes from slices, at the allocator level "
+                 "only: RSS is not predicted from slices (the whole model's heap is not in them); plan for a GPU "
+                 "with --metric tensor, or measure the whole model", set->dir, r->technique);
+        return -1;
+    }
     if (!any_candidate(set, r, 0)) {
         snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s", set->dir, r->technique,
                  techniques_fitted(set, r->technique, techniques, sizeof techniques));

@@ -19,8 +19,10 @@ grep -q "^full/l2: 2 points measured, 0 failed, .* b = 1 and 2 give" "$TMP/out" 
 expect_eq "the batches" "$(grep '^batch' "$TMP/s/auto.sweep" | tr '\n' ' ')" "batch = 1, 2, 3 batch = 1, 2 "
 line=$(grep '^full: the whole model.s A (tensor) = ' "$TMP/out") || fail "no whole-model A: $(cat "$TMP/out")"
 grep -q ', 4 layers from slices 1 2$' <<<"$line" || fail "the depths are not named: $line"
-grep -q "^the whole model (4 layers) is fitted from its slices: \`peakfit calc $TMP/s --budget SIZE\` plans with it$" \
+grep -q "^the whole model (4 layers) is fitted from its slices: \`peakfit calc $TMP/s --budget SIZE --metric tensor\` plans with it$" \
     "$TMP/out" || fail "no pointer to calc: $(cat "$TMP/out")"
+grep -q "^RSS is not predicted from slices: the whole model's heap is not in them; plan for a GPU at the allocator level (calc --metric tensor), or measure the whole model for RSS$" \
+    "$TMP/out" || fail "no word on RSS: $(cat "$TMP/out")"
 sliced=$(sed -E 's/.* = ([0-9.]+) MiB\/token.*/\1/' <<<"$line")
 
 # The whole model at the slices' largest batches: its own A.
@@ -62,6 +64,8 @@ bad() {
     expect_eq "auto $*: exit status" "$rc" 2
     expect_eq "auto $*: message" "$(head -1 <<<"$err")" "$want"
 }
+bad "peakfit auto: --slices fits the allocator level: RSS is not predicted from slices (the whole model's heap is not in them); measure the whole model for RSS" \
+    tiny --slices --metric rss --technique full --seq-len 64
 bad "peakfit auto: --budget measures the whole model, --slices a cut of it: plan a budget from slices with \`peakfit calc DIR --budget SIZE\`" \
     tiny --slices --budget 1GiB --technique full --seq-len 64
 printf '{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 256}\n' \

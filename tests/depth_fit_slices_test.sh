@@ -1,5 +1,5 @@
 # The whole model from measured slices: Qwen2.5-0.5B-shaped's slices of 1, 2
-# and 4 layers (bench/results/slices-qwen2.5-0.5b-auto/peaks.csv, 15 points,
+# and 4 layers (tests/fixtures/qwen2.5-0.5b-slices-peaks.csv, 15 points,
 # most of them on backward's own floor) give the whole model's A within
 # 0.01 % of the A its own points measured
 # (bench/results/auto-sweep/summary.txt's qwen-auto: 4.2114 MiB/token). The
@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$TESTS/.." && pwd)
 mkdir "$TMP/q"
-cp "$root/bench/results/slices-qwen2.5-0.5b-auto/peaks.csv" "$TMP/q/"
+cp "$TESTS/fixtures/qwen2.5-0.5b-slices-peaks.csv" "$TMP/q/peaks.csv"
 "$PEAKFIT" fit "$TMP/q" >"$TMP/fit" 2>&1 || fail "fit: exit status $?: $(tail -3 "$TMP/fit")"
 whole=$(sed -n 's/^qwen-auto: full: A = \([0-9.]*\) MiB\/token (tensor) +- 0.00%, from 4 points above the knee$/\1/p' \
     "$root/bench/results/auto-sweep/summary.txt" | head -1)
