@@ -14,6 +14,7 @@
 #include "autosweep/auto_slices.h"
 #include "autosweep/auto_sweep.h"
 #include "core/technique.h"
+#include "fit/depth_fit.h"
 #include "models/model_spec.h"
 #include "models/param_count.h"
 #include "point/grid.h"
@@ -175,8 +176,11 @@ static const char *budget_spent(struct auto_run *a, int i)
 /* A slice's next batches (autosweep/auto_slice_choose.h) into next. */
 static int choose_slice(struct auto_run *a, int i, int *next)
 {
-    struct auto_slice_goal g = {(int)track_seq_len(a, i), track_layers(a, i) == a->r->depths[0],
-                                (double)a->spec.config.vocab_size * 4 / 1048576.0, room_mib(a, &a->fits[i])};
+    double logits = depth_logits_grad_mib(&a->spec.config, track_technique(a, i));
+    struct auto_slice_goal g = {.seq_len = (int)track_seq_len(a, i), .shallowest = track_layers(a, i) == a->r->depths[0],
+                                .coarse = a->r->n_depths >= 3 ? 2 : 3, .excess_known = logits > 0,
+                                .excess_per_token_mib = (double)a->spec.config.vocab_size * 4 / 1048576.0,
+                                .room_mib = room_mib(a, &a->fits[i])};
     return auto_slice_next(&a->fits[i], &g, next, a->why[i], sizeof a->why[i]);
 }
 

@@ -56,7 +56,7 @@ static int first_above_knee(const struct auto_fit *f, const struct auto_slice_go
     double tokens = (f->pts[0].metric_mib * 1.005 - at0) / slope;
     int b = (int)ceil(tokens / g->seq_len);
     /* A guess that fell on the floor was low: half as far again past it. */
-    if (after > AUTO_SLICE_COARSE && b <= after * 3 / 2)
+    if (after > g->coarse && b <= after * 3 / 2)
         b = after * 3 / 2;
     return b > after ? b : after + 1;
 }
@@ -76,14 +76,14 @@ static int fits_room(const struct auto_fit *f, const struct auto_slice_goal *g, 
 int auto_slice_next(const struct auto_fit *f, const struct auto_slice_goal *g, int *out, char *why, size_t size)
 {
     int n = 0;
-    for (int b = 1; b <= AUTO_SLICE_COARSE; b++)
+    for (int b = 1; b <= g->coarse; b++)
         if (!measured(f, b))
             out[n++] = b;
     if (n > 0)
         return n;
     if (!g->shallowest) {
-        snprintf(why, size, "b = 1 and 2 give this depth's floor and forward line; the step's rise is measured at "
-                 "the shallowest depth");
+        snprintf(why, size, "b = %s give this depth's floor and forward line; the step's rise is measured at "
+                 "the shallowest depth", g->coarse == 2 ? "1 and 2" : "1, 2 and 3");
         return 0;
     }
     int floor_b, above = count_above(f, &floor_b);
@@ -96,6 +96,12 @@ int auto_slice_next(const struct auto_fit *f, const struct auto_slice_goal *g, i
         return 0;
     }
     int b = first_above_knee(f, g, floor_b > f->max_ok_batch ? floor_b : f->max_ok_batch);
+    if (above == 0 && g->excess_known && b > AUTO_SLICE_FAR_KNEE * g->coarse) {
+        snprintf(why, size, "the knee is past b = %d, over %d times the largest batch here: backward's rise over "
+                 "forward is taken by arithmetic (the logits' gradient, vocabulary x 4 bytes a token)", b - 1,
+                 AUTO_SLICE_FAR_KNEE);
+        return 0;
+    }
     for (; n < AUTO_SLICE_ABOVE - above; n++, b += b / 4 > 1 ? b / 4 : 1) {
         if (b > LIMIT_BATCH_MAX || !fits_room(f, g, b))
             break;

@@ -103,7 +103,20 @@ static int depth_fit(const double *L, const double *T, const double *y, int n, s
     return 0;
 }
 
+double depth_logits_grad_mib(const pf_model_config *c, pf_technique t)
+{
+    const pf_technique_info *info = pf_technique_info_of(t);
+    if (!info->training || info->checkpoint || info->precision != PF_FP32)
+        return 0;
+    return (double)c->vocab_size * 4 / MIB;
+}
+
 /* --- the slices of one group ---------------------------------------------- */
+
+/* How a phase's line came from forward's (refit_line): not at all, plus
+ * the excess measured above the knee, or plus the logits' gradient by
+ * arithmetic where no point is above it. */
+enum { OVER_FORWARD_NOT, OVER_FORWARD_MEASURED, OVER_FORWARD_BY_ARITHMETIC };
 
 /* The points of one group of slices: each one's depth, tokens, states
  * (weights, gradients, AdamW state) and per-phase peaks above them. */
@@ -115,7 +128,7 @@ struct slices {
     double *L, *T, *states, *y[PF_PHASE_COUNT];
     char depths[32];               /* "1 2 4" */
     int n_depths;
-    int over_forward[PF_PHASE_COUNT]; /* the phase's line is forward's plus an excess (refit_line) */
+    int over_forward[PF_PHASE_COUNT]; /* how the phase's line is forward's plus an excess (refit_line) */
 };
 
 int depth_key_is_slice(const struct group_key *key)
@@ -206,7 +219,7 @@ static void slices_free(struct slices *s)
 /* The config's depth and its states (MiB) by arithmetic: 0, or -1 when
  * its config cannot be read (then the slices' own states, a line in the
  * depth, are extrapolated). */
-static int whole_model(const struct slices *s, double *depth, double *w, double *g, double *opt)
+static int whole_model(const struct slices *s, double *depth, double *w, double *g, double *opt, double *logits)
 {
     static struct model_spec spec; /* 8 KiB: not on the stack */
     char err[512];
@@ -222,6 +235,7 @@ static int whole_model(const struct slices *s, double *depth, double *w, double 
     *w = (double)st.weight_bytes / MIB;
     *g = (double)st.grad_bytes / MIB;
     *opt = (double)st.optimizer_bytes / MIB;
+    *logits = depth_logits_grad_mib(&spec.config, options.technique);
     return 0;
 }
 
@@ -327,12 +341,14 @@ struct fit_list {
 
 struct whole {
     double depth, weight_mib, grad_mib, optimizer_mib, states;
+    double logits_grad_mib;       /* depth_logits_grad_mib: 0 where not known */
     int by_arithmetic;
 };
 
 static void whole_of(const struct slices *s, struct whole *w)
 {
-    w->by_arithmetic = whole_model(s, &w->depth, &w->weight_mib, &w->grad_mib, &w->optimizer_mib) == 0;
+    w->by_arithmetic = whole_model(s, &w->depth, &w->weight_mib, &w->grad_mib, &w->optimizer_mib,
+                                   &w->logits_grad_mib) == 0;
     if (!w->by_arithmetic) { /* the slices' states, a line in the depth, at a depth nobody said: none */
         w->depth = NAN;
         return;
@@ -384,7 +400,11 @@ static void fill_fit(struct group_fit *g, const struct slices *s, const struct w
     snprintf(g->reason, sizeof g->reason, "from slices of %s layers (%d points): per phase peak = F0 + F1*L + "
              "(A0 + A1*L)*T above the states, extrapolated to %.0f layers; the line the %s phase%s%s%s", s->depths,
              s->n, L, s->n_phases > 1 ? phase_name(line) : "whole step's",
-             s->over_forward[line] ? " (forward's plus its excess above the knee, the same at every depth)" : "",
+             s->over_forward[line] == OVER_FORWARD_MEASURED
+                 ? " (forward's plus its excess above the knee, the same at every depth)"
+             : s->over_forward[line] == OVER_FORWARD_BY_ARITHMETIC
+                 ? " (forward's plus the logits' gradient by arithmetic, vocabulary x 4 bytes a token: no point above "
+                   "the knee)" : "",
              floor >= 0 ? ", the floor the " : "", floor >= 0 ? phase_name(floor) : "");
 }
 
@@ -456,9 +476,14 @@ static int fit_excess(const struct depth_ols *forward, const double *L, const do
  * first, the loss's gradient over the logits, has no layer in it
  * (Qwen2.5-0.5B's slices of 1, 2 and 4 layers: backward's line is
  * forward's + 0.5796 MiB/token, the vocabulary's 151,936 x 4 bytes, at
- * each depth). Where neither, the fit to all points stays. -1 when memory
- * ran out. */
-static int refit_line(const struct slices *s, int line, struct depth_ols *ph, int *over_forward)
+ * each depth). Where backward has no point above the knee at all, and
+ * the technique's excess is known (depth_logits_grad_mib: where the knee
+ * of a slice is too far to measure, Mistral-7B's full training at 1 layer
+ * past 3,800 tokens), forward's line plus the logits' gradient by
+ * arithmetic. Where none of these, the fit to all points stays. -1 when
+ * memory ran out. */
+static int refit_line(const struct slices *s, const struct whole *w, int line, struct depth_ols *ph,
+                      int *over_forward)
 {
     if (s->n_phases < 2)
         return 0;
@@ -483,7 +508,11 @@ static int refit_line(const struct slices *s, int line, struct depth_ols *ph, in
         ph[line] = ph[PF_PHASE_FORWARD];
         ph[line].c[0] += e[0];
         ph[line].c[2] += e[1];
-        *over_forward = 1;
+        *over_forward = OVER_FORWARD_MEASURED;
+    } else if (rc == 0 && line == PF_PHASE_BACKWARD && n == 0 && w->logits_grad_mib > 0) {
+        ph[line] = ph[PF_PHASE_FORWARD];
+        ph[line].c[2] += w->logits_grad_mib;
+        *over_forward = OVER_FORWARD_BY_ARITHMETIC;
     }
     free(L);
     free(T);
@@ -509,14 +538,13 @@ static int fit_slices(struct fit_list *set, struct slices *s)
      * 4.21 it measures). */
     int rc = 0;
     for (int p = 0; rc == 0 && p < s->n_phases; p++)
-        rc = refit_line(s, p, ph, &s->over_forward[p]);
+        rc = refit_line(s, &w, p, ph, &s->over_forward[p]);
     if (rc != 0)
         return rc;
     /* The allocator level alone: the heap's gap over it (RSS; on a GPU,
-     * reserved) grows with the whole model's live set as its slices do not
-     * show (GPT-2 whole at b 2-16: 367-729 MiB, its slices 86-166), and a
-     * fit of it across depths missed the whole model's RSS by -135 % to
-     * +23 % (bench/results/slices-proof.md). */
+     * reserved) grows with the whole model's live set, which its slices do
+     * not hold (GPT-2 whole at b 2-16: 367-729 MiB; its slices' 86-166:
+     * bench/results/slices-proof.md). */
     return add_fit(set, s, &w, s->metric, ph);
 }
 

@@ -17,10 +17,10 @@ enum { S = 128 };
 #define FWD_A 1.2720
 #define EXCESS 0.5796
 
-static void add(struct observations *o, int b, double excess)
+static void add_sloped(struct observations *o, int b, double excess, double fwd_a)
 {
     struct observation *ob = observation_fixture_add(o, b, S);
-    double fwd = FWD0_MIB + FWD_A * ob->tokens;
+    double fwd = FWD0_MIB + fwd_a * ob->tokens;
     ob->tensor_mib = fmax(FLOOR_MIB, fwd + excess * ob->tokens);
     ob->rss_mib = ob->tensor_mib + 130;
     ob->baseline_mib = 300;
@@ -28,6 +28,8 @@ static void add(struct observations *o, int b, double excess)
     ob->phase_mib[PF_PHASE_BACKWARD] = ob->tensor_mib;
     ob->phase_mib[PF_PHASE_OPTIMIZER] = FLOOR_MIB;
 }
+
+static void add(struct observations *o, int b, double excess) { add_sloped(o, b, excess, FWD_A); }
 
 static void fit(struct observations *o, struct auto_fit *f)
 {
@@ -42,7 +44,8 @@ int main(void)
     static struct observation pts[16];
     struct observations o = {.ok = pts};
     struct auto_fit f;
-    struct auto_slice_goal g = {.seq_len = S, .shallowest = 1, .excess_per_token_mib = EXCESS, .room_mib = 100000};
+    struct auto_slice_goal g = {.seq_len = S, .shallowest = 1, .coarse = 2, .excess_per_token_mib = EXCESS,
+                                .room_mib = 100000};
     char why[256] = "";
     int next[AUTO_SLICE_ABOVE];
 
@@ -70,6 +73,30 @@ int main(void)
     fit(&o, &f);
     CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && !strcmp(why, "2 points above the knee: the step's "
           "rise over forward's"), "stops: %s", why);
+
+    /* The excess known by arithmetic: a knee as near as b = 7 is measured
+     * all the same; one past 8 times the coarse start's largest is not. */
+    g.excess_known = 1;
+    n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 0 && strstr(why, "2 points above the knee"), "known excess, two above: %s", why);
+    o.n_ok = 2;
+    fit(&o, &f);
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 2 && next[0] == 7, "a near knee is measured");
+    /* Forward rising 0.1 MiB/token under a floor 1600 MiB above it (as
+     * Mistral-7B's 1-layer slice of full training): the knee past b = 18. */
+    struct observations far = {.ok = pts + 12};
+    struct auto_fit ff;
+    add_sloped(&far, 1, 0.122, 0.1), add_sloped(&far, 2, 0.122, 0.1);
+    fit(&far, &ff);
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 0 &&
+          !strcmp(why, "the knee is past b = 18, over 8 times the largest batch here: backward's rise over forward is "
+                       "taken by arithmetic (the logits' gradient, vocabulary x 4 bytes a token)"), "far knee: %s", why);
+    g.excess_known = 0;
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 2, "a far knee with no known excess is measured");
+    /* Two depths only: b = 1, 2 and 3 at each. */
+    g.coarse = 3;
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 1 && next[0] == 3, "b = 3 with two depths");
+    g.coarse = 2;
 
     /* No room for b = 7: it says so and stops. */
     o.n_ok = 2;

@@ -5,7 +5,8 @@
  * gradient over the logits), as Qwen2.5-0.5B's slices measure it; the fit
  * must carry that excess to the whole model's depth and recover its A to
  * the byte (the allocator level has no noise), say how it got it, and
- * leave a design that measured the rise at every depth to the full fit. */
+ * leave a design that measured the rise at every depth to the full fit;
+ * with no point above the knee, take the excess by arithmetic and say so. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,6 +103,20 @@ int main(void)
     if (g) {
         CHECK(fabs(g->linear.c[1] / whole_a - 1) < 1e-6, "A %.6f, the whole model's %.6f", g->linear.c[1], whole_a);
         CHECK(!strstr(g->reason, "excess"), "reason: %s", g->reason);
+    }
+    set_free(&set);
+    /* No point above the knee at all (a slice's knee too far to measure):
+     * forward's line plus the logits' gradient by arithmetic, the preset's
+     * vocabulary (49,152) x 4 bytes a token. */
+    static const int floor_only[][2] = {{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}};
+    g = fit(&set, pts, floor_only, 6);
+    double by_arithmetic = 1.17 + 0.1026 * WHOLE + 49152 * 4 / 1048576.0;
+    CHECK(g != NULL, "no fit from slices (no point above the knee)");
+    if (g) {
+        CHECK(fabs(g->linear.c[1] / by_arithmetic - 1) < 1e-6, "A %.6f, forward's + the logits' gradient %.6f",
+              g->linear.c[1], by_arithmetic);
+        CHECK(strstr(g->reason, "(forward's plus the logits' gradient by arithmetic, vocabulary x 4 bytes a token: no "
+                                "point above the knee)") != NULL, "reason: %s", g->reason);
     }
     set_free(&set);
     CHECK_DONE();
