@@ -115,7 +115,7 @@ double depth_logits_grad_mib(const pf_model_config *c, pf_technique t)
 
 /* How a phase's line came from forward's (refit_line): not at all, plus
  * the excess measured above the knee, or plus the logits' gradient by
- * arithmetic where no point is above it. */
+ * arithmetic where too few points are above it to measure that. */
 enum { OVER_FORWARD_NOT, OVER_FORWARD_MEASURED, OVER_FORWARD_BY_ARITHMETIC };
 
 /* The points of one group of slices: each one's depth, tokens, states
@@ -403,8 +403,8 @@ static void fill_fit(struct group_fit *g, const struct slices *s, const struct w
              s->over_forward[line] == OVER_FORWARD_MEASURED
                  ? " (forward's plus its excess above the knee, the same at every depth)"
              : s->over_forward[line] == OVER_FORWARD_BY_ARITHMETIC
-                 ? " (forward's plus the logits' gradient by arithmetic, vocabulary x 4 bytes a token: no point above "
-                   "the knee)" : "",
+                 ? " (forward's plus the logits' gradient by arithmetic, vocabulary x 4 bytes a token: too few points "
+                   "above the knee)" : "",
              floor >= 0 ? ", the floor the " : "", floor >= 0 ? phase_name(floor) : "");
 }
 
@@ -476,8 +476,8 @@ static int fit_excess(const struct depth_ols *forward, const double *L, const do
  * first, the loss's gradient over the logits, has no layer in it
  * (Qwen2.5-0.5B's slices of 1, 2 and 4 layers: backward's line is
  * forward's + 0.5796 MiB/token, the vocabulary's 151,936 x 4 bytes, at
- * each depth). Where backward has no point above the knee at all, and
- * the technique's excess is known (depth_logits_grad_mib: where the knee
+ * each depth). Where backward has too few points above the knee for
+ * that (none, or one token count), and the technique's excess is known (depth_logits_grad_mib: where the knee
  * of a slice is too far to measure, Mistral-7B's full training at 1 layer
  * past 3,800 tokens), forward's line plus the logits' gradient by
  * arithmetic. Where none of these, the fit to all points stays. -1 when
@@ -509,7 +509,7 @@ static int refit_line(const struct slices *s, const struct whole *w, int line, s
         ph[line].c[0] += e[0];
         ph[line].c[2] += e[1];
         *over_forward = OVER_FORWARD_MEASURED;
-    } else if (rc == 0 && line == PF_PHASE_BACKWARD && n == 0 && w->logits_grad_mib > 0) {
+    } else if (rc == 0 && line == PF_PHASE_BACKWARD && w->logits_grad_mib > 0) {
         ph[line] = ph[PF_PHASE_FORWARD];
         ph[line].c[2] += w->logits_grad_mib;
         *over_forward = OVER_FORWARD_BY_ARITHMETIC;
@@ -543,7 +543,7 @@ static int fit_slices(struct fit_list *set, struct slices *s)
         return rc;
     /* The allocator level alone: the heap's gap over it (RSS; on a GPU,
      * reserved) grows with the whole model's live set, which its slices do
-     * not hold (GPT-2 whole at b 2-16: 367-729 MiB; its slices' 86-166:
+     * not hold (GPT-2 whole at b 2-16: 367-729 MiB; its slices' 81-163:
      * bench/results/slices-proof.md). */
     return add_fit(set, s, &w, s->metric, ph);
 }

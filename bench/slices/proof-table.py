@@ -2,11 +2,14 @@
 """The proof table of `peakfit auto --slices` (bench/slices/auto-proof.sh):
 for each bench/results/slices-NAME directory given, the whole model's A
 from the slices against the A of the whole model's own points, and each
-whole-model point against its prediction from slices, at the allocator
-level and RSS, with auto's wall time. Writes Markdown to stdout.
+whole-model point against its prediction from slices (the allocator
+level: RSS is not predicted from slices), with auto's wall time; then the
+heap's gap over the allocator level (RSS less it) in the slices and in the
+whole model, which is why. Writes Markdown to stdout.
 
     bench/slices/proof-table.py bench/results/slices-*-auto > bench/results/slices-proof.md
 """
+import csv
 import json
 import re
 import sys
@@ -33,8 +36,8 @@ def auto_seconds(folder):
 
 def main(folders):
     print("| model | technique | slices | A from slices (allocator), MiB/token | whole model's own A | error "
-          "| whole-model points: allocator error | RSS error | auto's wall time |")
-    print("|---|---|---|---:|---:|---:|---|---|---:|")
+          "| whole-model points: error | auto's wall time |")
+    print("|---|---|---|---:|---:|---:|---|---:|")
     for folder in folders:
         groups = json.load(open(f"{folder}/both/fit.json"))["groups"]
         fits = {g["metric"]: g for g in groups if g["from_slices"]}
@@ -50,8 +53,21 @@ def main(folders):
         secs = auto_seconds(folder)
         depths = s["layers"].split("(slices ")[-1].rstrip(")")
         cells = [s["model"], s["technique"], depths, f"{a:.4f}", f"{own:.4f}" if own else "-", err, errors(s),
-                 errors(fits["rss"]) if "rss" in fits else "-", f"{secs:.0f} s" if secs is not None else "-"]
+                 f"{secs:.0f} s" if secs is not None else "-"]
         print("| " + " | ".join(cells) + " |")
+    print()
+    print("The heap's gap, RSS above the baseline less the allocator-level peak (MiB), at each point:")
+    print()
+    print("| model | technique | in the slices (depth: b gap) | in the whole model (b gap) |")
+    print("|---|---|---|---|")
+    for folder in folders:
+        gaps = {}
+        for part in ("slices", "whole"):
+            gaps[part] = [f"{r['layers'] + ': ' if r['layers'] else ''}b{r['batch']} "
+                          f"{float(r['peak_above_baseline_mib']) - float(r['tensor_peak_mib']):.0f}"
+                          for r in csv.DictReader(open(f"{folder}/{part}/peaks.csv")) if r["status"] == "ok"]
+        r0 = next(csv.DictReader(open(f"{folder}/whole/peaks.csv")))
+        print(f"| {r0['model']} | {r0['technique']} | {', '.join(gaps['slices'])} | {', '.join(gaps['whole'])} |")
 
 if __name__ == "__main__":
     main(sys.argv[1:])
