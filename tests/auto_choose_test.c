@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "autosweep/auto_choose.h"
+#include "tests/auto_fit_fixture.h"
 #include "tests/observation_fixture.h"
 #include "tests/check.h"
 
@@ -28,13 +29,7 @@ static void add(struct observations *o, int b)
     ob->phase_mib[PF_PHASE_OPTIMIZER] = FLOOR_MIB;
 }
 
-static void fit(struct observations *o, struct auto_fit *f)
-{
-    struct auto_select sel = {.model = "m", .device = "cpu", .technique = "full", .attention = "sdpa",
-                              .optimizer = "adamw", .zero_grad = "none", .seq_len = S, .layers = "",
-                              .metric = METRIC_TENSOR};
-    auto_fit_read(o, &sel, f);
-}
+static void fit(struct observations *o, struct auto_fit *f) { auto_fit_fixture_read(o, S, f); }
 
 int main(void)
 {

@@ -14,6 +14,7 @@
 #include "fit/depth_fit.h"
 #include "fit/fit_set.h"
 #include "tests/check.h"
+#include "tests/observation_fixture.h"
 
 enum { SEQ = 128, WHOLE = 30 }; /* smollm2-135m's depth: its preset gives the whole model's */
 #define STATES(L) (2000.0 + 200.0 * (L))
@@ -24,21 +25,14 @@ static double backward(double L, double T) { return forward(L, T) + 0.5796 * T; 
 /* The floor: backward's line meets it at 850 tokens at every depth. */
 static double optimizer(double L) { return backward(L, 850); }
 
-static void observe(int L, int b, struct observation *o)
+/* The point at depth L and batch b as the worker reports it. */
+static void observe(int L, int b, struct observations *into)
 {
-    memset(o, 0, sizeof *o);
-    strcpy(o->model, "m");
-    strcpy(o->device, "cpu");
-    strcpy(o->technique, "full");
-    strcpy(o->attention, "sdpa");
+    struct observation *o = observation_fixture_add(into, b, SEQ);
     strcpy(o->warm, "0");
     strcpy(o->measured_by, "worker");
     strcpy(o->model_source, "smollm2-135m");
-    strcpy(o->status, "ok");
     snprintf(o->layers, sizeof o->layers, "%d", L);
-    o->batch = b;
-    o->seq_len = SEQ;
-    o->tokens = (double)b * SEQ;
     o->weight_mib = STATES(L) / 4;
     o->grad_mib = STATES(L) / 4;
     o->optimizer_mib = STATES(L) / 2;
@@ -49,7 +43,6 @@ static void observe(int L, int b, struct observation *o)
         o->phase_mib[p] = STATES(L) + ph[p];
     o->tensor_mib = STATES(L) + fmax(bwd, ph[0]);
     o->rss_mib = o->tensor_mib + 100 + 0.1 * o->tokens;
-    o->gpu_allocated_mib = o->gpu_reserved_mib = -1;
     for (int p = 0; p < 3; p++)
         o->phase_gpu_allocated_mib[p] = o->phase_gpu_reserved_mib[p] = -1;
 }
@@ -57,9 +50,9 @@ static void observe(int L, int b, struct observation *o)
 /* The fit from slices of these points (depth, batch), or NULL. */
 static const struct group_fit *fit(struct fit_set *set, struct observation *pts, const int (*at)[2], int n)
 {
+    *set = (struct fit_set){.obs = {.ok = pts}};
     for (int i = 0; i < n; i++)
-        observe(at[i][0], at[i][1], &pts[i]);
-    *set = (struct fit_set){.obs = {.ok = pts, .n_ok = n}};
+        observe(at[i][0], at[i][1], &set->obs);
     set->groups = calloc(1, sizeof *set->groups);
     struct group_key k;
     group_key_of(&pts[0], &k);
