@@ -9,7 +9,8 @@
 # whole model's own, and each whole-model point against its prediction).
 # A directory already measured resumes: auto and run skip the points it
 # holds. Without NAME-whole.sweep (a model too big to build here) the
-# summary gives the fit from slices alone.
+# summary gives the fit from slices alone. AUTO_OPTIONS: more of auto's
+# options ("--device cuda").
 set -euo pipefail
 name=${1:?usage: bench/slices/auto-proof.sh NAME MODEL TECHNIQUE SEQ_LEN}
 model=${2:?MODEL} technique=${3:?TECHNIQUE} seq_len=${4:?SEQ_LEN}
@@ -21,7 +22,8 @@ cd "$root"
 
 echo "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >>"$out/run.txt"
 t0=$(date +%s.%N)
-"$peakfit" auto "$model" --slices --technique "$technique" --seq-len "$seq_len" --threads 2 \
+# shellcheck disable=SC2086 # AUTO_OPTIONS is a list of options
+"$peakfit" auto "$model" --slices --technique "$technique" --seq-len "$seq_len" --threads 2 ${AUTO_OPTIONS:-} \
     -o "bench/results/slices-$name/slices" >"$out/auto-output.txt" 2>"$out/auto-stderr.txt"
 t1=$(date +%s.%N)
 echo "auto: end $(date -u +%FT%TZ), $(python3 -c "print(f'{$t1 - $t0:.1f}')") s wall clock, load $(cut -d' ' -f1-3 /proc/loadavg)" \
