@@ -144,7 +144,7 @@ static int check_choices(const struct fit_set *set, const struct calc_request *r
     if (!any_candidate(set, r, 0) && from_slices_only(set, r)) {
         snprintf(err, errlen, "%s: the whole model's fit for technique %s comes from slices, at the allocator level "
                  "only: RSS is not predicted from slices (the whole model's heap is not in them); plan for a GPU "
-                 "with --metric tensor, or measure the whole model", set->dir, r->technique);
+                 "at the allocator level (calc --metric tensor), or measure the whole model", set->dir, r->technique);
         return -1;
     }
     if (!any_candidate(set, r, 0)) {
