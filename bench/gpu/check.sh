@@ -183,6 +183,15 @@ plan() {
     echo "verify exit status $?" >>"$RESULTS/verify-40gib.txt"
 }
 
+# side_by_side DIR: compare.py's tables of DIR's two sides, or why there are none.
+side_by_side() {
+    if [ -s "$1/transformers.csv" ]; then
+        "$PYTHON" bench/transformers/compare.py "$1/peaks.csv" "$1/transformers.csv"
+    else
+        echo "The transformers side measured nothing in $1 (see check.log)."
+    fi
+}
+
 report() {
     phase "writing check.md"
     {
@@ -204,19 +213,11 @@ report() {
         echo "\`max_memory_reserved\`, both from after the same warm-up matmul. transformers' points ran four"
         echo "processes at a time (each process's counters are its own), peakfit's one at a time."
         echo
-        if [ -s "$RESULTS/transformers.csv" ]; then
-            "$PYTHON" bench/transformers/compare.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv"
-        else
-            echo "The transformers side measured nothing (see check.log)."
-        fi
+        side_by_side "$RESULTS"
         echo
         echo "## Multi-tensor and fused AdamW (\`bench/gpu/optimizers-cuda.sweep\`)"
         echo
-        if [ -s "$RESULTS/optimizers/transformers.csv" ]; then
-            "$PYTHON" bench/transformers/compare.py "$RESULTS/optimizers/peaks.csv" "$RESULTS/optimizers/transformers.csv"
-        else
-            echo "Not measured on both sides (see check.log)."
-        fi
+        side_by_side "$RESULTS/optimizers"
         echo
         echo "## The whole model from slices (\`bench/results/slices-qwen2.5-0.5b-cuda/summary.txt\`)"
         echo
