@@ -176,10 +176,10 @@ static const char *budget_spent(struct auto_run *a, int i)
 /* A slice's next batches (autosweep/auto_slice_choose.h) into next. */
 static int choose_slice(struct auto_run *a, int i, int *next)
 {
-    double logits = depth_logits_grad_mib(&a->spec.config, track_technique(a, i));
     struct auto_slice_goal g = {.seq_len = (int)track_seq_len(a, i), .shallowest = track_layers(a, i) == a->r->depths[0],
-                                .coarse = a->r->n_depths >= 3 ? 2 : 3, .excess_known = logits > 0,
-                                .excess_per_token_mib = (double)a->spec.config.vocab_size * 4 / 1048576.0,
+                                .coarse = a->r->n_depths >= 3 ? 2 : 3,
+                                .excess_known = depth_logits_grad_known(track_technique(a, i)),
+                                .excess_per_token_mib = depth_logits_grad_mib(&a->spec.config),
                                 .room_mib = room_mib(a, &a->fits[i])};
     return auto_slice_next(&a->fits[i], &g, next, a->why[i], sizeof a->why[i]);
 }

@@ -41,8 +41,9 @@ static int expected_line(const struct auto_fit *f, const struct auto_slice_goal 
     const struct auto_point *a = &f->pts[0], *b = &f->pts[1];
     if (f->n < 2 || !a->ok || !b->ok || a->forward_mib < 0 || b->forward_mib < 0 || b->tokens <= a->tokens)
         return 0;
-    *slope = (b->forward_mib - a->forward_mib) / (b->tokens - a->tokens) + g->excess_per_token_mib;
-    *at0 = a->forward_mib - *slope * a->tokens + g->excess_per_token_mib * a->tokens;
+    double forward_slope = (b->forward_mib - a->forward_mib) / (b->tokens - a->tokens);
+    *at0 = a->forward_mib - forward_slope * a->tokens;
+    *slope = forward_slope + g->excess_per_token_mib;
     return *slope > 0;
 }
 

@@ -16,7 +16,7 @@
 enum { AUTO_SLICE_ABOVE = 2, AUTO_SLICE_COARSE_MAX = 3 };
 /* The knee too far to measure: past this many times the coarse start's
  * largest batch, where backward's excess is known by arithmetic
- * (fit/depth_fit.h: depth_logits_grad_mib), it is not measured
+ * (fit/depth_fit.h: depth_logits_grad_known), it is not measured
  * (Mistral-7B full training at 1 layer: past b = 29 at s = 128). */
 enum { AUTO_SLICE_FAR_KNEE = 8 };
 

@@ -103,12 +103,12 @@ static int depth_fit(const double *L, const double *T, const double *y, int n, s
     return 0;
 }
 
-double depth_logits_grad_mib(const pf_model_config *c, pf_technique t)
+double depth_logits_grad_mib(const pf_model_config *c) { return (double)c->vocab_size * 4 / MIB; }
+
+int depth_logits_grad_known(pf_technique t)
 {
     const pf_technique_info *info = pf_technique_info_of(t);
-    if (!info->training || info->checkpoint || info->precision != PF_FP32)
-        return 0;
-    return (double)c->vocab_size * 4 / MIB;
+    return info->training && !info->checkpoint && info->precision == PF_FP32;
 }
 
 /* --- the slices of one group ---------------------------------------------- */
@@ -235,7 +235,7 @@ static int whole_model(const struct slices *s, double *depth, double *w, double 
     *w = (double)st.weight_bytes / MIB;
     *g = (double)st.grad_bytes / MIB;
     *opt = (double)st.optimizer_bytes / MIB;
-    *logits = depth_logits_grad_mib(&spec.config, options.technique);
+    *logits = depth_logits_grad_known(options.technique) ? depth_logits_grad_mib(&spec.config) : 0;
     return 0;
 }
 
@@ -341,7 +341,7 @@ struct fit_list {
 
 struct whole {
     double depth, weight_mib, grad_mib, optimizer_mib, states;
-    double logits_grad_mib;       /* depth_logits_grad_mib: 0 where not known */
+    double logits_grad_mib;       /* depth_logits_grad_mib: 0 where not known (depth_logits_grad_known) */
     int by_arithmetic;
 };
 
@@ -478,7 +478,7 @@ static int fit_excess(const struct depth_ols *forward, const double *L, const do
  * forward's + 0.5796 MiB/token, the vocabulary's 151,936 x 4 bytes, at
  * each depth). Where backward has too few points above the knee for
  * that (none, or one token count), its other points are its own floor
- * (on_own_floor), and the technique's excess is known (depth_logits_grad_mib: where the knee
+ * (on_own_floor), and the technique's excess is known (depth_logits_grad_known: where the knee
  * of a slice is too far to measure, Mistral-7B's full training at 1 layer
  * past 3,800 tokens), forward's line plus the logits' gradient by
  * arithmetic. Where none of these, the fit to all points stays. -1 when

@@ -32,13 +32,14 @@ enum { DEPTH_FIT_MIN_DEPTHS = 2, DEPTH_FIT_MIN_POINTS = 5 };
  * The whole model's own measured points, where the set has them, are its
  * held-out points. Returns 0, or -1 when memory ran out. */
 int depth_fits_add(const struct observations *obs, struct group_fit **groups, int *n);
-/* What backward's line holds over forward's per token where the
- * technique trains in fp32 without checkpointing: the loss's gradient over
- * the logits, vocabulary x 4 bytes (MiB/token), its intercept 0; measured
- * to 0.00001 MiB/token in SmolLM2-135M, GPT-2, Qwen2.5-0.5B and
- * Llama-3.2-1B LoRA (bench/results/slices-proof.md). 0 where it is not
- * known (checkpointing adds a layer's recompute, bf16 logits are 2 bytes). */
-double depth_logits_grad_mib(const pf_model_config *c, pf_technique t);
+/* What backward's line holds over forward's per token: the loss's
+ * gradient over the logits, vocabulary x 4 bytes (MiB/token), its
+ * intercept 0; measured to 0.00001 MiB/token in SmolLM2-135M, GPT-2,
+ * Qwen2.5-0.5B and Llama-3.2-1B LoRA (bench/results/slices-proof.md). */
+double depth_logits_grad_mib(const pf_model_config *c);
+/* Is that known for technique t: it trains in fp32 without checkpointing
+ * (checkpointing adds a layer's recompute, bf16 logits are 2 bytes)? */
+int depth_logits_grad_known(pf_technique t);
 /* Is this key a slice's (layers a plain depth, not the config's, nor a fit from slices)? */
 int depth_key_is_slice(const struct group_key *key);
 #endif
