@@ -29,28 +29,30 @@ static double states_at(const struct auto_request *r, const struct model_spec *s
     return most;
 }
 
-/* Does a slice of d layers leave room here for its step's temporaries and
- * activations at b = 1 and 2: its states within 70 % of the memory free
- * now, less 1 GiB for everything else (Mistral-7B's 4 layers, 17 GiB of
- * full training's states, on a 23 GiB machine: no)? */
-static int depth_fits_here(const struct auto_request *r, const struct model_spec *spec, int d)
+/* A slice leaves room here for its step's temporaries and activations at
+ * b = 1 and 2 where its states are within 70 % of the memory free now,
+ * less 1 GiB for everything else (Mistral-7B's 4 layers, 17 GiB of full
+ * training's states, on a 23 GiB machine: no). */
+static double room_for_states_mib(void)
 {
     long kib = meminfo_kib("MemAvailable");
-    return kib <= 0 || states_at(r, spec, d) <= 0.7 * (kib / 1024.0) - 1024;
+    return kib > 0 ? 0.7 * (kib / 1024.0) - 1024 : INFINITY;
 }
 
 static int choose_depths(struct auto_request *r, const struct model_spec *spec, char *err, size_t errlen)
 {
     int below = 0;
+    double room = room_for_states_mib();
     r->n_depths = 0;
     for (int i = 0; i < AUTO_MAX_DEPTHS; i++) {
         if (slice_depths[i] >= spec->config.num_layers)
             continue;
         below++;
-        if (!depth_fits_here(r, spec, slice_depths[i])) {
+        double states = states_at(r, spec, slice_depths[i]);
+        if (states > room) {
             fprintf(stderr, "peakfit auto: --slices: %d layers of %s hold %.0f MiB of weights, gradients and "
                     "optimizer state, more than 70 %% of the memory free here less 1 GiB: not measured\n", slice_depths[i],
-                    spec->name, states_at(r, spec, slice_depths[i]));
+                    spec->name, states);
             continue;
         }
         r->depths[r->n_depths++] = slice_depths[i];

@@ -463,6 +463,16 @@ static int fit_excess(const struct depth_ols *forward, const double *L, const do
     return 0;
 }
 
+/* Do backward's points, fitted all together, rise slower than forward's
+ * at depth L? Then they are its own floor (every gradient live at its end:
+ * Mistral-7B's 1-layer slice, 0.016 MiB/token against forward's 0.64), not
+ * its line, which starts from everything forward left live. */
+static int on_own_floor(const struct depth_ols *ph, double L)
+{
+    const struct depth_ols *b = &ph[PF_PHASE_BACKWARD], *f = &ph[PF_PHASE_FORWARD];
+    return b->c[2] + b->c[3] * L < f->c[2] + f->c[3] * L;
+}
+
 /* A phase has a floor of its own: late in backward every gradient is
  * live with the embedding's temporaries, as much as the optimizer step
  * holds (SmolLM2-135M's slices of 1-4 layers at b <= 4: backward's peak is
@@ -480,19 +490,9 @@ static int fit_excess(const struct depth_ols *forward, const double *L, const do
  * that (none, or one token count), its other points are its own floor
  * (on_own_floor), and the technique's excess is known (depth_logits_grad_known: where the knee
  * of a slice is too far to measure, Mistral-7B's full training at 1 layer
- * past 3,800 tokens), forward's line plus the logits' gradient by
+ * past 3,700 tokens), forward's line plus the logits' gradient by
  * arithmetic. Where none of these, the fit to all points stays. -1 when
  * memory ran out. */
-/* Do backward's points, fitted all together, rise slower than forward's
- * at depth L? Then they are its own floor (every gradient live at its end:
- * Mistral-7B's 1-layer slice, 0.016 MiB/token against forward's 0.64), not
- * its line, which starts from everything forward left live. */
-static int on_own_floor(const struct depth_ols *ph, double L)
-{
-    const struct depth_ols *b = &ph[PF_PHASE_BACKWARD], *f = &ph[PF_PHASE_FORWARD];
-    return b->c[2] + b->c[3] * L < f->c[2] + f->c[3] * L;
-}
-
 static int refit_line(const struct slices *s, const struct whole *w, int line, struct depth_ols *ph,
                       int *over_forward)
 {
