@@ -141,15 +141,15 @@ static int from_slices_only(const struct fit_set *set, const struct calc_request
 static int check_choices(const struct fit_set *set, const struct calc_request *r, char *err, unsigned long errlen)
 {
     char list[1024], techniques[512];
-    if (!any_candidate(set, r, 0) && from_slices_only(set, r)) {
-        snprintf(err, errlen, "%s: the whole model's fit for technique %s comes from slices, at the allocator level "
-                 "only: RSS is not predicted from slices (the whole model's heap is not in them); plan for a GPU "
-                 "at the allocator level (calc --metric tensor), or measure the whole model", set->dir, r->technique);
-        return -1;
-    }
     if (!any_candidate(set, r, 0)) {
-        snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s", set->dir, r->technique,
-                 techniques_fitted(set, r->technique, techniques, sizeof techniques));
+        if (from_slices_only(set, r))
+            snprintf(err, errlen, "%s: the whole model's fit for technique %s comes from slices, at the allocator "
+                     "level only: RSS is not predicted from slices (the whole model's heap is not in them); plan for "
+                     "a GPU at the allocator level (calc --metric tensor), or measure the whole model", set->dir,
+                     r->technique);
+        else
+            snprintf(err, errlen, "%s: no fit for technique %s (fitted: %s", set->dir, r->technique,
+                     techniques_fitted(set, r->technique, techniques, sizeof techniques));
         return -1;
     }
     for (int a = 0; a < N_AXES; a++) {

@@ -8,7 +8,8 @@
 
 /* A request for the same model, device, attention, optimizer and zero_grad
  * as p's fit (so that no choice is left open), with technique t, replicas
- * and zero as given, and the batch left to calc to choose. */
+ * and zero as given, and the batch left to calc: the largest that fits
+ * (no target batch to round it down to). */
 static struct calc_request alike(const struct calc_request *req, const struct calc_plan *p, const char *t,
                                  long replicas, long zero)
 {
@@ -22,22 +23,18 @@ static struct calc_request alike(const struct calc_request *req, const struct ca
     r.technique = t;
     r.replicas = replicas;
     r.zero = zero;
-    r.micro_batch = r.accum = 0;
+    r.micro_batch = r.accum = r.target_batch = 0;
     r.json = 0;
     return r;
 }
 
-/* Adds the plan of r to out where it fits b = 1 within its interval: the
- * largest micro-batch that does, and its predicted peak. */
+/* Adds the plan of r (alike's) to out where it fits b = 1 within its
+ * interval: the largest micro-batch that does, and its predicted peak. */
 static int try_plan(const struct fit_set *set, const struct calc_request *r, struct calc_alternative *out)
 {
     struct calc_plan q;
-    struct calc_request at = *r;
     char err[1024];
     if (calc_plan_make(set, r, &q, err, sizeof err) != 0 || q.max_micro_batch < 1)
-        return 0;
-    at.micro_batch = q.max_micro_batch;
-    if (calc_plan_make(set, &at, &q, err, sizeof err) != 0)
         return 0;
     snprintf(out->technique, sizeof out->technique, "%s", r->technique);
     out->replicas = r->replicas;
@@ -72,7 +69,7 @@ static int other_techniques(const struct fit_set *set, const struct calc_request
                    !strcmp(g->key.technique, k->technique) || g->metric != p->fit->metric ||
                    strcmp(g->key.model, k->model) || depth_key_is_slice(&g->key);
         for (int j = 0; j < n && !seen; j++)
-            seen = out[j].replicas == 1 && !strcmp(out[j].technique, g->key.technique);
+            seen = !strcmp(out[j].technique, g->key.technique);
         if (seen)
             continue;
         struct calc_request r = alike(req, p, g->key.technique, req->replicas, req->zero);
@@ -81,11 +78,10 @@ static int other_techniques(const struct fit_set *set, const struct calc_request
     return n;
 }
 
-int calc_alternatives_find(const struct fit_set *set, const struct calc_request *req, const struct calc_plan *p,
-                           struct calc_alternative *out)
+/* The alternatives to plan p of req into out; returns how many. */
+static int alternatives_find(const struct fit_set *set, const struct calc_request *req, const struct calc_plan *p,
+                             struct calc_alternative *out)
 {
-    if (!p->training || p->max_micro_batch >= 1)
-        return 0;
     int n = other_techniques(set, req, p, out, 0);
     const struct group_key *k = &p->fit->key;
     for (long g = 2; g <= CALC_ALTERNATIVE_REPLICAS_MAX; g *= 2) {
@@ -99,8 +95,12 @@ int calc_alternatives_find(const struct fit_set *set, const struct calc_request 
     return n;
 }
 
-void calc_alternatives_print(const struct calc_request *req, const struct calc_alternative *a, int n)
+void calc_alternatives_print(const struct fit_set *set, const struct calc_request *req, const struct calc_plan *p)
 {
+    struct calc_alternative a[CALC_ALTERNATIVES_MAX];
+    if (!p->training || p->max_micro_batch >= 1)
+        return;
+    int n = alternatives_find(set, req, p, a);
     if (n == 0) {
         printf("  what would fit in %.0f MiB: no other technique measured here, nor ZeRO-3 over up to %d "
                "replicas\n", req->budget_mib, CALC_ALTERNATIVE_REPLICAS_MAX);

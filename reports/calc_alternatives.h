@@ -10,6 +10,7 @@
 
 enum { CALC_ALTERNATIVES_MAX = 8, CALC_ALTERNATIVE_REPLICAS_MAX = 1024 };
 
+/* One alternative: what calc with these options plans. */
 struct calc_alternative {
     char technique[64];
     long replicas, zero;        /* 1, 0: one process as measured */
@@ -17,10 +18,7 @@ struct calc_alternative {
     double predicted_mib, ci95_mib;
 };
 
-/* The alternatives to plan p of req (none unless p trains and fits no
- * micro-batch) into out; returns how many. */
-int calc_alternatives_find(const struct fit_set *set, const struct calc_request *req, const struct calc_plan *p,
-                           struct calc_alternative *out);
-/* Prints them under the plan ("what would fit in ..."), or that none does. */
-void calc_alternatives_print(const struct calc_request *req, const struct calc_alternative *a, int n);
+/* Prints under plan p of req what would fit ("what would fit in ..."), or
+ * that nothing does; nothing where p trains nothing or fits b = 1. */
+void calc_alternatives_print(const struct fit_set *set, const struct calc_request *req, const struct calc_plan *p);
 #endif

@@ -51,10 +51,8 @@ static int calc_run(const char *dir, const struct calc_request *req)
     } else if (req->json) {
         print_json(calc_plan_json(req, &plan));
     } else {
-        struct calc_alternative alt[CALC_ALTERNATIVES_MAX];
         calc_plan_print(req, &plan);
-        if (plan.training && plan.max_micro_batch < 1) /* not even b = 1: what would */
-            calc_alternatives_print(req, alt, calc_alternatives_find(&set, req, &plan, alt));
+        calc_alternatives_print(&set, req, &plan);
     }
     fit_set_free(&set); /* fit_set_load leaves it freeable even when it fails */
     return rc;
