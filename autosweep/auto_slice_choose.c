@@ -14,19 +14,21 @@ static int measured(const struct auto_fit *f, int b)
     return 0;
 }
 
-/* Points above the knee: their peak over the smallest batch's by more
- * than a tie (the smallest batch may be above it too: then one point more
- * than needed is measured, never one too few). *floor_b: the largest
+/* Points above the knee: their peak over the smallest measured batch's by
+ * more than a tie (the smallest batch may be above it too: then one point
+ * more than needed is measured, never one too few). *floor_b: the largest
  * batch at the smallest's peak. */
 static int count_above(const struct auto_fit *f, int *floor_b)
 {
     int n = 0;
+    const struct auto_point *low = NULL;
     *floor_b = 0;
     for (int i = 0; i < f->n; i++) {
         const struct auto_point *p = &f->pts[i];
         if (!p->ok)
             continue;
-        if (p->metric_mib > f->pts[0].metric_mib + PHASES_TIE_MIB)
+        low = low ? low : p;
+        if (p->metric_mib > low->metric_mib + PHASES_TIE_MIB)
             n++;
         else
             *floor_b = p->batch;

@@ -93,6 +93,18 @@ int main(void)
     CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 1 && next[0] == 3, "b = 3 with two depths");
     g.coarse = 2;
 
+    /* b = 1 failed: b = 2 is the floor the others are counted against,
+     * not a failed point's 0 MiB (which counted every point above it). */
+    static struct observation b1[1];
+    struct observations failed = {.ok = pts + 14, .failed = b1, .n_failed = 1};
+    b1[0] = (struct observation){.batch = 1, .seq_len = S, .tokens = S};
+    strcpy(b1[0].model, "m"), strcpy(b1[0].device, "cpu"), strcpy(b1[0].technique, "full");
+    strcpy(b1[0].attention, "sdpa");
+    add(&failed, 2, EXCESS), add(&failed, 3, EXCESS);
+    fit(&failed, &ff);
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 0 && !strcmp(why, "b = 1 failed, with 0 points above "
+          "the knee"), "a failed b = 1: %s", why);
+
     /* No room for b = 7: it says so and stops. */
     o.n_ok = 2;
     fit(&o, &f);
