@@ -15,6 +15,8 @@
 #   PYTHON=.venv/bin/python  transformers' side (torch, transformers, peft)
 #   SWEEP=...                another sweep with the same shape of points
 #   POINTS="0 1 2"           only these points (0-based, grid order, as run --point)
+#   MEASURE_ARGS="-- --build config"  more measure.py arguments, after each --point
+#                            (after "--": train_step.py's, for every point)
 #   LOCK=FILE                each side of each point runs under flock FILE (a shared
 #                            machine's lock for runs that need several GiB)
 set -euo pipefail
@@ -23,6 +25,7 @@ cd "$ROOT"
 RESULTS=${1:-bench/results/transformers-2.13}
 PEAKFIT=${PEAKFIT:-bin/peakfit}
 PYTHON=${PYTHON:-.venv/bin/python}
+SWEEP_SET=${SWEEP:-}
 SWEEP=${SWEEP:-bench/transformers/side-by-side.sweep}
 export HF_HUB_OFFLINE=1
 mkdir -p "$RESULTS"
@@ -34,12 +37,12 @@ mapfile -t ids < <("$PEAKFIT" grid "$SWEEP" 2>/dev/null)
 for k in ${POINTS:-$(seq 0 $((${#ids[@]} - 1)))}; do
     locked "$PEAKFIT" run "$SWEEP" -o "$RESULTS" --point "$k" >>"$RESULTS/run.log" 2>&1 || true
     locked "$PYTHON" bench/transformers/measure.py "$RESULTS/peaks.csv" "$RESULTS/transformers.csv" \
-        --point "${ids[$k]}" | tee -a "$RESULTS/run.log"
+        --point "${ids[$k]}" ${MEASURE_ARGS:-} | tee -a "$RESULTS/run.log"
 done
 {
     echo "# peakfit beside transformers: $(basename "$SWEEP")"
     echo
-    echo "Made by \`PEAKFIT=$PEAKFIT PYTHON=$PYTHON bench/transformers/run.sh $RESULTS\` on $(date -u +%Y-%m-%d)."
+    echo "Made by \`${SWEEP_SET:+SWEEP=$SWEEP }${POINTS:+POINTS=\"$POINTS\" }${MEASURE_ARGS:+MEASURE_ARGS=\"$MEASURE_ARGS\" }PEAKFIT=$PEAKFIT PYTHON=$PYTHON bench/transformers/run.sh $RESULTS\` on $(date -u +%Y-%m-%d)."
     echo "peakfit's torch: $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "torch_version") c = i; next }
         c && $c != "" { print $c; exit }' "$RESULTS/peaks.csv");" \
         "transformers' side: $("$PYTHON" -c 'import torch, transformers, peft; print("torch", torch.__version__,
