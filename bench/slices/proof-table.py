@@ -5,7 +5,10 @@ from the slices against the A of the whole model's own points, and each
 whole-model point against its prediction from slices (the allocator
 level: RSS is not predicted from slices), with auto's wall time; then the
 heap's gap over the allocator level (RSS less it) in the slices and in the
-whole model, which is why. Writes Markdown to stdout.
+whole model, which is why; and how far the whole model's own points
+predict its RSS: each point from its exact allocator level plus the gap
+drawn through the model's other points (a line in tokens), the best a
+prediction of RSS could know. Writes Markdown to stdout.
 
     bench/slices/proof-table.py bench/results/slices-*-auto > bench/results/slices-proof.md
 """
@@ -68,6 +71,43 @@ def main(folders):
                           for r in csv.DictReader(open(f"{folder}/{part}/peaks.csv")) if r["status"] == "ok"]
         r0 = next(csv.DictReader(open(f"{folder}/whole/peaks.csv")))
         print(f"| {r0['model']} | {r0['technique']} | {', '.join(gaps['slices'])} | {', '.join(gaps['whole'])} |")
+    print_gap_loo(folders)
+
+def whole_points(folder):
+    """(tokens, RSS above the baseline, allocator level) of the whole model's points, by tokens."""
+    return sorted((int(r["batch"]) * int(r["seq_len"]), float(r["peak_above_baseline_mib"]),
+                   float(r["tensor_peak_mib"]))
+                  for r in csv.DictReader(open(f"{folder}/whole/peaks.csv")) if r["status"] == "ok")
+
+
+def gap_loo(points):
+    """Each point's RSS error (%) from its own allocator level plus the gap's least-squares line
+    in tokens through the other points."""
+    errors = []
+    for i, (t, rss, alloc) in enumerate(points):
+        rest = [(u, r - a) for j, (u, r, a) in enumerate(points) if j != i]
+        n = len(rest)
+        mt, mg = sum(u for u, _ in rest) / n, sum(g for _, g in rest) / n
+        k = sum((u - mt) * (g - mg) for u, g in rest) / sum((u - mt) ** 2 for u, _ in rest)
+        errors.append((t, 100 * ((alloc + mg + k * (t - mt)) / rss - 1)))
+    return errors
+
+
+def print_gap_loo(folders):
+    print()
+    print("The whole model's RSS at each of its points, predicted from its exact allocator level plus "
+          "the heap's gap drawn through its other points (a line in tokens): the error, and how many "
+          "points are within 3 %:")
+    print()
+    print("| model | technique | whole-model points (T tokens: error) | within 3 % |")
+    print("|---|---|---|---:|")
+    for folder in folders:
+        errors = gap_loo(whole_points(folder))
+        r0 = next(csv.DictReader(open(f"{folder}/whole/peaks.csv")))
+        cells = ", ".join(f"T {t}: {e:+.1f} %" for t, e in errors)
+        print(f"| {r0['model']} | {r0['technique']} | {cells} | {sum(abs(e) <= 3 for _, e in errors)} "
+              f"of {len(errors)} |")
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])
