@@ -4,20 +4,12 @@
 #include "autosweep/auto_choose.h"
 #include "sweeps/limits.h"
 
-static int measured(const struct auto_fit *f, int b)
-{
-    for (int i = 0; i < f->n; i++)
-        if (f->pts[i].batch == b)
-            return 1;
-    return 0;
-}
-
 int auto_coarse_missing(const struct auto_fit *f, const struct auto_goal *g, int *out)
 {
     static const int coarse[AUTO_N_COARSE] = AUTO_COARSE;
     int n = 0;
     for (int i = 0; i < (g->budget_mib > 0 ? 1 : AUTO_N_COARSE); i++)
-        if (!measured(f, coarse[i]))
+        if (!auto_fit_measured(f, coarse[i]))
             out[n++] = coarse[i];
     return n;
 }
@@ -170,7 +162,7 @@ static int next_for_budget(const struct auto_fit *f, const struct auto_goal *g, 
     if (f->n_above < 2 && b > AUTO_UNFITTED_STEP * b0)
         b = AUTO_UNFITTED_STEP * b0;
     b = b < cap ? b : cap - 1;
-    if (b <= b0 || measured(f, b)) {
+    if (b <= b0 || auto_fit_measured(f, b)) {
         snprintf(why, size, "b = %d is the largest micro-batch within the budget at the upper end of the "
                  "prediction", b0);
         return 0;

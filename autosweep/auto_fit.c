@@ -168,6 +168,14 @@ void auto_fit_read(const struct observations *o, const struct auto_select *sel, 
     slope(out);
 }
 
+int auto_fit_measured(const struct auto_fit *f, int b)
+{
+    for (int i = 0; i < f->n; i++)
+        if (f->pts[i].batch == b)
+            return 1;
+    return 0;
+}
+
 double auto_fit_rss(const struct auto_fit *f, int b, int seq_len, double *upper)
 {
     double half;

@@ -61,4 +61,6 @@ void auto_fit_read(const struct observations *o, const struct auto_select *sel, 
  * prediction interval in *upper (the estimate + 10% where the fit has no
  * residual degrees of freedom). Never below the largest floor point's. */
 double auto_fit_rss(const struct auto_fit *f, int b, int seq_len, double *upper);
+/* Has f a point at batch b, measured or failed? */
+int auto_fit_measured(const struct auto_fit *f, int b);
 #endif

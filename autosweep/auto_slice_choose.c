@@ -6,14 +6,6 @@
 #include "fit/phases.h"
 #include "sweeps/limits.h"
 
-static int measured(const struct auto_fit *f, int b)
-{
-    for (int i = 0; i < f->n; i++)
-        if (f->pts[i].batch == b)
-            return 1;
-    return 0;
-}
-
 /* Points above the knee: their peak over the smallest measured batch's by
  * more than a tie (the smallest batch may be above it too: then one point
  * more than needed is measured, never one too few). *floor_b: the largest
@@ -65,22 +57,20 @@ static int first_above_knee(const struct auto_fit *f, const struct auto_slice_go
 }
 
 /* Does batch b fit the room? Its expected peak (the line, or the floor),
- * scaled to RSS as the smallest point's was, +10 %. */
+ * scaled to RSS as the smallest point's was (never down), +10 %. */
 static int fits_room(const struct auto_fit *f, const struct auto_slice_goal *g, int b)
 {
-    const struct auto_point *a = &f->pts[0];
-    double at0, slope, peak = a->metric_mib;
+    double at0, slope, peak = f->pts[0].metric_mib;
     if (expected_line(f, g, &at0, &slope))
         peak = fmax(peak, at0 + slope * b * g->seq_len);
-    double to_rss = a->tensor_mib > 0 && a->rss_mib > a->tensor_mib ? a->rss_mib / a->tensor_mib : 1.0;
-    return peak * to_rss * 1.1 <= g->room_mib;
+    return peak * fmax(f->rss_per_tensor, 1.0) * 1.1 <= g->room_mib;
 }
 
 int auto_slice_next(const struct auto_fit *f, const struct auto_slice_goal *g, int *out, char *why, size_t size)
 {
     int n = 0;
     for (int b = 1; b <= g->coarse; b++)
-        if (!measured(f, b))
+        if (!auto_fit_measured(f, b))
             out[n++] = b;
     if (n > 0)
         return n;
