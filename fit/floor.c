@@ -115,15 +115,15 @@ double floor_at(const struct floor_search *f, double tokens)
     return f->p_mib + (f->slope != 0 ? f->slope * (tokens - f->t_mean) : 0);
 }
 
-/* The floor through the points on it: their mean, and with sloped set a
- * rise per token where they span two token counts or more and rise; the
- * floor's residual sum of squares. */
+/* The floor through the points on it, all of *f written (callers copy it
+ * whole): their mean, and with sloped set a rise per token where they
+ * span two token counts or more and rise; the floor's residual sum of
+ * squares. */
 static double floor_line(const double *x1, const double *y, int n, const unsigned char *on_floor, int sloped,
                          struct floor_search *f)
 {
     double sum = 0, tsum = 0, sxy = 0, sq = 0;
-    f->k = 0;
-    f->slope = f->t_sxx = 0;
+    *f = (struct floor_search){0};
     for (int i = 0; i < n; i++)
         if (on_floor[i])
             sum += y[i], tsum += x1[i], f->k++;
@@ -144,7 +144,6 @@ static double floor_line(const double *x1, const double *y, int n, const unsigne
 
 void floor_through(const double *x1, const double *y, int n, const unsigned char *on_floor, struct floor_search *out)
 {
-    memset(out, 0, sizeof *out);
     floor_line(x1, y, n, on_floor, 1, out);
     out->found = out->k > 0;
     out->f_stat = out->f_p = NAN;

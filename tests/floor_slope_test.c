@@ -6,7 +6,11 @@
  *     freed) while the allocator's floor is flat: RSS's floor is a line
  *     through its points, and it predicts between them;
  *   - an exact allocator-level fit still has an interval: 0.05% of the
- *     prediction, so a 0.01% shape difference falls inside it. */
+ *     prediction, so a 0.01% shape difference falls inside it;
+ *   - an allocator-level floor that rises with T has its slope fitted,
+ *     and the slope costs a degree of freedom, whatever the stack held
+ *     before the fit (floor.c once copied a floor whose flags it had not
+ *     written: its "proportional" read as set, its dof one too many). */
 #include <math.h>
 #include <string.h>
 #include "fit/group_fit.h"
@@ -35,6 +39,27 @@ static void add(struct observations *o, int b)
     ob->phase_mib[PF_PHASE_FORWARD] = 0.8 * ob->tensor_mib;
     ob->phase_mib[PF_PHASE_BACKWARD] = ob->tensor_mib;
     ob->phase_mib[PF_PHASE_OPTIMIZER] = FLOOR_MIB;
+}
+
+/* The same, with the optimizer step's floor rising by FLOOR_SLOPE a token. */
+#define FLOOR_SLOPE 0.05
+static void add_rising(struct observations *o, int b)
+{
+    struct observation *ob = observation_fixture_add(o, b, S);
+    double floor = FLOOR_MIB + FLOOR_SLOPE * ob->tokens;
+    ob->tensor_mib = ob->rss_mib = fmax(floor, line(ob->tokens));
+    ob->phase_mib[PF_PHASE_FORWARD] = 0.8 * ob->tensor_mib;
+    ob->phase_mib[PF_PHASE_BACKWARD] = ob->tensor_mib;
+    ob->phase_mib[PF_PHASE_OPTIMIZER] = floor;
+}
+
+/* Non-zero bytes where the fit's locals will lie, so that a field the fit
+ * leaves unwritten reads as set. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+    volatile unsigned char junk[1 << 16];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = 0x5a;
 }
 
 static void fit(const struct observations *o, struct group_fit *t, struct group_fit *r)
@@ -100,6 +125,19 @@ int main(void)
     CHECK(group_fit_run(&few, &key, METRIC_TENSOR, &t) == 0, "tensor fit of five points");
     CHECK(t.floor.found && t.floor.k == 4 && t.n_above == 1 && !group_chosen(&t),
           "four on the floor, one above, no line: found %d, k %d, above %d", t.floor.found, t.floor.k, t.n_above);
+    group_fit_free(&t);
+
+    struct observations rising = {.ok = pts};
+    for (int i = 0; i < 5; i++)
+        add_rising(&rising, batches[i]);
+    group_key_of(&rising.ok[0], &key);
+    dirty_stack();
+    CHECK(group_fit_run(&rising, &key, METRIC_TENSOR, &t) == 0, "tensor fit of a rising floor");
+    CHECK(t.floor.found && t.floor.k == 3 && fabs(t.floor.slope - FLOOR_SLOPE) < 1e-9,
+          "the floor of b 1, 2, 4 rises %g MiB/token (found %d, k %d)", t.floor.slope, t.floor.found, t.floor.k);
+    CHECK(!t.floor.proportional && t.floor.extra_leverage == 0 && t.dof == t.n - 2 - 1 - 1,
+          "a fitted slope, nothing unwritten: proportional %d, extra leverage %g, dof %d of %d points",
+          t.floor.proportional, t.floor.extra_leverage, t.dof, t.n);
     group_fit_free(&t);
     CHECK_DONE();
 }
