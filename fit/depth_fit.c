@@ -7,6 +7,7 @@
 #include <string.h>
 #include "core/technique.h"
 #include "fit/depth_fit.h"
+#include "fit/ols.h"
 #include "fit/phases.h"
 #include "models/model_spec.h"
 #include "models/param_count.h"
@@ -446,20 +447,19 @@ static int steepest(const struct slices *s, const struct depth_ols *ph, double L
 }
 
 /* A phase's line over forward's: y - forward = E0 + E1*T by least
- * squares over the n points given. -1 with fewer than two token counts. */
-static int fit_excess(const struct depth_ols *forward, const double *L, const double *T, const double *y, int n,
+ * squares over the n points given (y, refit_line's copy, is left holding
+ * the excess). -1 with fewer than two token counts. */
+static int fit_excess(const struct depth_ols *forward, const double *L, const double *T, double *y, int n,
                       double e[2])
 {
-    double st = 0, sy = 0, stt = 0, sty = 0;
-    for (int i = 0; i < n; i++) {
-        double r = y[i] - depth_predict(forward, L[i], T[i]);
-        st += T[i], sy += r, stt += T[i] * T[i], sty += T[i] * r;
-    }
-    double det = n * stt - st * st;
-    if (n < 2 || det <= 1e-9 * stt * n)
+    for (int i = 0; i < n; i++)
+        y[i] -= depth_predict(forward, L[i], T[i]);
+    struct ols line;
+    ols_fit(T, NULL, y, n, &line);
+    if (!line.identifiable)
         return -1;
-    e[1] = (n * sty - st * sy) / det;
-    e[0] = (sy - e[1] * st) / n;
+    e[0] = line.c[0];
+    e[1] = line.c[1];
     return 0;
 }
 

@@ -10,8 +10,9 @@
  * points at two depths or more, extrapolated to the config's depth, it is
  * a group fit like any other (its key's layers field "30 (slices 1 2 4)"),
  * with the prediction interval of the extrapolation (the 4-coefficient
- * design's leverage at the full depth). RSS is that plus the heap's gap
- * over the allocator, fitted across the slices the same way. */
+ * design's leverage at the full depth). It is the allocator level alone:
+ * the heap's gap over it (RSS; on a GPU, reserved) is the whole model's,
+ * which its slices do not hold. */
 #ifndef PEAKFIT_DEPTH_FIT_H
 #define PEAKFIT_DEPTH_FIT_H
 #include "core/model_config.h"
