@@ -25,7 +25,6 @@ cd "$ROOT"
 RESULTS=${1:-bench/results/transformers-2.13}
 PEAKFIT=${PEAKFIT:-bin/peakfit}
 PYTHON=${PYTHON:-.venv/bin/python}
-SWEEP_SET=${SWEEP:-}
 SWEEP=${SWEEP:-bench/transformers/side-by-side.sweep}
 export HF_HUB_OFFLINE=1
 mkdir -p "$RESULTS"
@@ -42,7 +41,7 @@ done
 {
     echo "# peakfit beside transformers: $(basename "$SWEEP")"
     echo
-    echo "Made by \`${SWEEP_SET:+SWEEP=$SWEEP }${POINTS:+POINTS=\"$POINTS\" }${MEASURE_ARGS:+MEASURE_ARGS=\"$MEASURE_ARGS\" }PEAKFIT=$PEAKFIT PYTHON=$PYTHON bench/transformers/run.sh $RESULTS\` on $(date -u +%Y-%m-%d)."
+    echo "Made by \`SWEEP=$SWEEP ${POINTS:+POINTS=\"$POINTS\" }${MEASURE_ARGS:+MEASURE_ARGS=\"$MEASURE_ARGS\" }PEAKFIT=$PEAKFIT PYTHON=$PYTHON bench/transformers/run.sh $RESULTS\` on $(date -u +%Y-%m-%d)."
     echo "peakfit's torch: $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "torch_version") c = i; next }
         c && $c != "" { print $c; exit }' "$RESULTS/peaks.csv");" \
         "transformers' side: $("$PYTHON" -c 'import torch, transformers, peft; print("torch", torch.__version__,
