@@ -338,7 +338,7 @@ static int state_over_budget(const struct auto_run *a)
     if (a->r->budget_mib <= 0 || model_spec_is_label(&a->spec))
         return 0;
     for (int i = 0; i < a->r->n_techniques; i++) {
-        pf_train_options o = {.technique = a->r->techniques[i]};
+        pf_train_options o = auto_train_options(a->r, a->r->techniques[i]);
         pf_model_stats st = model_footprint(&a->spec.config, &o);
         double w = (double)st.weight_bytes / 1048576.0, g = (double)st.grad_bytes / 1048576.0,
                s = (double)st.optimizer_bytes / 1048576.0;

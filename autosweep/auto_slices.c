@@ -15,14 +15,12 @@
 /* The depths measured: a layer, two, four; each below the config's own. */
 static const int slice_depths[AUTO_MAX_DEPTHS] = {1, 2, 4};
 
-/* The most the states (weights, gradients, optimizer state, by
- * arithmetic) of r's techniques take at depth d, in MiB. */
-static double states_at(const struct auto_request *r, const struct model_spec *spec, int d)
+double auto_slice_states_mib(const struct auto_request *r, const struct model_spec *spec, int d)
 {
     pf_model_config c = pf_config_slice(&spec->config, d);
     double most = 0;
     for (int i = 0; i < r->n_techniques; i++) {
-        pf_train_options o = {.technique = r->techniques[i]};
+        pf_train_options o = auto_train_options(r, r->techniques[i]);
         pf_model_stats st = model_footprint(&c, &o);
         most = fmax(most, (double)(st.weight_bytes + st.grad_bytes + st.optimizer_bytes) / 1048576.0);
     }
@@ -48,7 +46,7 @@ static int choose_depths(struct auto_request *r, const struct model_spec *spec, 
         if (slice_depths[i] >= spec->config.num_layers)
             continue;
         below++;
-        double states = states_at(r, spec, slice_depths[i]);
+        double states = auto_slice_states_mib(r, spec, slice_depths[i]);
         if (states > room) {
             fprintf(stderr, "peakfit auto: --slices: %d layers of %s hold %.0f MiB of weights, gradients and "
                     "optimizer state, more than 70 %% of the memory free here less 1 GiB: not measured\n", slice_depths[i],

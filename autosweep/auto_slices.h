@@ -13,6 +13,10 @@
  * two of them); else one depth, 0. Settles r->points' default. Returns 0,
  * or -1 with the reason in err. */
 int auto_load_model(struct auto_request *r, struct model_spec *spec, char *err, size_t errlen);
+/* The most the states (weights, gradients, the optimizer's state, by
+ * arithmetic) of r's techniques take at depth d, in MiB: what a slice
+ * of that depth must find room for before it runs. */
+double auto_slice_states_mib(const struct auto_request *r, const struct model_spec *spec, int d);
 /* Prints, per technique, the whole model's A (r->metric's, and RSS's)
  * from the fit across the slices measured in r->dir. Returns an exit
  * status. */

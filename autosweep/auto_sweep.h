@@ -59,6 +59,11 @@ struct auto_job {
  * model is the preset or the canonical config path. Returns 0, -1 when the
  * file cannot be written, or -2 when a value (the model's path, say) would
  * read back otherwise, with the reason in err; nothing is written then. */
+/* What technique t of the request trains with, as its sweep's jobs
+ * will: the optimizer resolved for the device (its state is what the
+ * budget and the slices' memory checks count), LoRA's defaults. */
+pf_train_options auto_train_options(const struct auto_request *r, pf_technique t);
+
 int auto_sweep_write(const char *path, const char *model, const struct auto_request *r, const struct auto_job *jobs,
                      int n_jobs, char *err, size_t errlen);
 #endif

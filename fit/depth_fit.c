@@ -7,6 +7,7 @@
 #include <string.h>
 #include "core/technique.h"
 #include "fit/depth_fit.h"
+#include "fit/group_key.h"
 #include "fit/ols.h"
 #include "fit/phases.h"
 #include "models/model_spec.h"
@@ -226,11 +227,7 @@ static int whole_model(const struct slices *s, double *depth, double *w, double 
     char err[512];
     if (model_spec_read(s->o[0]->model_source, &spec, err, sizeof err) != 0)
         return -1;
-    int t = technique_from_name(s->key.technique);
-    pf_train_options options = {.technique = t < 0 ? PF_TECH_FULL : (pf_technique)t,
-                                .lora_rank = s->key.lora_rank[0] ? atoi(s->key.lora_rank) : 8,
-                                .lora_targets = lora_targets_from_list(s->key.lora_targets),
-                                .attention = PF_ATTN_SDPA};
+    pf_train_options options = group_key_train_options(&s->key);
     pf_model_stats st = model_footprint(&spec.config, &options);
     *depth = (double)spec.config.num_layers;
     *w = (double)st.weight_bytes / MIB;

@@ -1,7 +1,12 @@
 /* group_key.c: every function here walks GROUP_KEY_FIELDS. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fit/group_key.h"
+#include "core/attention.h"
+#include "core/optimizer.h"
+#include "core/technique.h"
+#include "sweeps/limits.h"
 
 void group_key_of(const struct observation *o, struct group_key *key)
 {
@@ -72,4 +77,27 @@ int model_matches(const char *model, const char *wanted)
 {
     char name[4096];
     return strcmp(model, wanted) == 0 || strcmp(model_display_name(model, name, sizeof name), wanted) == 0;
+}
+
+/* The attention named, or sdpa (the default) for a name it does not know. */
+static pf_attention attention_of(const char *name)
+{
+    for (int a = 0; a < PF_ATTN_COUNT; a++)
+        if (!strcmp(attention_name((pf_attention)a), name))
+            return (pf_attention)a;
+    return PF_ATTN_SDPA;
+}
+
+pf_train_options group_key_train_options(const struct group_key *key)
+{
+    int t = technique_from_name(key->technique), opt = optimizer_from_name(key->optimizer),
+        zero = zero_grad_from_name(key->zero_grad);
+    return (pf_train_options){
+        .technique = t < 0 ? PF_TECH_FULL : (pf_technique)t,
+        .lora_rank = key->lora_rank[0] ? atoi(key->lora_rank) : DEFAULT_LORA_RANK,
+        .lora_targets = lora_targets_from_list(key->lora_targets[0] ? key->lora_targets : DEFAULT_LORA_TARGETS_TEXT),
+        .learning_rate = DEFAULT_LEARNING_RATE,
+        .attention = attention_of(key->attention),
+        .optimizer = opt < 0 ? PF_OPT_AUTO : (pf_optimizer)opt,
+        .zero_grad = zero < 0 ? PF_ZERO_GRAD_NONE : (pf_zero_grad)zero};
 }

@@ -7,6 +7,7 @@
 #ifndef PEAKFIT_GROUP_KEY_H
 #define PEAKFIT_GROUP_KEY_H
 #include <stddef.h>
+#include "core/model_config.h"
 #include "fit/observations.h"
 
 /* GROUP_KEY_FIELDS(X): X(field, size), the fields every table shows as
@@ -32,6 +33,12 @@ int group_key_compare(const struct group_key *a, const struct group_key *b);
 /* "SmolLM2-135M / cpu / full / sdpa": the model by its display name, then
  * each setting that is set ("lora_rank 8"). */
 void group_key_format(const struct group_key *key, char *out, size_t size);
+
+/* The training options the group's points ran with, read off its key:
+ * technique, LoRA rank and targets (the defaults where the key holds
+ * none), attention, optimizer and zero_grad. A command job's label is
+ * no technique: it is read as full training. */
+pf_train_options group_key_train_options(const struct group_key *key);
 
 /* The name a person recognises for a peaks.csv model value: the value
  * itself, except that a path to a config.json (older files held those)

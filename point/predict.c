@@ -4,6 +4,7 @@
 #include "models/param_count.h"
 #include "point/point_fields.h"
 #include "point/predict.h"
+#include "sweeps/job_train_options.h"
 #include "core/device.h"
 #include "core/technique.h"
 
@@ -122,8 +123,7 @@ static double from_params(const struct predictor *pr, const struct grid_point *p
      * to the host is libraries and the CUDA context, in the baseline. */
     if (config_of(pr, p, &c) != 0 || device_is_gpu(p->device))
         return 0;
-    pf_train_options o = {.technique = p->technique, .lora_rank = p->job->lora_rank,
-                          .lora_targets = p->job->lora_targets, .attention = p->attention};
+    pf_train_options o = job_train_options(p->job, p->technique, p->attention);
     pf_model_stats st = model_footprint(&c, &o);
     double activations = tokens_of(p) * activation_bytes_per_token(&c, p);
     return ((double)st.weight_bytes + (double)st.grad_bytes + (double)st.optimizer_bytes + activations) / MIB;

@@ -16,6 +16,7 @@
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
+#include "sweeps/job_train_options.h"
 #include "sweeps/worker_options.h"
 #include "core/technique.h"
 
@@ -209,10 +210,7 @@ static void report_stats(const pf_model *model)
 static int build_model(const struct worker_point *a, pf_model **model)
 {
     const struct sweep_job *j = a->job;
-    const pf_train_options train = {.technique = j->techniques[0], .lora_rank = j->lora_rank,
-                                    .lora_targets = j->lora_targets, .learning_rate = DEFAULT_LEARNING_RATE,
-                                    .attention = j->attentions[0], .optimizer = j->optimizer,
-                                    .zero_grad = j->zero_grad};
+    const pf_train_options train = job_train_options(j, j->techniques[0], j->attentions[0]);
     const pf_model_config config = sweep_job_config(a->sweep, j, 0);
     double t0 = monotonic_seconds();
     pf_status st = pf_model_new(&config, &train, (uint64_t)j->seed, j->devices[0], model);
