@@ -12,38 +12,12 @@
 #include "util/name_list.h"
 #include "util/near_name.h"
 
-/* The choices a request may have to make, in order: which model, which
- * device, which attention, optimizer and zero_grad. Each must be named when there are several, and
- * the message lists them. */
-static const struct choice_axis {
-    const char *what, *option; /* the group key's field, the option that names it */
-    size_t key_off;     /* offsetof(struct group_key, field) */
-    size_t request_off; /* offsetof(struct calc_request, field): the --option's text or NULL */
-} axes[] = {
-    {"model", "model", offsetof(struct group_key, model), offsetof(struct calc_request, model)},
-    {"device", "device", offsetof(struct group_key, device), offsetof(struct calc_request, device)},
-    {"attention", "attention", offsetof(struct group_key, attention), offsetof(struct calc_request, attention)},
-    {"optimizer", "optimizer", offsetof(struct group_key, optimizer), offsetof(struct calc_request, optimizer)},
-    {"zero_grad", "zero-grad", offsetof(struct group_key, zero_grad), offsetof(struct calc_request, zero_grad)},
-};
-enum { N_AXES = sizeof axes / sizeof axes[0] };
-
-static const char *key_field(const struct group_fit *g, int axis)
-{
-    return (const char *)&g->key + axes[axis].key_off;
-}
-
-static const char *wanted(const struct calc_request *r, int axis)
-{
-    return *(const char *const *)((const char *)r + axes[axis].request_off);
-}
-
+/* The choices a request may have to make: every axis of the group key
+ * (fit/group_choice.h) but technique, which the request names itself.
+ * Each must be named when there are several, and the message lists them. */
 static int axis_matches(const struct group_fit *g, const struct calc_request *r, int axis)
 {
-    const char *w = wanted(r, axis);
-    if (!w)
-        return 1;
-    return axis == 0 ? model_matches(g->key.model, w) : !strcmp(key_field(g, axis), w);
+    return axis == GROUP_AXIS_technique || group_axis_matches(&g->key, &r->choice, axis);
 }
 
 enum metric calc_metric(const struct fit_set *set, const struct group_key *key)
@@ -93,12 +67,11 @@ static int choices(const struct fit_set *set, const struct calc_request *r, int 
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
             seen = candidate(set, &set->groups[j], r, axis) &&
-                   !strcmp(key_field(&set->groups[j], axis), key_field(g, axis));
+                   !strcmp(group_axis_value(&set->groups[j].key, axis), group_axis_value(&g->key, axis));
         if (seen || !candidate(set, g, r, axis))
             continue;
         char name[256];
-        const char *text = axis == 0 ? model_display_name(g->key.model, name, sizeof name) : key_field(g, axis);
-        name_list_add(&l, text);
+        name_list_add(&l, group_axis_shown(&g->key, axis, name, sizeof name));
     }
     return l.n;
 }
@@ -152,8 +125,10 @@ static int check_choices(const struct fit_set *set, const struct calc_request *r
                      techniques_fitted(set, r->technique, techniques, sizeof techniques));
         return -1;
     }
-    for (int a = 0; a < N_AXES; a++) {
-        const char *what = axes[a].what, *w = wanted(r, a);
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++) {
+        if (a == GROUP_AXIS_technique)
+            continue;
+        const char *what = group_axis_field(a), *w = r->choice.want[a];
         int n = choices(set, r, a, list, sizeof list);
         if (w && !any_candidate(set, r, a + 1)) {
             snprintf(err, errlen, "%s: no %s \"%s\" with technique %s (%ss: %.900s)", set->dir, what, w,
@@ -162,7 +137,7 @@ static int check_choices(const struct fit_set *set, const struct calc_request *r
         }
         if (!w && n > 1) {
             snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)",
-                     set->dir, what, r->technique, axes[a].option, what, list);
+                     set->dir, what, r->technique, group_axis_option(a), what, list);
             return -1;
         }
     }
@@ -176,7 +151,7 @@ static const struct group_fit *find_fit(const struct fit_set *set, const struct 
         return NULL;
     const struct group_fit *g = NULL;
     for (int i = 0; i < set->n_groups && !g; i++)
-        if (candidate(set, &set->groups[i], req, N_AXES))
+        if (candidate(set, &set->groups[i], req, GROUP_AXIS_COUNT))
             g = &set->groups[i];
     char key[400];
     if (g)

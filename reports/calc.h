@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include "fit/fit_set.h"
+#include "fit/group_choice.h"
 #include "util/exit_status.h"
 #include "util/options.h"
 
@@ -25,13 +26,12 @@ const char *plan_outcome_words(enum plan_outcome o);
 int plan_outcome_exit(enum plan_outcome o);
 
 struct calc_request {
-    const char *model;      /* NULL: the directory's only model (exact value or display name) */
-    const char *device;     /* NULL: the only device measured for that model and technique */
-    const char *attention;  /* NULL: the only attention measured for them */
+    /* What the plan's group holds on each axis of the group key but
+     * technique (fit/group_choice.h): NULL, the only value measured with
+     * the technique (a model by its exact value or display name). */
+    struct group_choice choice;
     const char *metric;     /* NULL: calc_metric's; else the fit of that name (tensor: the allocator level) */
     const char *config;     /* NULL: the model's own (a preset or config path); --zero 3 sizes FSDP's units from it */
-    const char *optimizer;  /* NULL: the only optimizer measured for them */
-    const char *zero_grad;  /* NULL: the only zero_grad measured for them */
     const char *technique;
     double budget_mib;      /* the whole process, baseline included */
     double margin;          /* fraction of the budget kept free */

@@ -6,20 +6,31 @@
 #include "fit/depth_fit.h"
 #include "reports/calc_alternatives.h"
 
-/* A request for the same model, device, attention, optimizer and zero_grad
- * as p's fit (so that no choice is left open), with technique t, replicas
- * and zero as given, and the batch left to calc: the largest that fits
- * (no target batch to round it down to). */
-static struct calc_request alike(const struct calc_request *req, const struct calc_plan *p, const char *t,
-                                 long replicas, long zero)
+/* Does any group of technique t hold axis a's value in k? */
+static int held_with(const struct fit_set *set, const char *t, const struct group_key *k, int a)
+{
+    for (int i = 0; i < set->n_groups; i++)
+        if (!strcmp(set->groups[i].key.technique, t) &&
+            !strcmp(group_axis_value(&set->groups[i].key, a), group_axis_value(k, a)))
+            return 1;
+    return 0;
+}
+
+/* A request for what p's fit holds on every axis that technique t's
+ * groups hold too (the model, device, attention, optimizer...: no choice
+ * is left open that p's fit settled; a setting of p's technique alone,
+ * LoRA's rank say, is t's to choose), with technique t, replicas and zero
+ * as given, and the batch left to calc: the largest that fits (no target
+ * batch to round it down to). */
+static struct calc_request alike(const struct fit_set *set, const struct calc_request *req,
+                                 const struct calc_plan *p, const char *t, long replicas, long zero)
 {
     struct calc_request r = *req;
     const struct group_key *k = &p->fit->key;
-    r.model = k->model;
-    r.device = k->device;
-    r.attention = k->attention;
-    r.optimizer = k->optimizer;
-    r.zero_grad = k->zero_grad;
+    group_choice_of_key(&r.choice, k);
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++)
+        if (r.choice.want[a] && !held_with(set, t, k, a))
+            r.choice.want[a] = NULL;
     r.technique = t;
     r.replicas = replicas;
     r.zero = zero;
@@ -72,7 +83,7 @@ static int other_techniques(const struct fit_set *set, const struct calc_request
             seen = !strcmp(out[j].technique, g->key.technique);
         if (seen)
             continue;
-        struct calc_request r = alike(req, p, g->key.technique, req->replicas, req->zero);
+        struct calc_request r = alike(set, req, p, g->key.technique, req->replicas, req->zero);
         n += try_plan(set, &r, &out[n]);
     }
     return n;
@@ -87,7 +98,7 @@ static int alternatives_find(const struct fit_set *set, const struct calc_reques
     for (long g = 2; g <= CALC_ALTERNATIVE_REPLICAS_MAX; g *= 2) {
         if (req->zero == 3 && g <= req->replicas)
             continue;
-        struct calc_request r = alike(req, p, k->technique, g, 3);
+        struct calc_request r = alike(set, req, p, k->technique, g, 3);
         r.config = config_of(set, req, k);
         if (try_plan(set, &r, &out[n]))
             return n + 1;

@@ -14,6 +14,7 @@
 #include "util/parse.h"
 
 #define CALC_FIELD(f) offsetof(struct calc_request, f)
+#define GROUP_CHOICE_BASE CALC_FIELD(choice)
 
 /* --per-sample and --per-token: the unit they were given in is the unit
  * a plan without measurements is shown in. */
@@ -42,16 +43,8 @@ static struct opt_row calc_rows[] = {
                    .def = "the largest measured"),
     /* Text: with DIR, a command job's label (core/technique.h) too; without, checked below. */
     SETTING_OPTION("technique", .type = OPT_TEXT, .off = CALC_FIELD(technique), .def = "full"),
-    SETTING_OPTION("model", .type = OPT_TEXT, .off = CALC_FIELD(model), .flags = OPT_DEF_WORDS,
-                   .def = "the only model measured", .help = "model, as in peaks.csv's model column"),
-    SETTING_OPTION("device", .type = OPT_TEXT, .off = CALC_FIELD(device), .flags = OPT_DEF_WORDS,
-                   .def = "the only device measured"),
-    SETTING_OPTION("attention", .type = OPT_NAME, .off = CALC_FIELD(attention), .flags = OPT_DEF_WORDS,
-                   .def = "the only attention measured"),
-    SETTING_OPTION("optimizer", .type = OPT_NAME, .off = CALC_FIELD(optimizer), .flags = OPT_DEF_WORDS,
-                   .def = "the only optimizer measured", .help = "optimizer, as in peaks.csv's optimizer column"),
-    SETTING_OPTION("zero_grad", .type = OPT_NAME, .off = CALC_FIELD(zero_grad), .flags = OPT_DEF_WORDS,
-                   .def = "the only zero_grad measured", .help = "zero_grad, as in peaks.csv's zero_grad column"),
+    /* Every other axis of the group key, from the settings table. */
+    GROUP_CHOICE_OPTION_ROWS
     {"metric", 0, "M", OPT_NAME, CALC_FIELD(metric), .names = &metric_names, .flags = OPT_DEF_WORDS,
      .def = "reserved where measured on a GPU, else rss",
      .help = "the fit to plan with; tensor: the allocator level (peaks above the RSS baseline as measured)"},

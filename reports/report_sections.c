@@ -230,9 +230,9 @@ void section_failures(FILE *f, const struct fit_set *set)
 
 static void calculator_row(FILE *f, const struct fit_set *set, const struct group_fit *g, double budget_gib)
 {
-    struct calc_request req = {.technique = g->key.technique, .model = g->key.model, .device = g->key.device,
-                               .attention = g->key.attention, .budget_mib = budget_gib * 1024, .replicas = 1,
+    struct calc_request req = {.technique = g->key.technique, .budget_mib = budget_gib * 1024, .replicas = 1,
                                .target_batch = 256, .on_measuring_machine = 1};
+    group_choice_of_key(&req.choice, &g->key);
     struct calc_plan p;
     char err[4400], cell[4400];
     md_key_cells(f, &g->key);

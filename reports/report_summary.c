@@ -127,9 +127,9 @@ static void saving_cell(FILE *f, const struct fit_set *set, const struct group_f
 /* "b × a" at one budget. */
 static void plan_cell(FILE *f, const struct fit_set *set, const struct group_fit *g, int s, double budget)
 {
-    struct calc_request req = {.technique = g->key.technique, .model = g->key.model, .device = g->key.device,
-                               .attention = g->key.attention, .budget_mib = budget, .replicas = 1,
+    struct calc_request req = {.technique = g->key.technique, .budget_mib = budget, .replicas = 1,
                                .seq_len = s, .target_batch = SUMMARY_TARGET_BATCH, .on_measuring_machine = 1};
+    group_choice_of_key(&req.choice, &g->key);
     struct calc_plan p;
     char err[4400];
     if (!group_chosen(g) || calc_plan_make(set, &req, &p, err, sizeof err) != 0 || p.fit != g)

@@ -8,6 +8,7 @@
 #include "reports/verify_options.h"
 
 #define VERIFY_FIELD(f) offsetof(struct calc_request, f)
+#define GROUP_CHOICE_BASE VERIFY_FIELD(choice)
 
 static struct opt_row verify_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, VERIFY_FIELD(budget_mib), .flags = OPT_REQUIRED,
@@ -16,14 +17,8 @@ static struct opt_row verify_rows[] = {
                    .names = &stepping_technique_option_names),
     SETTING_OPTION("seq_len", .type = OPT_LONG, .off = VERIFY_FIELD(seq_len), .flags = OPT_DEF_WORDS,
                    .def = "the largest measured"),
-    SETTING_OPTION("model", .type = OPT_TEXT, .off = VERIFY_FIELD(model), .flags = OPT_DEF_WORDS,
-                   .def = "the only model measured", .help = "model, as in peaks.csv's model column"),
-    SETTING_OPTION("device", .type = OPT_TEXT, .off = VERIFY_FIELD(device), .flags = OPT_DEF_WORDS,
-                   .def = "the only device measured"),
-    SETTING_OPTION("optimizer", .type = OPT_NAME, .off = VERIFY_FIELD(optimizer), .flags = OPT_DEF_WORDS,
-                   .def = "the only optimizer measured", .help = "optimizer, as in peaks.csv's optimizer column"),
-    SETTING_OPTION("zero_grad", .type = OPT_NAME, .off = VERIFY_FIELD(zero_grad), .flags = OPT_DEF_WORDS,
-                   .def = "the only zero_grad measured", .help = "zero_grad, as in peaks.csv's zero_grad column"),
+    /* Every other axis of the group key, from the settings table. */
+    GROUP_CHOICE_OPTION_ROWS
 };
 SETTING_OPTIONS_COMPLETE(verify_rows)
 

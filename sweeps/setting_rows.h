@@ -12,11 +12,14 @@
  *           option engine's row (util/options.h: type, where in struct
  *           sweep_job, range, default, .flag: the worker's option, help);
  *           NOKEY: the grid makes it;
- *   group   GROUP_NONE: not in the fit's group key; GROUP_SHOWN(size): in
- *           it and always shown (fit.csv's leading columns, every label);
- *           GROUP_SETTING(size, usual): in it, named where it holds other
- *           than usual; size is the key field's in bytes, and the field is
- *           named after the setting (as its peaks.csv column is);
+ *   group   GROUP_NONE: not in the fit's group key; GROUP_SHOWN(size,
+ *           option): in it and always shown (fit.csv's leading columns,
+ *           every label); GROUP_SETTING(size, usual, option): in it, named
+ *           where it holds other than usual; size is the key field's in
+ *           bytes, and the field is named after the setting (as its
+ *           peaks.csv column is); option is the --option by which calc,
+ *           verify and grid --peaks choose among groups that differ in it
+ *           (fit/group_choice.h);
  *   fields  struct point_field's members by name (.column, .uses,
  *           .id_prefix, .applies, .off_text, .value, .column_text,
  *           .passed_if, .option_help; point/point_fields.h), the functions
@@ -35,30 +38,30 @@
 
 #define SETTING_ROWS(R, A)                                                                                           \
     R(A, job, NOKEY, GROUP_NONE, .column = PEAKS_COL_job, .id_prefix = "", .value = job_of)                          \
-    R(A, model, NOKEY, GROUP_SHOWN(256), .column = PEAKS_COL_model, .id_prefix = "/", .value = model_of)             \
+    R(A, model, NOKEY, GROUP_SHOWN(256, "model"), .column = PEAKS_COL_model, .id_prefix = "/", .value = model_of)             \
     R(A, device,                                                                                                     \
       KEY("device", JOB_LIST(sweep_device, devices, n_devices, SWEEP_MAX_LIST), .arg = "D", .type = OPT_CUSTOM,      \
           .set = sweep_set_device, .choices = device_names, .flag = "device", .def = "cpu",                          \
           .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"),                    \
-      GROUP_SHOWN(16), .column = PEAKS_COL_device, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
+      GROUP_SHOWN(16, "device"), .column = PEAKS_COL_device, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
       .value = device_of, .option_help = "device")                                                                   \
     R(A, technique,                                                                                                  \
       KEY("technique", JOB_LIST(pf_technique, techniques, n_techniques, SWEEP_MAX_LIST), .arg = "T",                 \
           .type = OPT_CUSTOM, .set = sweep_set_technique, .names = &technique_option_names, .flag = "technique",     \
           .unset = "required",                                                                                       \
           .help = "list of %s"),                                                                                     \
-      GROUP_SHOWN(16), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
+      GROUP_SHOWN(16, "technique"), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
       .value = technique_of, .option_help = "technique")                                                             \
     R(A, lora_rank,                                                                                                  \
       KEY("lora_rank", JOB_FIELD(int, lora_rank), .arg = "R", .type = OPT_INT, .min = 1, .max = LIMIT_LORA_RANK_MAX, \
           .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "LoRA rank r, %s"),                    \
-      GROUP_SETTING(12, ""), .column = PEAKS_COL_lora_rank, .uses = POINT_SETTINGS | POINT_KIND,                     \
+      GROUP_SETTING(12, "", "lora-rank"), .column = PEAKS_COL_lora_rank, .uses = POINT_SETTINGS | POINT_KIND,                     \
       .id_prefix = "/lora", .applies = is_lora, .off_text = "", .option_help = "LoRA rank r")                        \
     R(A, lora_targets,                                                                                               \
       KEY("lora_targets", JOB_FIELD(unsigned, lora_targets), .arg = "q,v", .type = OPT_CUSTOM,                       \
           .set = lora_targets_option_set, .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT,            \
           .flag = "lora-targets", .help = "projections with adapters: %s"),                                          \
-      GROUP_SETTING(256, ""), .column = PEAKS_COL_lora_targets, .uses = POINT_SETTINGS | POINT_KIND,                 \
+      GROUP_SETTING(256, "", "lora-targets"), .column = PEAKS_COL_lora_targets, .uses = POINT_SETTINGS | POINT_KIND,                 \
       .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
       .option_help = "projections with adapters")                                                                    \
     /* A slice: the model cut to its first N decoder layers, the rest from its config. */                           \
@@ -67,7 +70,7 @@
           .def = "0", .flag = "layers",                                                                              \
           .help = "decoder layers to build, %s: a slice of the model, everything else (embedding, head, norms, "    \
                   "widths, vocabulary) from its config; 0: the config's own depth"),                                 \
-      GROUP_SETTING(48, ""), .column = PEAKS_COL_layers, .uses = POINT_SETTINGS | POINT_KIND,                        \
+      GROUP_SETTING(48, "", "layers"), .column = PEAKS_COL_layers, .uses = POINT_SETTINGS | POINT_KIND,                        \
       .id_prefix = "/layers", .applies = is_slice, .off_text = "",                                                   \
       .option_help = "decoder layers, a slice's (0: the config's depth)")                                            \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
@@ -76,7 +79,7 @@
           .type = OPT_ENUM, .names = &attention_option_names, .flag = "attention", .def = "sdpa",                    \
           .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "        \
               "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"),                  \
-      GROUP_SHOWN(8), .column = PEAKS_COL_attention, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
+      GROUP_SHOWN(8, "attention"), .column = PEAKS_COL_attention, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
       .applies = runs_steps, .value = attention_of, .option_help = "attention implementation")                       \
     R(A, batch,                                                                                                      \
       KEY("batch", JOB_LIST(int, batches, n_batches, SWEEP_MAX_LIST), .type = OPT_INT, .min = 1,                     \
@@ -152,7 +155,7 @@
                   "its RSS is what the loop holds); 1: the state is made before the first step (zero-filled, "       \
                   "as a resumed run holds it), so one step reaches the allocator-level peak of two plain ones "      \
                   "but not their RSS (docs/measurement.md)"),                                                        \
-      GROUP_SETTING(4, "0"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
+      GROUP_SETTING(4, "0", "warm"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
       .off_text = "0",                                                                                               \
       .option_help = "1: the optimizer's state made before one step: a plain loop's allocator level in half the "    \
                      "time, not its RSS")                                                                            \
@@ -160,7 +163,7 @@
     R(A, command, NOKEY, GROUP_NONE, .column = PEAKS_COL_command, .uses = POINT_SETTINGS, .value = command_of,       \
       .column_text = command_column)                                                                                 \
     /* The settings line has the command's hash already (the row above). */                                          \
-    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker"), .column = PEAKS_COL_measured_by, .value = measured_by_of)  \
+    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker", "measured-by"), .column = PEAKS_COL_measured_by, .value = measured_by_of)  \
     /* After measured_by, as fit.csv's leading columns are a file format: new ones are appended. optimizer's auto    \
      * is resolved by the point's device: the worker is given, the column and the group key say, what ran. */        \
     R(A, optimizer,                                                                                                  \
@@ -171,7 +174,7 @@
                   "`adamw` elsewhere); `adamw` one parameter at a time, `adamw-foreach` PyTorch's multi-tensor "     \
                   "form (_foreach_* ops), `adamw-fused` its _fused_adamw_ (fused=True, the Trainer's default on "    \
                   "torch >= 2.8; libtorch >= 2.4 on cpu), `sgd` momentum 0.9"),                                      \
-      GROUP_SETTING(16, "adamw"), .column = PEAKS_COL_optimizer, .uses = POINT_SETTINGS | POINT_KIND,                \
+      GROUP_SETTING(16, "adamw", "optimizer"), .column = PEAKS_COL_optimizer, .uses = POINT_SETTINGS | POINT_KIND,                \
       .applies = is_training, .off_text = "", .value = optimizer_of, .option_help = "optimizer")                     \
     R(A, zero_grad,                                                                                                  \
       KEY("zero_grad", JOB_FIELD(pf_zero_grad, zero_grad), .arg = "Z", .type = OPT_ENUM,                             \
@@ -179,7 +182,7 @@
           .def = "none", .flag = "zero-grad",                                                                        \
           .help = "%s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
                   "default), `zeros` keeps them zeroed through the next forward (set_to_none=False)"),               \
-      GROUP_SETTING(8, "none"), .column = PEAKS_COL_zero_grad, .uses = POINT_SETTINGS | POINT_KIND,                  \
+      GROUP_SETTING(8, "none", "zero-grad"), .column = PEAKS_COL_zero_grad, .uses = POINT_SETTINGS | POINT_KIND,                  \
       .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves")
 
 /* A row's sweep key name: "name" or NULL (KEY and NOKEY are never macros). */
@@ -190,13 +193,13 @@
 /* A row's group as "kind, size, usual" (GROUP_NONE and the others are
  * never macros): kind NONE, SHOWN or SETTING. */
 #define SETTING_GROUP(group) SETTING_GROUP_##group
-#define SETTING_GROUP_GROUP_NONE NONE, 0, NULL
-#define SETTING_GROUP_GROUP_SHOWN(size) SHOWN, size, NULL
-#define SETTING_GROUP_GROUP_SETTING(size, usual) SETTING, size, usual
+#define SETTING_GROUP_GROUP_NONE NONE, 0, NULL, NULL
+#define SETTING_GROUP_GROUP_SHOWN(size, option) SHOWN, size, NULL, option
+#define SETTING_GROUP_GROUP_SETTING(size, usual, option) SETTING, size, usual, option
 /* Whether a row is in the group key: 0 or 1. */
 #define SETTING_IN_GROUP(group) SETTING_IN_GROUP_OF(SETTING_GROUP(group))
 #define SETTING_IN_GROUP_OF(...) SETTING_IN_GROUP_KIND(__VA_ARGS__)
-#define SETTING_IN_GROUP_KIND(kind, size, usual) SETTING_IN_GROUP_##kind
+#define SETTING_IN_GROUP_KIND(kind, size, usual, option) SETTING_IN_GROUP_##kind
 #define SETTING_IN_GROUP_NONE 0
 #define SETTING_IN_GROUP_SHOWN 1
 #define SETTING_IN_GROUP_SETTING 1
@@ -207,18 +210,25 @@
  * order; GROUP_KEY_ALL(X) both (X declared X(field, size, ...)), the key's
  * order: what compares, sorts and makes fit.csv's leading columns. */
 #define GROUP_KEY_PICK(...) GROUP_KEY_PICK_(__VA_ARGS__)
-#define GROUP_KEY_PICK_(X, want, name, kind, size, usual) GROUP_KEY_##want##_##kind(X, name, size, usual)
-#define GROUP_KEY_SHOWN_NONE(X, name, size, usual)
-#define GROUP_KEY_SHOWN_SHOWN(X, name, size, usual) X(name, size)
-#define GROUP_KEY_SHOWN_SETTING(X, name, size, usual)
-#define GROUP_KEY_SETTING_NONE(X, name, size, usual)
-#define GROUP_KEY_SETTING_SHOWN(X, name, size, usual)
-#define GROUP_KEY_SETTING_SETTING(X, name, size, usual) X(name, size, usual)
+#define GROUP_KEY_PICK_(X, want, name, kind, size, usual, option) GROUP_KEY_##want##_##kind(X, name, size, usual, option)
+#define GROUP_KEY_SHOWN_NONE(X, name, size, usual, option)
+#define GROUP_KEY_SHOWN_SHOWN(X, name, size, usual, option) X(name, size)
+#define GROUP_KEY_SHOWN_SETTING(X, name, size, usual, option)
+#define GROUP_KEY_SETTING_NONE(X, name, size, usual, option)
+#define GROUP_KEY_SETTING_SHOWN(X, name, size, usual, option)
+#define GROUP_KEY_SETTING_SETTING(X, name, size, usual, option) X(name, size, usual)
+#define GROUP_KEY_OPTION_NONE(X, name, size, usual, option)
+#define GROUP_KEY_OPTION_SHOWN(X, name, size, usual, option) X(name, option)
+#define GROUP_KEY_OPTION_SETTING(X, name, size, usual, option) X(name, option)
 #define GROUP_KEY_SHOWN_ROW(X, name, key, group, ...) GROUP_KEY_PICK(X, SHOWN, name, SETTING_GROUP(group))
 #define GROUP_KEY_SETTING_ROW(X, name, key, group, ...) GROUP_KEY_PICK(X, SETTING, name, SETTING_GROUP(group))
+#define GROUP_KEY_OPTION_ROW(X, name, key, group, ...) GROUP_KEY_PICK(X, OPTION, name, SETTING_GROUP(group))
 #define GROUP_KEY_FIELDS(X) SETTING_ROWS(GROUP_KEY_SHOWN_ROW, X)
 #define GROUP_KEY_SETTINGS(X) SETTING_ROWS(GROUP_KEY_SETTING_ROW, X)
 #define GROUP_KEY_ALL(X) \
     GROUP_KEY_FIELDS(X)  \
     GROUP_KEY_SETTINGS(X)
+/* GROUP_KEY_OPTIONS(X): X(name, option) for every row in the key, in the
+ * table's order (not the key's: SHOWN and SETTING rows interleave). */
+#define GROUP_KEY_OPTIONS(X) SETTING_ROWS(GROUP_KEY_OPTION_ROW, X)
 #endif

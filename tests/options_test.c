@@ -182,15 +182,16 @@ static void test_lines(void)
 }
 
 /* A command's option named as a setting's worker flag is that setting's
- * (SETTING_OPTION, point/setting_options.h), never a row of its own: one
- * setting, one set of names, range and help in every command. */
+ * (SETTING_OPTION, point/setting_options.h) or its group-key axis's
+ * (expanded from the table: fit/group_choice.h), never a row of its own:
+ * one setting, one set of names, range and help in every command. */
 static void check_setting_rows(const struct opt_table *t)
 {
     const struct opt_row *k;
     for (int i = 0; i < t->n_rows; i++)
         for (int j = 0; (k = sweep_key_at(j)); j++)
-            CHECK(!k->flag || strcmp(k->flag, t->rows[i].name) || (t->rows[i].setting &&
-                  !strcmp(t->rows[i].setting, k->name)),
+            CHECK(!k->flag || strcmp(k->flag, t->rows[i].name) || (t->rows[i].flags & OPT_GROUP_AXIS) ||
+                  (t->rows[i].setting && !strcmp(t->rows[i].setting, k->name)),
                   "%s --%s is sweep key %s's option: SETTING_OPTION(\"%s\", ...), not a row of its own",
                   t->command, t->rows[i].name, k->name, k->name);
 }
