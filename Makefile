@@ -125,7 +125,7 @@ DEPFLAGS := -MMD -MP
 DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread \
     libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 
-.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
+.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-heaps test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -223,6 +223,20 @@ test-asan:
 	@ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    PEAKFIT_BUILD=build-asan PEAKFIT_SANITIZED=1 tests/run-tests.sh
+
+# The tests that measure real points (auto, verify, and fit and plan over
+# the worker's rows), again under two glibc heaps that move RSS: what
+# each expects is derived from what it measured, so it holds on any CPU
+# and any heap. One arena (a single-threaded program's heap), and a fixed
+# mmap threshold (every large block its own mapping, returned on free).
+MEASURING_TESTS := auto_test auto_budget_test auto_slices_test verify_test verify_outcomes_test verify_budget_test \
+    demo_peaks_test holdout_test attention_fit_test small_answers_test all_output_test slice_test optimizer_setting_test
+EMPTY :=
+MEASURING_TESTS_RE := ^($(subst $(EMPTY) $(EMPTY),|,$(strip $(MEASURING_TESTS))))$$
+HEAP_TUNABLES := glibc.malloc.arena_max=1 glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072
+test-heaps: test-programs
+	@status=0; for h in $(HEAP_TUNABLES); do echo "== GLIBC_TUNABLES=$$h"; \
+	    GLIBC_TUNABLES=$$h T='$(MEASURING_TESTS_RE)' tests/run-tests.sh || status=1; done; exit $$status
 
 # The whole suite again against PyTorch 2's libtorch (the CPU wheel in
 # $(VENV)), built beside the default build in build-torch2.
