@@ -205,6 +205,26 @@ int grid_expand(const struct sweep *sweep, struct grid *out)
     return 0;
 }
 
+/* Each point's text for each setting in the fit's group key fits its
+ * field there: a longer one would be cut, and two values read as one. */
+static int group_texts_fit(const struct sweep *sweep, const struct grid *g, char *err, size_t errlen)
+{
+    const struct point_field *f;
+    for (long long i = 0; i < g->n; i++)
+        for (int k = 0; (f = point_field_at(k)); k++) {
+            point_text buf;
+            const char *text = f->in_group_key ? point_field_text(f, &g->points[i], buf) : "";
+            if (strlen(text) < f->group_size || !f->in_group_key)
+                continue;
+            snprintf(err, errlen, "%s:%d: [%s]: %s \"%.80s%s\" is %zu characters, more than the fit's group key "
+                     "holds for it (%zu): give a shorter one", sweep->path, g->points[i].job->line,
+                     g->points[i].job->name, f->name, text, strlen(text) > 80 ? "..." : "", strlen(text),
+                     f->group_size - 1);
+            return -1;
+        }
+    return 0;
+}
+
 int grid_build(const struct sweep *sweep, struct grid *out, char *err, size_t errlen)
 {
     *out = (struct grid){.sweep_path = sweep->path};
@@ -217,6 +237,10 @@ int grid_build(const struct sweep *sweep, struct grid *out, char *err, size_t er
         grid_free(out);
         snprintf(err, errlen, "%s: out of memory expanding %lld points", sweep->path, count);
         return EXIT_IO;
+    }
+    if (group_texts_fit(sweep, out, err, errlen) != 0) {
+        grid_free(out);
+        return EXIT_BAD_INPUT;
     }
     return EXIT_DONE;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "point/command_job.h"
 #include "point/point_fields.h"
+#include "util/parse.h"
 #include "core/attention.h"
 #include "core/device.h"
 #include "core/optimizer.h"
@@ -116,7 +117,8 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
 
 /* The row's own parameters are spelt n, k, g: .name and .key are members. */
 #define FIELD_ROW(A, n, k, g, ...) \
-    {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g), __VA_ARGS__},
+    {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g),               \
+     .group_size = SETTING_GROUP_SIZE(g), __VA_ARGS__},
 static const struct point_field fields[] = {SETTING_ROWS(FIELD_ROW, _)};
 #undef FIELD_ROW
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
@@ -156,8 +158,7 @@ static const char *job_value(const struct point_field *f, const struct grid_poin
         return whole(b, *(const int64_t *)at);
     case OPT_DOUBLE:
     case OPT_DURATION:
-        snprintf(b, sizeof(point_text), "%.17g", *(const double *)at);
-        return b;
+        return double_text(*(const double *)at, b, sizeof(point_text));
     default:
         return ""; /* a row of another type has its .value (tests/point_fields_test.c) */
     }

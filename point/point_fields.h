@@ -43,6 +43,7 @@ struct point_field {
     enum peaks_column column;  /* the peaks.csv column that records it */
     unsigned uses;             /* POINT_* bits */
     int in_group_key;          /* 1: a field of the fit's group key (fit/group_key.h), named after the setting */
+    size_t group_size;         /* that field's size in bytes: a longer text is refused, never cut */
     const char *id_prefix;     /* its segment of the point id ("/b" for /b4); NULL: not in the id */
     /* Whether it matters to this point (LoRA settings to LoRA techniques,
      * batch to techniques that run steps); NULL: to every point. One that

@@ -196,6 +196,10 @@
 #define SETTING_GROUP_GROUP_NONE NONE, 0, NULL, NULL
 #define SETTING_GROUP_GROUP_SHOWN(size, option) SHOWN, size, NULL, option
 #define SETTING_GROUP_GROUP_SETTING(size, usual, option) SETTING, size, usual, option
+/* The size of a row's group-key field in bytes (its text at most one less); 0: not in the key. */
+#define SETTING_GROUP_SIZE(group) SETTING_GROUP_SIZE_OF(SETTING_GROUP(group))
+#define SETTING_GROUP_SIZE_OF(...) SETTING_GROUP_SIZE_KIND(__VA_ARGS__)
+#define SETTING_GROUP_SIZE_KIND(kind, size, usual, option) size
 /* Whether a row is in the group key: 0 or 1. */
 #define SETTING_IN_GROUP(group) SETTING_IN_GROUP_OF(SETTING_GROUP(group))
 #define SETTING_IN_GROUP_OF(...) SETTING_IN_GROUP_KIND(__VA_ARGS__)

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -135,4 +136,17 @@ int split_list(char *text, char **items, int max)
             return n;
         rest = comma + 1;
     }
+}
+
+const char *double_text(double v, char *buf, size_t size)
+{
+    char best[32] = "", text[32];
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        int back = strtod(text, NULL) == v || isnan(v);
+        if (back && (!best[0] || strlen(text) < strlen(best)))
+            memcpy(best, text, sizeof text);
+    }
+    snprintf(buf, size, "%s", best);
+    return buf;
 }

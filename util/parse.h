@@ -11,6 +11,10 @@
 
 int parse_long(const char *text, long min, long max, long *out);
 int parse_double(const char *text, double min, double max, double *out);
+/* The shortest %g text of v that strtod reads back as v (0.1 as "0.1",
+ * not %.17g's "0.10000000000000001"; 90 as "90", not "9e+01"), in buf;
+ * returns buf. */
+const char *double_text(double v, char *buf, size_t size);
 /* "512MiB", "24GiB", "1.5GB", "4096" (bytes); binary and decimal units. */
 int parse_bytes(const char *text, int64_t *out);
 /* The unit a size was written in, by its name ("GB" for "0.5gb", "GiB"
