@@ -18,7 +18,7 @@ venv=${1:-.venv-cuda}
 python=$(realpath -m "$venv")/bin/python
 [ ! -e "$venv" ] || [ -n "${REUSE_VENV:-}" ] ||
     { echo "bench/cuda-build-time.sh: $venv exists; give a new directory (the install is measured), or REUSE_VENV=1" >&2; exit 2; }
-out=bench/results/cuda-build-time.txt
+out=${OUT:-bench/results/cuda-build-time.txt}
 b=$(mktemp -d /tmp/cuda-build-time.XXXXXX)
 trap 'rm -rf "$b"' EXIT
 export CCACHE_DISABLE=1

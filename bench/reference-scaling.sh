@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 before_rev=${BEFORE:-f97abca}
 make -s bin/peakfit
-out=bench/results/reference-scaling.txt
+out=${OUT:-bench/results/reference-scaling.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git archive "$before_rev" | tar -x -C "$tmp" --one-top-level=before
