@@ -13,6 +13,14 @@ Then the twelve held-out points (the six pairs) go beside the grid (machine B's 
 that no row supersedes another) and peakfit fits it: each one's prediction,
 95% prediction interval (another machine's adds the spread between
 machines) and whether it fell inside.
+What it decided (its committed run, bench/results/machines.txt): RSS differs
+between the two machines far more than between two runs on one, while the
+allocator-level peaks are identical to 0.1 MiB: the heap, not the tensors.
+So a plan whose fit was measured on another CPU (calc and verify compare
+fit.json's cpu_model with this machine's) adds this spread to RSS's 95%
+interval in quadrature (t of 6 dof, fit/group_spread.c RSS_BETWEEN_MACHINES),
+and so does a held-out point from another CPU in fit and report; plans on
+the measuring machine keep their interval.
 Usage: bench/machines.py [DIR]  (bench/run machines: writes DIR/peaks.csv, default a temporary
 folder, fits it with PEAKFIT (default bin/peakfit), prints the table)"""
 import csv
