@@ -7,7 +7,11 @@ allocator's knee (tensor over its floor). Each point once per measurement
 (finished_at): repeats across directories counted once, repeats in time kept.
 Fits the gap by least squares with T alone and with one shape term more, and
 prints each model's residual sd and the term's t ratio; then the points at one
-T and different shapes side by side.
+T and different shapes side by side, and a reading of the fits. The table
+includes held-out points (it looks at every measurement to find what the gap
+depends on), so those held-out sets are not blind to the choice of b; the
+checks that are: tests/rss_gap_shape_test.c's synthetic coverage and
+smollm2-both-b9 in bench/results/auto-sweep/summary.txt.
 Usage: bench/rss-gap-shape.py [BASE] > bench/results/rss-gap-shape.txt   (the peaks.csv
 files as committed at BASE, default 91c8865: the results of that day; run in the repository)"""
 import csv
