@@ -25,7 +25,7 @@ else
     cp "$tmp/after/bin/peakfit" "$tmp/after-peakfit"
 fi
 mkdir "$tmp/results"
-cp tests/fixtures/tiny-cpu-peaks.csv "$tmp/results/peaks.csv"
+cp "$tmp/before/tests/fixtures/tiny-cpu-peaks.csv" "$tmp/results/peaks.csv" # the results of their day
 
 reference() { # N: rows of one full series at seq_len 64, peak growing with batch
     awk -v n="$1" 'BEGIN { print "work,technique,batch,seq_len,peak_above_baseline_mb"
