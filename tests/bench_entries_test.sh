@@ -1,7 +1,7 @@
 # bench/run and bench/entries.tsv: every file and directory directly under
 # bench/results/ names the entry that made it (a file's first line, a
-# directory's ENTRY: "bench/run NAME:"; a file made before bench/run names
-# its script in its first lines), every entry's result is committed,
+# directory's ENTRY: "bench/run NAME:", by bench/run or, for a result made
+# before it, bench/run --adopt), every entry's result is committed,
 # docs/benchmarks.md's table is `bench/run --list`, and bench/run itself
 # runs an entry (header, lock, a failed entry leaving the result as it was)
 # and refuses a bad name, usage or registry with exit 2 and its message.
@@ -22,13 +22,12 @@ done <<<"$entries"
 for path in bench/results/*; do
     name=$(awk -F'\t' -v p="$path" '$3 == p { print $1 }' <<<"$entries")
     [ -n "$name" ] || fail "$path is no entry's result (bench/entries.tsv)"
-    script=$(awk -F'\t' -v p="$path" '$3 == p { print $2 }' <<<"$entries")
     if [ -d "$path" ]; then
         [ -f "$path/ENTRY" ] || fail "$path has no ENTRY naming its entry (bench/run $name, or bench/run --adopt $name)"
         case $(head -n 1 "$path/ENTRY") in "bench/run $name: "*) ;; *) fail "$path/ENTRY does not name bench/run $name: $(head -n 1 "$path/ENTRY")" ;; esac
-    elif ! head -n 1 "$path" | grep -qF "bench/run $name: "; then
-        head -n 5 "$path" | grep -qF "$script" ||
-            fail "$path names neither bench/run $name nor $script in its first lines"
+    else
+        head -n 1 "$path" | grep -qF "bench/run $name: " ||
+            fail "$path's first line does not name bench/run $name (bench/run $name, or bench/run --adopt $name)"
     fi
 done
 
@@ -85,8 +84,9 @@ expect_eq "a failing entry leaves the result as it was" "$(tail -n 1 "$result")"
 "$repo/bench/run" one "$TMP/elsewhere.txt" 2>/dev/null || fail "bench/run one OUT failed"
 expect_eq "OUT given" "$(tail -n 1 "$TMP/elsewhere.txt")" "figure 1"
 # the lock: a second entry waits while another holds it
-flock "$BENCH_LOCK" sleep 2 &
-sleep 0.5
+flock "$BENCH_LOCK" sh -c 'touch "$1"; sleep 2' sh "$TMP/held" &
+for _ in $(seq 100); do [ -e "$TMP/held" ] && break; sleep 0.1; done
+[ -e "$TMP/held" ] || fail "the lock was not taken by the test's own flock"
 "$repo/bench/run" dir 2>"$TMP/err" || fail "bench/run dir: $(cat "$TMP/err")"
 grep -qF "bench/run: dir waits for $BENCH_LOCK (another benchmark is measuring)" "$TMP/err" ||
     fail "bench/run did not wait for the lock: $(cat "$TMP/err")"
