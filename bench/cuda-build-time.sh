@@ -11,7 +11,8 @@
 # Usage: bench/cuda-build-time.sh [VENV_DIR]   (default .venv-cuda; it must
 # not exist yet: the install is what is measured; it is kept afterwards for
 # reuse. REUSE_VENV=1 measures the other steps with an existing one.)
-# Adds a section (one run) to bench/results/cuda-build-time.txt.
+# Adds a section (one run) to OUT (default bench/results/cuda-build-time.txt;
+# bench/run cuda-build-time: a file of that run alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-.venv-cuda}
