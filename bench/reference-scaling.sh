@@ -9,7 +9,7 @@
 # (default bench/results/reference-scaling.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-before_rev=${BEFORE:-f97abca}
+before_rev=${BEFORE:-e3a985d^}
 after_rev=${AFTER:-e3a985d}
 out=${OUT:-bench/results/reference-scaling.txt}
 tmp=$(mktemp -d)
@@ -49,7 +49,8 @@ same_report() { # the two reports, the time they were written aside
         reference "$n" >"$tmp/ref.csv"
         b=$(seconds "$tmp/before/bin/peakfit" "$tmp/ref.csv"); same_report before
         a=$(seconds "$tmp/after-peakfit" "$tmp/ref.csv"); same_report after
-        cmp -s "$tmp/before.md" "$tmp/after.md" || { echo "reports differ at $n rows" >&2; exit 1; }
+        cmp -s "$tmp/before.md" "$tmp/after.md" ||
+            { echo "reports differ at $n rows:" >&2; diff "$tmp/before.md" "$tmp/after.md" | head -20 >&2; exit 1; }
         printf '%8d %10s %10s %8.0f\n' "$n" "$b" "$a" "$(awk -v b="$b" -v a="$a" 'BEGIN { print b / (a > 0.01 ? a : 0.01) }')"
     done
 } | tee "$out"
