@@ -93,8 +93,15 @@ grep -qF "bench/run: dir waits for $BENCH_LOCK (another benchmark is measuring)"
 wait
 expect_eq "a directory result" "$(cat "$repo/bench/results/dir/figures.txt")" "figure 2"
 grep -qE "^bench/run dir: commit " "$repo/bench/results/dir/ENTRY" || fail "ENTRY: $(cat "$repo/bench/results/dir/ENTRY")"
+# a need bench/run does not know
+printf 'odd\tbench/write.sh 4\tnumpy, a quiet room\t1 s\tbench/results/odd.txt\tnothing\n' >>"$repo/bench/entries.tsv"
+"$repo/bench/run" odd >/dev/null 2>"$TMP/err"
+expect_eq "an unknown need: exit status" "$?" 2
+expect_eq "an unknown need: message" "$(cat "$TMP/err")" \
+    'bench/run: bench/entries.tsv: odd needs "a quiet room", which bench/run does not know'
+[ ! -e "$repo/bench/results/odd.txt" ] || fail "an entry with an unknown need ran"
 # a registry row with a field missing
 printf 'short\tbench/write.sh\t-\tbench/results/x\tno cost\n' >>"$repo/bench/entries.tsv"
 "$repo/bench/run" one >/dev/null 2>"$TMP/err"
 expect_eq "a short row: exit status" "$?" 2
-expect_eq "a short row: message" "$(cat "$TMP/err")" "bench/entries.tsv:5: expected 6 tab-separated fields, got 5"
+expect_eq "a short row: message" "$(cat "$TMP/err")" "bench/entries.tsv:6: expected 6 tab-separated fields, got 5"
