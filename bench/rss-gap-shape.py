@@ -14,13 +14,12 @@ checks that are: tests/rss_gap_shape_test.c's synthetic coverage and
 smollm2-both-b9 in bench/results/auto-sweep/summary.txt.
 Usage: bench/rss-gap-shape.py [BASE] > bench/results/rss-gap-shape.txt   (the peaks.csv
 files as committed at BASE, default 91c8865: the results of that day; run in the repository)"""
-import csv
-import io
 import os
-import subprocess
 import sys
 
 import numpy as np
+
+from committed_peaks import committed_peaks
 
 # the commit whose committed peaks.csv files are read (the ones measured when this
 # question was asked; later results measured other things): BASE or the first argument
@@ -28,19 +27,10 @@ BASE = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BASE", "91c8865")
 MODELS = {"smollm2-135m": 2268.6, "qwen2.5-0.5b-shaped": 8577.1}  # the allocator's floor (MiB)
 
 
-def git(*args):
-    return subprocess.run(["git", *args], check=True, capture_output=True, text=True).stdout
-
-
-def committed_peaks():
-    return sorted(f for f in git("ls-tree", "-r", "--name-only", BASE, "bench/results").split("\n")
-                  if f.endswith("/peaks.csv"))
-
-
 def points(model, floor):
     seen = {}
-    for f in committed_peaks():
-        for r in csv.DictReader(io.StringIO(git("show", f"{BASE}:{f}"))):
+    for _, rows in committed_peaks(BASE):
+        for r in rows:
             if (r["status"] != "ok" or r["model"] != model or r["technique"] != "full"
                     or r.get("attention") != "sdpa" or r["finished_at"] < "2026-12-03T19"):
                 continue
