@@ -243,6 +243,15 @@ twos_stage() {
     "$tmp/peakfit" fit "$h" >"$h/fit.txt"
 }
 
+# smollm2-heldout's point outside its RSS interval (b30 s128) measured twice
+# more, to see RSS's run-to-run spread there (smollm2-repeat/repeat.sweep).
+repeat_stage() {
+    local r=$out/$1-repeat
+    mkdir -p "$r"
+    [ -f "$r/repeat.sweep" ] || cp bench/results/auto-sweep/smollm2-repeat/repeat.sweep "$r/"
+    stage run "$r" pf run "$r/repeat.sweep" -o "$r"
+}
+
 budget_stage() {
     local d=$out/$1 b
     stage budget "$d-budget" pf auto "${MODEL[$1]}" --technique full --seq-len "${SEQ[$1]}" --threads 2 \
@@ -257,7 +266,7 @@ budget_stage() {
 
 # all: every directory here, in the order they were measured (each later
 # stage reads the earlier ones'), then the summary and the 24 GiB plan.
-ALL=("smollm2 auto heldout budget rescore" "smollm2-128 auto heldout budget" "qwen auto heldout dense budget"
+ALL=("smollm2 auto heldout repeat budget rescore" "smollm2-128 auto heldout budget" "qwen auto heldout dense budget"
     "smollm2-2s auto twos" "smollm2 both")
 if [ "${1:-}" = all ]; then
     for run in "${ALL[@]}"; do
@@ -270,7 +279,7 @@ if [ "${1:-}" = all ]; then
 fi
 key=$1
 shift
-[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 smollm2|smollm2-128|smollm2-2s|qwen [auto] [heldout] [dense] [budget] [rescore] [both] [twos]" >&2; exit 2; }
+[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 all | smollm2|smollm2-128|smollm2-2s|qwen [auto] [heldout] [dense] [budget] [rescore] [both] [twos] [repeat]" >&2; exit 2; }
 tidy() { PEAKFIT=$tmp/peakfit bench/peaks-tidy.py "$out"; }
 for st in "${@:-auto heldout dense budget}"; do
     for s in $st; do tidy; "${s}_stage" "$key"; done
