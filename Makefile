@@ -125,7 +125,7 @@ DEPFLAGS := -MMD -MP
 DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread \
     libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 
-.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-heaps test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
+.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-heaps test-torch2 cuda-compile cuda-build leaks fuzz demo docs bench clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -267,10 +267,12 @@ FUZZ_SECONDS ?= 60
 fuzz: $(SHIM_LIB)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# DEMO_OUT: where it writes (bench/run demo: bench/results/tiny-cpu-demo).
+DEMO_OUT ?= results/tiny-cpu
 demo: deps
 	@$(MAKE) --no-print-directory all
-	bin/peakfit all sweeps/tiny-cpu.sweep -o results/tiny-cpu
-	@echo "report: results/tiny-cpu/report.md (one page to share: results/tiny-cpu/report.html)"
+	bin/peakfit all sweeps/tiny-cpu.sweep -o $(DEMO_OUT)
+	@echo "report: $(DEMO_OUT)/report.md (one page to share: $(DEMO_OUT)/report.html)"
 
 # The documents generated from the code's tables and includes
 # (tests/docs_test.sh and tests/layers_test.sh check that the committed
@@ -279,6 +281,12 @@ docs: $(BIN)/peakfit
 	$(BIN)/peakfit columns >docs/peaks-csv.md
 	$(BIN)/peakfit keys | tests/tools/doc-splice.sh docs/sweeps.md
 	tests/tools/layout-graph.sh table | tests/tools/doc-splice.sh docs/layout.md
+	bench/run --list | tests/tools/doc-splice.sh docs/benchmarks.md
+
+# One benchmark of bench/entries.tsv: make bench NAME=demo [OUT=DIR] (bench/run).
+bench:
+	@test -n "$(NAME)" || { echo "make bench: NAME= is required (bench/run --list lists them)" >&2; exit 2; }
+	bench/run $(NAME) $(OUT)
 
 clean:
 	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B)

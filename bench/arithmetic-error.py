@@ -11,6 +11,7 @@ output, per model and technique and over all, is the range and the median,
 the figures `grid --peaks` prints beside its estimate
 (bench/results/arithmetic-error.txt)."""
 import csv
+import os
 import re
 import statistics
 import subprocess
@@ -18,7 +19,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "bin/peakfit")
+PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("PEAKFIT", str(ROOT / "bin/peakfit"))
 # Each results directory with the sweep it was measured from.
 DIRS = {"bench/results/smollm2-135m-cpu": "sweeps/smollm2-135m-cpu.sweep",
         "bench/results/smollm2-135m-cpu-heldout": "bench/smollm2-heldout.sweep",

@@ -13,7 +13,7 @@ import csv, json, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "bench/results/auto-sweep")
-PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "bin/peakfit")
+PEAKFIT = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("PEAKFIT", os.path.join(ROOT, "bin/peakfit"))
 MODELS = [("smollm2", "smollm2-135m", 256, "4.5GiB"), ("smollm2-128", "smollm2-135m", 128, "4.5GiB"),
           ("qwen", "qwen2.5-0.5b-shaped", 128, "16GiB")]
 
@@ -245,7 +245,7 @@ def main():
     heldout("smollm2-2s-heldout", lines, "the held-out points of smollm2-heldout and smollm2-128-heldout")
     all_sets(lines)
     text = "\n".join(lines) + "\n"
-    open(os.path.join(OUT, "summary.txt"), "w").write(text)
+    open(os.environ.get("OUT", os.path.join(OUT, "summary.txt")), "w").write(text)
     print(text, end="")
 
 

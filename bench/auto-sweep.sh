@@ -12,13 +12,20 @@
 # Usage: bench/auto-sweep.sh MODEL [STAGE...]   MODEL: smollm2 or qwen; STAGE: auto,
 # heldout, budget (default: all three, in that order); dense, rescore, both (smollm2: its
 # s = 256 and s = 128 auto sweeps fitted as one, measuring nothing)
+#        bench/auto-sweep.sh all   (bench/run auto-sweep: every model's stages, in ALL's order)
+# Before a stage and after it, bench/peaks-tidy.py tidies the directories: the
+# rows of a worker that never started dropped (they are measured again), the
+# columns of the peakfit that runs now added to an older peaks.csv, model paths
+# relative to the repository. A point already in a directory is not run again,
+# nor does it wait for LOCK.
+# OUT: the folder (default bench/results/auto-sweep); PEAKFIT: the peakfit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=bench/results/auto-sweep
+out=${OUT:-bench/results/auto-sweep}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp bin/peakfit bin/peakfit-worker "$tmp/" # a rebuild meanwhile changes nothing here
+cp "${PEAKFIT:-bin/peakfit}" "${PEAKFIT_WORKER:-bin/peakfit-worker}" "$tmp/" # a rebuild meanwhile changes nothing here
 export PEAKFIT_WORKER=$tmp/peakfit-worker
 # LOCK=FILE: each measuring run under flock FILE, so that on a machine
 # shared with other memory-hungry work only one big run goes at a time;
@@ -120,8 +127,18 @@ run_points() {
     local name=$1 sweep=$2 dir=$3 n k
     n=$("$tmp/peakfit" grid "$sweep" 2>/dev/null | wc -l)
     for ((k = 0; k < n; k++)); do
-        stage "$name" "$dir" pf run "$sweep" -o "$dir" --point "$k"
+        measured "$sweep" "$dir" "$k" || stage "$name" "$dir" pf run "$sweep" -o "$dir" --point "$k"
     done
+}
+
+# measured SWEEP DIR K: whether point K of SWEEP has a row in DIR/peaks.csv
+# that a resumed run keeps (ok or oom): then run_points skips it without the lock.
+measured() {
+    local id
+    [ -f "$2/peaks.csv" ] || return 1
+    id=$("$tmp/peakfit" grid "$1" 2>/dev/null | sed -n "$(($3 + 1))p" | cut -f1)
+    awk -F, -v id="$id" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next }
+        $1 == id && ($s == "ok" || $s == "oom") { found = 1 } END { exit !found }' "$2/peaks.csv"
 }
 
 # rows CSV HOLDOUT: CSV's data rows with the holdout column set (by its header name)
@@ -226,6 +243,15 @@ twos_stage() {
     "$tmp/peakfit" fit "$h" >"$h/fit.txt"
 }
 
+# smollm2-heldout's point outside its RSS interval (b30 s128) measured twice
+# more, to see RSS's run-to-run spread there (smollm2-repeat/repeat.sweep).
+repeat_stage() {
+    local r=$out/$1-repeat
+    mkdir -p "$r"
+    [ -f "$r/repeat.sweep" ] || cp bench/results/auto-sweep/smollm2-repeat/repeat.sweep "$r/"
+    stage run "$r" pf run "$r/repeat.sweep" -o "$r"
+}
+
 budget_stage() {
     local d=$out/$1 b
     stage budget "$d-budget" pf auto "${MODEL[$1]}" --technique full --seq-len "${SEQ[$1]}" --threads 2 \
@@ -238,9 +264,24 @@ budget_stage() {
     fi
 }
 
+# all: every directory here, in the order they were measured (each later
+# stage reads the earlier ones'), then the summary and the 24 GiB plan.
+ALL=("smollm2 auto heldout repeat budget rescore" "smollm2-128 auto heldout budget" "qwen auto heldout dense budget"
+    "smollm2-2s auto twos" "smollm2 both")
+if [ "${1:-}" = all ]; then
+    for run in "${ALL[@]}"; do
+        # shellcheck disable=SC2086 # a model and its stages
+        "$0" $run
+    done
+    OUT=$out/summary.txt bench/auto-sweep-summary.py "$tmp/peakfit" >/dev/null
+    OUT=$out/plan24.txt PEAKFIT=$tmp/peakfit bench/plan24.sh >/dev/null
+    exit
+fi
 key=$1
 shift
-[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 smollm2|smollm2-128|smollm2-2s|qwen [auto] [heldout] [dense] [budget] [rescore] [both] [twos]" >&2; exit 2; }
+[ -n "${MODEL[$key]:-}" ] || { echo "usage: $0 all | smollm2|smollm2-128|smollm2-2s|qwen [auto] [heldout] [dense] [budget] [rescore] [both] [twos] [repeat]" >&2; exit 2; }
+tidy() { PEAKFIT=$tmp/peakfit bench/peaks-tidy.py "$out"; }
 for st in "${@:-auto heldout dense budget}"; do
-    for s in $st; do "${s}_stage" "$key"; done
+    for s in $st; do tidy; "${s}_stage" "$key"; done
 done
+tidy

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s all
 reference_dir=/usr/lib/$(gcc -print-multiarch)/blas
-out=bench/results/blas-ratio.txt
+out=${OUT:-bench/results/blas-ratio.txt}
 value() { grep "^$1=" <<<"$2" | tail -n 1 | cut -d= -f2-; }
 {
     echo "# peakfit worker step time (mean of steps after the first), $(date -u +%Y-%m-%d), $(nproc) cores"

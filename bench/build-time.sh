@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 old=$(realpath "${1:?usage: bench/build-time.sh OLD_BIN (bin/ with peakfit and peakfit-worker built before the change)}")
 make -s all
-out=bench/results/build-time.txt
+out=${OUT:-bench/results/build-time.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/qwen.sweep" <<SWEEP

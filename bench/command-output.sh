@@ -13,7 +13,7 @@ MIB=${1:-200}
 REPEATS=${2:-5}
 PEAKFIT=${PEAKFIT:-bin/peakfit}
 CSVQ=${CSVQ:-build/tests/tools/csvq}
-OUT=bench/results/command-output.txt
+OUT=${OUT:-bench/results/command-output.txt}
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 bytes=$((MIB * 1048576))

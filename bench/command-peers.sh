@@ -26,7 +26,7 @@ TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 RUN=${RESULTS:-$TMPD/run}
 SUMMARY=${RESULTS:+$RESULTS/summary.txt}
-SUMMARY=${SUMMARY:-bench/results/command-peers.txt}
+SUMMARY=${SUMMARY:-${OUT:-bench/results/command-peers.txt}}
 mkdir -p "$RUN"
 cat >"$RUN/peers.sweep" <<SWEEP
 [global]

@@ -11,14 +11,15 @@
 # Usage: bench/cuda-build-time.sh [VENV_DIR]   (default .venv-cuda; it must
 # not exist yet: the install is what is measured; it is kept afterwards for
 # reuse. REUSE_VENV=1 measures the other steps with an existing one.)
-# Adds a section (one run) to bench/results/cuda-build-time.txt.
+# Adds a section (one run) to OUT (default bench/results/cuda-build-time.txt;
+# bench/run cuda-build-time: a file of that run alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-.venv-cuda}
 python=$(realpath -m "$venv")/bin/python
 [ ! -e "$venv" ] || [ -n "${REUSE_VENV:-}" ] ||
     { echo "bench/cuda-build-time.sh: $venv exists; give a new directory (the install is measured), or REUSE_VENV=1" >&2; exit 2; }
-out=bench/results/cuda-build-time.txt
+out=${OUT:-bench/results/cuda-build-time.txt}
 b=$(mktemp -d /tmp/cuda-build-time.XXXXXX)
 trap 'rm -rf "$b"' EXIT
 export CCACHE_DISABLE=1

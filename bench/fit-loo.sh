@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${BEFORE:-ace8011}
-out=bench/results/fit-loo.txt
+out=${OUT:-bench/results/fit-loo.txt}
 make -s bin/peakfit
 tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/old" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -13,13 +13,23 @@ Then the twelve held-out points (the six pairs) go beside the grid (machine B's 
 that no row supersedes another) and peakfit fits it: each one's prediction,
 95% prediction interval (another machine's adds the spread between
 machines) and whether it fell inside.
-Usage: bench/machines.py OUT_DIR (writes OUT_DIR/peaks.csv, fits it, prints the table)"""
+What it decided (its committed run, bench/results/machines.txt): RSS differs
+between the two machines far more than between two runs on one, while the
+allocator-level peaks are identical to 0.1 MiB: the heap, not the tensors.
+So a plan whose fit was measured on another CPU (calc and verify compare
+fit.json's cpu_model with this machine's) adds this spread to RSS's 95%
+interval in quadrature (t of 6 dof, fit/group_spread.c RSS_BETWEEN_MACHINES),
+and so does a held-out point from another CPU in fit and report; plans on
+the measuring machine keep their interval.
+Usage: bench/machines.py [DIR]  (bench/run machines: writes DIR/peaks.csv, default a temporary
+folder, fits it with PEAKFIT (default bin/peakfit), prints the table)"""
 import csv
 import json
 import math
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 GRID = os.path.join(ROOT, "bench/results/smollm2-135m-cpu/peaks.csv")
@@ -67,7 +77,7 @@ def main(out):
         w.writeheader()
         w.writerows(grid + [dict(r, holdout="1") for r in held_a if is_point(r) and (r["batch"], r["seq_len"]) in b] +
                     list(b.values()))
-    subprocess.run([os.path.join(ROOT, "bin/peakfit"), "fit", out], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([os.environ.get("PEAKFIT", os.path.join(ROOT, "bin/peakfit")), "fit", out], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "fit.json")) as f:
         fit = json.load(f)
     g = next(x for x in fit["groups"] if x["technique"] == "full" and x["attention"] == "sdpa" and x["metric"] == "rss")
@@ -88,4 +98,8 @@ def main(out):
     print(f"both: {inside['A'][0] + inside['B'][0]} of {inside['A'][1] + inside['B'][1]}")
 
 
-main(sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__.split("Usage: ")[1]))
+if len(sys.argv) > 1:
+    main(sys.argv[1])
+else:
+    with tempfile.TemporaryDirectory() as tmp:
+        main(tmp)

@@ -6,10 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s all
-out=bench/results/parallel.txt
+out=${OUT:-bench/results/parallel.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp bin/peakfit bin/peakfit-worker build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
+cp "${PEAKFIT:-bin/peakfit}" "${PEAKFIT_WORKER:-bin/peakfit-worker}" build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
 seconds() { local t0 t1; t0=$(date +%s.%N); "$tmp/peakfit" run sweeps/tiny-cpu.sweep -o "$1" -j "$2" 2>/dev/null; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'; }
 one=$(seconds "$tmp/one" 1)
 two=$(seconds "$tmp/two" 2)

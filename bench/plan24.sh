@@ -11,11 +11,11 @@
 # qwen-plan24 (mem_limit 22 GiB: the kernel keeps the rest; LOCK=FILE: the
 # run under flock FILE). It also prints the largest micro-batch calc says fits,
 # and whether this machine's memory could hold it.
-# Output: bench/results/auto-sweep/plan24.txt. Usage: bench/plan24.sh
+# Output: OUT, default bench/results/auto-sweep/plan24.txt. Usage: bench/plan24.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/results/auto-sweep
-pf=bin/peakfit
+pf=${PEAKFIT:-bin/peakfit}
 sweep_of() { # B S: a one-point sweep at B x S (paths relative to the sweep file)
     printf '[global]\nmodel = ../../../configs/qwen2.5-0.5b/config.json\ndevice = cpu\nattention = sdpa\n'
     printf 'threads = 2\nmem_limit = 22GiB\ntimeout = 30m\n\n[plan24]\ntechnique = full\nseq_len = %s\nbatch = %s\n' "$2" "$1"
@@ -52,4 +52,4 @@ EOF
         fi
         echo "  the largest micro-batch calc says fits at s = $s: b = $most (its upper bound within 24 GiB; a peak this near 24 GiB cannot be measured in this machine's memory)"
     done
-} | tee "$out/plan24.txt"
+} | tee "${OUT:-$out/plan24.txt}"

@@ -3,21 +3,29 @@
 # (batch 1..N of one technique and seq_len), before and after the series
 # links were made once at load (a sort) instead of a scan of every row for
 # every row. "Before" is peakfit built from BEFORE (a commit, default the
-# one before that change); both run here, in one go, on the same reference
-# and results, and their reports must be the same. Writes
-# bench/results/reference-scaling.txt.
+# one before that change), "after" from AFTER (default the change's own
+# commit; AFTER=HEAD: this tree's); both run here, in one go, on the same
+# reference and results, and their reports must be the same. Writes OUT
+# (default bench/results/reference-scaling.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-before_rev=${BEFORE:-f97abca}
-make -s bin/peakfit
-out=bench/results/reference-scaling.txt
+before_rev=${BEFORE:-e3a985d^}
+after_rev=${AFTER:-e3a985d}
+out=${OUT:-bench/results/reference-scaling.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git archive "$before_rev" | tar -x -C "$tmp" --one-top-level=before
 make -s -C "$tmp/before" bin/peakfit >/dev/null
-cp bin/peakfit "$tmp/after-peakfit"
+if [ "$after_rev" = HEAD ]; then
+    make -s bin/peakfit
+    cp bin/peakfit "$tmp/after-peakfit"
+else
+    git archive "$after_rev" | tar -x -C "$tmp" --one-top-level=after
+    make -s -C "$tmp/after" bin/peakfit >/dev/null
+    cp "$tmp/after/bin/peakfit" "$tmp/after-peakfit"
+fi
 mkdir "$tmp/results"
-cp tests/fixtures/tiny-cpu-peaks.csv "$tmp/results/peaks.csv"
+cp "$tmp/before/tests/fixtures/tiny-cpu-peaks.csv" "$tmp/results/peaks.csv" # the results of their day
 
 reference() { # N: rows of one full series at seq_len 64, peak growing with batch
     awk -v n="$1" 'BEGIN { print "work,technique,batch,seq_len,peak_above_baseline_mb"
@@ -34,14 +42,15 @@ same_report() { # the two reports, the time they were written aside
     grep -v '^| report written' "$tmp/results/report.md" >"$tmp/$1.md"
 }
 {
-    echo "report --reference, one series of N rows; before: $(git rev-parse --short "$before_rev"), after: $(git rev-parse --short HEAD)"
+    echo "report --reference, one series of N rows; before: $(git rev-parse --short "$before_rev"), after: $(git rev-parse --short "$after_rev")"
     echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
     printf '%8s %10s %10s %8s\n' rows before_s after_s ratio
     for n in 10000 20000 40000; do
         reference "$n" >"$tmp/ref.csv"
         b=$(seconds "$tmp/before/bin/peakfit" "$tmp/ref.csv"); same_report before
         a=$(seconds "$tmp/after-peakfit" "$tmp/ref.csv"); same_report after
-        cmp -s "$tmp/before.md" "$tmp/after.md" || { echo "reports differ at $n rows" >&2; exit 1; }
+        cmp -s "$tmp/before.md" "$tmp/after.md" ||
+            { echo "reports differ at $n rows:" >&2; diff "$tmp/before.md" "$tmp/after.md" | head -20 >&2; exit 1; }
         printf '%8d %10s %10s %8.0f\n' "$n" "$b" "$a" "$(awk -v b="$b" -v a="$a" 'BEGIN { print b / (a > 0.01 ? a : 0.01) }')"
     done
 } | tee "$out"

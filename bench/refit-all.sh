@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${REFIT_BEFORE:-HEAD}
-out=bench/results/refit-all.txt
+out=${OUT:-bench/results/refit-all.txt}
 make -s bin/peakfit build/tests/tools/csvq
 csvq=build/tests/tools/csvq
 tmp=$(mktemp -d)

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Reproduces the grid of the published SmolLM2-135M CPU table with peakfit
-# and writes bench/results/smollm2-135m-cpu/report.md: our peaks beside the
-# published ones, savings per technique, where the time went, and why the
-# numbers differ (bench/smollm2-notes.md). A benchmark, not a test: about 11
-# minutes and 9 GiB on 2 cores. Points already in peaks.csv are not rerun;
-# delete the directory for a fresh measurement.
+# and writes OUT/report.md: our peaks beside the published ones, savings per
+# technique, where the time went, and why the numbers differ
+# (bench/smollm2-notes.md). A benchmark, not a test (bench/run smollm2): 36
+# minutes and 9 GiB on 2 cores with the torch-2.13 build
+# (bench/results/smollm2-135m-cpu-2.13/run.txt). Points already in peaks.csv
+# are not rerun; delete the directory for a fresh measurement.
 #   PEAKFIT=bin/peakfit                   the build to measure with (the torch-2.13
 #                                         build: build-torch2/bin/peakfit, after
 #                                         `make test-torch2` or its build step)
-#   OUT=bench/results/smollm2-135m-cpu    where peaks.csv and the report go
+#   OUT=bench/results/smollm2-135m-cpu-2.13  where peaks.csv and the report go
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-bench/results/smollm2-135m-cpu}
+out=${OUT:-bench/results/smollm2-135m-cpu-2.13}
 peakfit=${PEAKFIT:-bin/peakfit}
 reference=${REFERENCE:-bench/reference/smollm2-135m-cpu.csv}
 [ "$peakfit" != bin/peakfit ] || make -s all

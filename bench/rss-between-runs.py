@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """RSS of one point measured in different runs: the spread a fit made in one run does
-not see in its own residuals. Reads every committed bench/results/**/peaks.csv (status
+not see in its own residuals. Reads every bench/results/**/peaks.csv committed at BASE (status
 ok, measured by the worker), keeps each measurement once (the same row copied into
 several folders is one measurement: same finished_at and peak), one per run (repeats
 of one `peakfit run` back to back are one run: repeat 0 is kept, the others are shown
@@ -12,26 +12,30 @@ relative difference between two runs of one point, sqrt(2) x the pooled
 per-measurement sd: a fit made in one run and a new measurement in another differ
 like two runs of one point. Measurements before 2026-12-03T19:00 (the dense grid
 bench/results/smollm2-135m-cpu) are shown but not pooled: see the note it prints.
-Usage: bench/rss-between-runs.py > bench/results/rss-between-runs.txt"""
-import csv, glob, math, os
+Usage: bench/rss-between-runs.py [BASE] > bench/results/rss-between-runs.txt   (the peaks.csv
+files as committed at BASE, default e566a6a: the results of that day)"""
+import math
+import os
+import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+from committed_peaks import committed_peaks
+
+BASE = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BASE", "e566a6a")
 SINCE = "2026-12-03T19:00"
 KEY = ("model", "technique", "attention", "batch", "seq_len", "lora_rank", "lora_targets", "warm", "threads", "steps",
        "torch_version")
 
 
 def measurements():
-    """{settings: {(finished_at, peak_rss): (row, [folders])}} over every committed peaks.csv."""
+    """{settings: {(finished_at, peak_rss): (row, [folders])}} over every peaks.csv committed at BASE."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "bench/results/**/peaks.csv"), recursive=True)):
-        folder = os.path.relpath(os.path.dirname(path), os.path.join(ROOT, "bench/results"))
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if r.get("status") != "ok" or (r.get("measured_by") or "worker") != "worker":
-                    continue
-                one = out.setdefault(tuple(r.get(k) or "" for k in KEY), {})
-                one.setdefault((r["finished_at"], r["peak_rss_mib"]), (r, []))[1].append(folder)
+    for path, rows in committed_peaks(BASE):
+        folder = os.path.relpath(os.path.dirname(path), "bench/results")
+        for r in rows:
+            if r.get("status") != "ok" or (r.get("measured_by") or "worker") != "worker":
+                continue
+            one = out.setdefault(tuple(r.get(k) or "" for k in KEY), {})
+            one.setdefault((r["finished_at"], r["peak_rss_mib"]), (r, []))[1].append(folder)
     return out
 
 

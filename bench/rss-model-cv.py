@@ -8,12 +8,16 @@ OLD (the fit before: RSS's own line above the allocator's floor points, its floo
 with one token count there, the lower bound the least RSS/allocator ratio times the
 allocator's prediction) and NEW (fit/group_gap.c: the allocator's fit plus the heap's
 gap). The held-out sets of bench/auto-sweep.sh are not used here.
-Usage: bench/rss-model-cv.py OLD_PEAKFIT NEW_PEAKFIT [BASE]  (prints the table)
+Usage: bench/rss-model-cv.py OLD_PEAKFIT [NEW_PEAKFIT [BASE]]  (prints the table; NEW_PEAKFIT
+default: PEAKFIT, else bin/peakfit; bench/run rss-model-cv OUT OLD_PEAKFIT)
 """
 import csv, io, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-OLD, NEW = sys.argv[1], sys.argv[2]
+if len(sys.argv) < 2:
+    sys.exit(__doc__.split("Usage: ")[1])
+OLD = sys.argv[1]
+NEW = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("PEAKFIT", os.path.join(ROOT, "bin/peakfit"))
 BASE = sys.argv[3] if len(sys.argv) > 3 else "813d8e5"
 SETS = [("qwen-auto", "bench/results/auto-sweep/qwen-auto/peaks.csv"),
         ("smollm2-auto", "bench/results/auto-sweep/smollm2-auto/peaks.csv"),

@@ -32,7 +32,7 @@ TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 RUN=${RESULTS:-$TMPD/run}
 TABLE=${RESULTS:+$RESULTS/table.txt}
-TABLE=${TABLE:-bench/results/sharded.txt}
+TABLE=${TABLE:-${OUT:-bench/results/sharded.txt}}
 mkdir -p "$RUN/single"
 
 # The single-process fit: a command job of the same script, one process.

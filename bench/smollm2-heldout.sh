@@ -15,20 +15,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-bench/results/smollm2-135m-cpu-heldout}
 base=bench/results/smollm2-135m-cpu
-make -s bin/peakfit bin/peakfit-worker
+pf=${PEAKFIT:-bin/peakfit}
+[ "$pf" != bin/peakfit ] || make -s bin/peakfit bin/peakfit-worker
 if [ -z "${REFIT:-}" ]; then # REFIT=1: fit OUT/peaks.csv as it is (bench/refit-all.sh)
     mkdir -p "$out"
     measured=${MEASURED:-$out/measured}
     if [ ! -s "$measured/peaks.csv" ]; then
-        ${LOCK:+flock "$LOCK"} nice -n 10 bin/peakfit run bench/smollm2-heldout.sweep -o "$measured"
+        ${LOCK:+flock "$LOCK"} nice -n 10 "$pf" run bench/smollm2-heldout.sweep -o "$measured"
     fi
     cp "$base/sweep.sweep" "$out/sweep.sweep"
     # The grid's rows as they are (its own held-out points stay held out),
     # then the measured rows marked held out, under the union of both headers.
     bench/peaks-combine.py --keep-holdout "$out/peaks.csv" "$base/peaks.csv" -- "$measured/peaks.csv" >/dev/null
 fi
-bin/peakfit fit "$out" >"$out/fit.txt"
-bin/peakfit report "$out" 2>/dev/null
+"$pf" fit "$out" >"$out/fit.txt"
+"$pf" report "$out" 2>/dev/null
 {
     echo "SmolLM2-135M full/sdpa: off-grid held-out points against the committed grid's fit (bench/smollm2-heldout.sh, $(date -u +%Y-%m-%d))"
     echo "metric  point      measured  predicted +- 95% PI   error   inside"

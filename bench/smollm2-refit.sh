@@ -10,10 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${BEFORE:-ace8011}
 dir=bench/results/smollm2-135m-cpu
-out=bench/results/smollm2-refit.txt
-make -s bin/peakfit
-bin/peakfit fit "$dir" >"$dir/fit.txt"
-bin/peakfit report "$dir" 2>/dev/null
+out=${OUT:-bench/results/smollm2-refit.txt}
+pf=${PEAKFIT:-bin/peakfit}
+[ "$pf" != bin/peakfit ] || make -s bin/peakfit
+"$pf" fit "$dir" >"$dir/fit.txt"
+"$pf" report "$dir" 2>/dev/null
 {
     echo "SmolLM2-135M, full training, cpu: the committed sweep refitted (bench/smollm2-refit.sh, $(date -u +%Y-%m-%d))"
     echo

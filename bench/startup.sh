@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s all
-out=bench/results/startup.txt
+out=${OUT:-bench/results/startup.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp bin/peakfit bin/peakfit-worker build/tests/tools/csvq "$tmp/"
+cp "${PEAKFIT:-bin/peakfit}" "${PEAKFIT_WORKER:-bin/peakfit-worker}" build/tests/tools/csvq "$tmp/"
 PEAKFIT_WORKER_EXIT=clean "$tmp/peakfit" run sweeps/tiny-cpu.sweep -o "$tmp/before" 2>/dev/null
 "$tmp/peakfit" run sweeps/tiny-cpu.sweep -o "$tmp/after" 2>/dev/null
 shares() {

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 venv=${VENV:-.venv}
 make -s all
 make -s LIBTORCH=auto PYTHON="$(realpath "$venv")/bin/python" B=build-torch2 BIN=build-torch2/bin all
-out=bench/results/torch-versions
+out=${OUT:-bench/results/torch-versions}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s all
-out=bench/results/warm-step.txt
+out=${OUT:-bench/results/warm-step.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 src=sweeps/smollm2-135m-cpu.sweep
@@ -21,7 +21,7 @@ else
     cp "$src" "$tmp/warm.sweep"
 fi
 sed 's/^\[global\]$/[global]\nwarm = 0\nsteps = 2/' "$tmp/warm.sweep" >"$tmp/plain.sweep"
-cp bin/peakfit bin/peakfit-worker build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
+cp "${PEAKFIT:-bin/peakfit}" "${PEAKFIT_WORKER:-bin/peakfit-worker}" build/tests/tools/csvq "$tmp/" # a rebuild meanwhile changes nothing here
 csvq=$tmp/csvq
 # Point by point, the two protocols in turn (which goes first alternating),
 # so that a slow spell of this shared machine lands on both alike instead of

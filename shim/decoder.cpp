@@ -186,7 +186,7 @@ DecoderLayerImpl::DecoderLayerImpl(const pf_model_config &c, const pf_train_opti
 // first) and keeps temporaries and named results to the end of the full
 // expression or scope. So the forward's allocations and frees come in
 // transformers' order (at SmolLM2-135M b8 s256 every one of 1 MiB or more,
-// traced with bench/transformers/rss_trace.c), and its backward's with them.
+// traced with bench/research/rss_trace.c), and its backward's with them.
 
 // A projection's output [b, s, n * head_dim] as [b, s, n, head_dim], through the
 // per-head norm where there is one (Qwen3's q_norm, k_norm), then [b, n, s, d].

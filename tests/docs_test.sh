@@ -27,10 +27,20 @@ if git rev-parse --git-dir >/dev/null 2>&1; then files=$(git ls-files README.md 
 log=$(grep -nIiE '\bsessions?\b|\bstops? [0-9]+|(^|[^A-Za-z0-9_.-])/work/|bigmem\.lock' $files)
 [ -z "$log" ] || fail "README, docs/ or bench/ speak of development, not the product:
 $(head -20 <<<"$log")"
-# docs/benchmarks.md lists every bench script, and each result it names is
-# committed.
+# docs/benchmarks.md's table of benchmarks is `bench/run --list`'s output
+# (make docs splices it in).
+bench/run --list | tests/tools/doc-splice.sh docs/benchmarks.md "$TMP/benchmarks.md" ||
+    fail "bench/run --list | doc-splice.sh failed"
+diff -u docs/benchmarks.md "$TMP/benchmarks.md" >"$TMP/diff" ||
+    fail "docs/benchmarks.md's table is not what \`bench/run --list\` prints (run make docs):
+$(head -40 "$TMP/diff")"
+# Every bench script is an entry's command (bench/entries.tsv), a part of
+# one named in docs/benchmarks.md, or a research tool in bench/research/README.md;
+# each result docs/benchmarks.md names is committed.
 for f in $(grep -E '^bench/.*\.(sh|py|c)$' <<<"$files" | grep -v '^bench/results/'); do
-    grep -qF "\`$f" docs/benchmarks.md || fail "docs/benchmarks.md does not list $f"
+    cut -f2 bench/entries.tsv | tr ' ' '\n' | grep -qxF "$f" || grep -qF "\`$f" docs/benchmarks.md ||
+        grep -qF "\`${f#bench/research/}\`" bench/research/README.md ||
+        fail "$f is no entry's command (bench/entries.tsv), nor named in docs/benchmarks.md or bench/research/README.md"
 done
 for r in $(grep -o 'bench/results/[A-Za-z0-9_./-]*' docs/benchmarks.md | sort -u); do
     [ -e "$r" ] || fail "docs/benchmarks.md names $r, which is not there"

@@ -20,9 +20,7 @@ done
 expect_gt "HTML tables" "$(grep -c '<table>' "$html")" 5
 grep -q '<h1>smollm2-135m on CPU AMD EPYC, libtorch 1.13.0</h1>' "$html" || fail "title: $(grep -m1 '<h1>' "$html")"
 # The page renders: a screenshot, and an empty page's beside it.
-browser=$(command -v chromium || command -v chromium-browser) || fail "no chromium (make deps installs it)"
-shot() { timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
-    --screenshot="$2" "file://$1" >/dev/null 2>"$TMP/chromium.err" || fail "chromium: $(tail -n 3 "$TMP/chromium.err")"; }
+shot() { "$root/tests/tools/screenshot.sh" "$1" "$2" 2>"$TMP/shot.err" || fail "$(cat "$TMP/shot.err")"; }
 shot "$html" "$TMP/report.png"
 printf '<!DOCTYPE html><html><body></body></html>\n' >"$TMP/empty.html"
 shot "$TMP/empty.html" "$TMP/empty.png"

@@ -16,7 +16,7 @@ name=${1:?usage: bench/slices/auto-proof.sh NAME MODEL TECHNIQUE SEQ_LEN}
 model=${2:?MODEL} technique=${3:?TECHNIQUE} seq_len=${4:?SEQ_LEN}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 peakfit=${PEAKFIT:-$root/bin/peakfit}
-out=$root/bench/results/slices-$name
+out=${OUT:-$root/bench/results/slices-$name}
 mkdir -p "$out"
 cd "$root"
 
@@ -24,13 +24,13 @@ echo "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(n
 t0=$(date +%s.%N)
 # shellcheck disable=SC2086 # AUTO_OPTIONS is a list of options
 "$peakfit" auto "$model" --slices --technique "$technique" --seq-len "$seq_len" --threads 2 ${AUTO_OPTIONS:-} \
-    -o "bench/results/slices-$name/slices" >"$out/auto-output.txt" 2>"$out/auto-stderr.txt"
+    -o "$out/slices" >"$out/auto-output.txt" 2>"$out/auto-stderr.txt"
 t1=$(date +%s.%N)
 echo "auto: end $(date -u +%FT%TZ), $(python3 -c "print(f'{$t1 - $t0:.1f}')") s wall clock, load $(cut -d' ' -f1-3 /proc/loadavg)" \
     >>"$out/run.txt"
 if [ -e "bench/slices/$name-whole.sweep" ]; then
     echo "whole: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/run.txt"
-    "$peakfit" run "bench/slices/$name-whole.sweep" -o "bench/results/slices-$name/whole" >>"$out/run.txt" 2>&1
+    "$peakfit" run "bench/slices/$name-whole.sweep" -o "$out/whole" >>"$out/run.txt" 2>&1
     echo "whole: end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/run.txt"
 fi
 SKIP_RUN=1 PEAKFIT=$peakfit bench/slices/proof.sh "$name"

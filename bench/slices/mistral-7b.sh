@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 peakfit=${PEAKFIT:-$root/bin/peakfit}
-out=bench/results/slices-mistral-7b
+out=${OUT:-bench/results/slices-mistral-7b}
 cd "$root"
 mkdir -p "$out"
 echo "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >"$out/run.txt"

@@ -10,12 +10,15 @@ predict its RSS: each point from its exact allocator level plus the gap
 drawn through the model's other points (a line in tokens), the best a
 prediction of RSS could know. Writes Markdown to stdout.
 
-    bench/slices/proof-table.py bench/results/slices-*-auto > bench/results/slices-proof.md
+    bench/slices/proof-table.py [DIR...] > bench/results/slices-proof.md   (default: DEFAULT's)
 """
 import csv
 import json
+import os
 import re
 import sys
+
+DEFAULT = ("smollm2-135m-auto", "gpt2-auto", "qwen2.5-0.5b-auto", "llama-3.2-1b-lora-auto")
 
 
 def slope(points):
@@ -110,4 +113,6 @@ def print_gap_loo(folders):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    # no folders given: the committed ones, smallest model first (bench/run slices-table)
+    main(sys.argv[1:] or [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../bench/results/slices-" + name)
+                          for name in DEFAULT])

@@ -21,7 +21,7 @@ set -euo pipefail
 name=${1:?usage: bench/slices/proof.sh NAME (bench/slices/NAME-slices.sweep and NAME-whole.sweep)}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 peakfit=${PEAKFIT:-$root/bin/peakfit}
-out=$root/bench/results/slices-$name
+out=${OUT:-$root/bench/results/slices-$name}
 mkdir -p "$out/both"
 
 # run PART: measure one sweep, with the wall time and the load around it.
@@ -40,7 +40,7 @@ run() {
 cd "$root"
 { cat "$out/slices/peaks.csv"; [ ! -e "$out/whole/peaks.csv" ] || tail -n +2 "$out/whole/peaks.csv"; } |
     sed "s|$root/||g" >"$out/both/peaks.csv"
-"$peakfit" fit "bench/results/slices-$name/both" >"$out/both/fit.txt" 2>&1
+"$peakfit" fit "$out/both" >"$out/both/fit.txt" 2>&1
 python3 - "$out" ${REFERENCE:-} >"$out/summary.txt" <<'PY'
 import csv, json, sys
 out, references = sys.argv[1], sys.argv[2:]

@@ -1,6 +1,6 @@
 # bench/transformers/side_lib.sh: sourced by the scripts that start one side of a
-# side-by-side point (run.sh and heap-splice.sh use its locked; mmap-threshold.sh and
-# heap-modes.sh the rest). side_argv needs $WORKER, $PYTHON and $CONFIG; start_side and
+# side-by-side point (run.sh and bench/research/heap-splice.sh use its locked; bench/research/mmap-threshold.sh and
+# bench/research/heap-modes.sh the rest). side_argv needs $WORKER, $PYTHON and $CONFIG; start_side and
 # report_figures $TMP; LOCK is optional.
 
 # locked CMD...: CMD under flock $LOCK when LOCK is set (a shared machine's lock for runs

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench/transformers/heap-splice.sh: the main thread's malloc calls of a whole training step,
+# bench/research/heap-splice.sh: the main thread's malloc calls of a whole training step,
 # logged in the Python process and in peakfit's worker (heap-modes.sh's logall rows), replayed
-# in a bare process (bench/transformers/heap_replay.c, each block written when made), whole
+# in a bare process (bench/research/heap_replay.c, each block written when made), whole
 # and spliced at the forward's first activation: does the sequence alone give each side's
 # RSS, and which part of it decides? (#19, README 9)
 #
-#   [LOCK=FILE] [COMBOS="PRE:STEP ..."] bench/transformers/heap-splice.sh PY_LOG WORKER_LOG > OUT
+#   [LOCK=FILE] [COMBOS="PRE:STEP ..."] bench/research/heap-splice.sh PY_LOG WORKER_LOG > OUT
 #
 # The splice point of each log: its first "a 64 4718592" line (memalign of the first
 # [8, 256, 576] fp32 activation, the embedding's output). Each row replays PRE's calls up to
@@ -30,7 +30,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PY=$1 WK=$2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-cc -O2 -shared -fPIC -o "$TMP/heap_replay.so" "$ROOT/bench/transformers/heap_replay.c"
+cc -O2 -shared -fPIC -o "$TMP/heap_replay.so" "$ROOT/bench/research/heap_replay.c"
 source "$ROOT/bench/transformers/side_lib.sh"
 mark() { grep -n -m1 '^a 64 4718592 ' "$1" | cut -d: -f1; }
 py_k=$(($(mark "$PY") - 1)) wk_k=$(($(mark "$WK") - 1))

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# bench/transformers/heap-modes.sh: peak RSS above baseline of train_step.py and of peakfit's
+# bench/research/heap-modes.sh: peak RSS above baseline of train_step.py and of peakfit's
 # worker at one point under null perturbations: changes that leave the training the same
 # and move only what the process allocates before its baseline (#19, README 9).
 #
-#   [LOCK=FILE] bench/transformers/heap-modes.sh > OUT
+#   [LOCK=FILE] bench/research/heap-modes.sh > OUT
 #
 # Each row of RUNS below is one fresh process: SIDE|LABEL|ARGV|ENV|PRELOAD.
 #   SIDE    python (examples/transformers/train_step.py) or worker ($WORKER)
@@ -11,10 +11,10 @@
 #           spelt out; the worker: as `peakfit run` starts it); short: train_step.py with only
 #           --config --technique --batch --seq-len --attention --threads; reorder: the same
 #           flags as measure in another order; importtime: python -X importtime with measure's;
-#           preimport: bench/transformers/py_preimport.py json,decimal,email.message first
+#           preimport: bench/research/py_preimport.py json,decimal,email.message first
 #   ENV     VAR=VALUE ... added to the environment; PAD=N: one variable of N bytes (PF_PAD)
-#   PRELOAD frag:N:S: bench/transformers/heap_prefragment.c (N blocks of S bytes, every other
-#           one freed, at load); replay:FILE: bench/transformers/heap_replay.c replaying FILE;
+#   PRELOAD frag:N:S: bench/research/heap_prefragment.c (N blocks of S bytes, every other
+#           one freed, at load); replay:FILE: bench/research/heap_replay.c replaying FILE;
 #           notrace: without rss_trace.so (every other run is under it)
 # Columns: side, label, baseline RSS (MiB), RSS peak above baseline (MiB, VmHWM), the live
 # malloc peak above baseline (rss_trace.so's mallinfo2 uordblks + hblkhd every 5 ms: its
@@ -33,10 +33,10 @@ B=${POINT%x*} S=${POINT#*x}
 CONFIG=$ROOT/bench/transformers/configs/smollm2-135m.json
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-cc -O2 -shared -fPIC -o "$TMP/rss_trace.so" bench/transformers/rss_trace.c -lpthread
-cc -O2 -shared -fPIC -o "$TMP/heap_prefragment.so" bench/transformers/heap_prefragment.c
-cc -O2 -shared -fPIC -o "$TMP/heap_log.so" bench/transformers/heap_log.c
-cc -O2 -shared -fPIC -o "$TMP/heap_replay.so" bench/transformers/heap_replay.c
+cc -O2 -shared -fPIC -o "$TMP/rss_trace.so" bench/research/rss_trace.c -lpthread
+cc -O2 -shared -fPIC -o "$TMP/heap_prefragment.so" bench/research/heap_prefragment.c
+cc -O2 -shared -fPIC -o "$TMP/heap_log.so" bench/research/heap_log.c
+cc -O2 -shared -fPIC -o "$TMP/heap_replay.so" bench/research/heap_replay.c
 HEAP_LOG_FILE=${HEAP_LOG_FILE:-$TMP/python-heap.log}
 export HF_HUB_OFFLINE=1
 
@@ -76,7 +76,7 @@ argv() {
     python:short) side_argv short "$B" "$S" ;;
     python:reorder) echo "$PYTHON $ts --threads 2 --device cpu --seed 0 --warm 1 --steps 1 --attention sdpa --seq-len $S --batch $B --technique full --config $c" ;;
     python:importtime) echo "$PYTHON -X importtime $ts $m" ;;
-    python:preimport) echo "$PYTHON bench/transformers/py_preimport.py json,decimal,email.message $ts $m" ;;
+    python:preimport) echo "$PYTHON bench/research/py_preimport.py json,decimal,email.message $ts $m" ;;
     *) echo "heap-modes.sh: no argv $2 for $1" >&2; return 1 ;;
     esac
 }

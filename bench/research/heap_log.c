@@ -1,11 +1,11 @@
-/* bench/transformers/heap_log.c: an LD_PRELOAD that writes the main thread's
+/* bench/research/heap_log.c: an LD_PRELOAD that writes the main thread's
  * malloc calls, with their request sizes and alignments, up to the first
  * request of HEAP_LOG_STOP bytes or more (default 64 MiB: the model's first
  * weight, after the baseline) and below HEAP_LOG_STOP_MAX (none unless set;
  * HEAP_LOG_STOP=4718592 HEAP_LOG_STOP_MAX=67108864 at SmolLM2 b8 s256: the
  * forward's first activation, after the build and AdamW's state), for
- * bench/transformers/heap_replay.c (#19, README 9).
- *   cc -O2 -shared -fPIC -o heap_log.so bench/transformers/heap_log.c
+ * bench/research/heap_replay.c (#19, README 9).
+ *   cc -O2 -shared -fPIC -o heap_log.so bench/research/heap_log.c
  *   HEAP_LOG=FILE LD_PRELOAD=$PWD/heap_log.so CMD...
  * One line per call, in order: "m SIZE ADDR" malloc, "c SIZE ADDR" calloc
  * (SIZE = k * n), "a ALIGN SIZE ADDR" memalign, posix_memalign and

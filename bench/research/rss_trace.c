@@ -1,7 +1,7 @@
 /* rss_trace.c: an LD_PRELOAD sampler of a process's resident memory and its
  * malloc heap, for tracing where RSS and live bytes part (bench only).
  *
- *   cc -O2 -shared -fPIC -o rss_trace.so bench/transformers/rss_trace.c -lpthread
+ *   cc -O2 -shared -fPIC -o rss_trace.so bench/research/rss_trace.c -lpthread
  *   RSS_TRACE=/tmp/trace LD_PRELOAD=$PWD/rss_trace.so CMD...
  *
  * Each process that loads it writes RSS_TRACE.PID: one line every
@@ -33,7 +33,7 @@
  * RSS_TRACE.PID.thr: the dynamic threshold's moves, one line each as free()
  * makes it, "t_ms rss_kib threshold_kib" (the first line: its value when the
  * constructor ran), so its value at a process's baseline RSS can be read
- * (bench/transformers/mmap-threshold.sh); RSS_TRACE_THR_BT=1 adds after each
+ * (bench/research/mmap-threshold.sh); RSS_TRACE_THR_BT=1 adds after each
  * the callers of the free() that moved it (backtrace_symbols_fd's lines). */
 #define _GNU_SOURCE
 #include <dlfcn.h>

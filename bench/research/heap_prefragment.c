@@ -1,7 +1,7 @@
-/* bench/transformers/heap_prefragment.c: an LD_PRELOAD that fragments the
+/* bench/research/heap_prefragment.c: an LD_PRELOAD that fragments the
  * heap at start as a Python process's is after its imports (#19, README 9):
  * FRAG_N blocks of FRAG_SIZE bytes (112) allocated, every other one freed.
- *   cc -O2 -shared -fPIC -o heap_prefragment.so bench/transformers/heap_prefragment.c
+ *   cc -O2 -shared -fPIC -o heap_prefragment.so bench/research/heap_prefragment.c
  *   FRAG_N=N FRAG_SIZE=S LD_PRELOAD=$PWD/heap_prefragment.so peakfit-worker ... */
 #include <stdlib.h>
 static void *keep[4000000];

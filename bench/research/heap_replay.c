@@ -1,10 +1,10 @@
-/* bench/transformers/heap_replay.c: an LD_PRELOAD that replays, at load, the
- * malloc calls bench/transformers/heap_log.c wrote for another process (its
+/* bench/research/heap_replay.c: an LD_PRELOAD that replays, at load, the
+ * malloc calls bench/research/heap_log.c wrote for another process (its
  * requests, sizes, alignments and which block each free frees; not its
  * addresses), so that this process's main heap starts from the same sequence
  * (#19, README 9: does the Python process's heap before its baseline decide
  * its RSS at the peak?). The blocks live at the log's end stay live.
- *   cc -O2 -shared -fPIC -o heap_replay.so bench/transformers/heap_replay.c
+ *   cc -O2 -shared -fPIC -o heap_replay.so bench/research/heap_replay.c
  *   HEAP_REPLAY=FILE [HEAP_REPLAY_LINES=N] LD_PRELOAD=$PWD/heap_replay.so CMD...
  * HEAP_REPLAY_LINES: only the log's first N lines. HEAP_REPLAY_TOUCH=1: each
  * block written when made (its pages resident, as the process's were), and at

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# bench/transformers/mmap-threshold.sh: peak RSS above baseline of peakfit's worker and of
+# bench/research/mmap-threshold.sh: peak RSS above baseline of peakfit's worker and of
 # train_step.py with glibc's mmap threshold left dynamic or fixed (#19, README 9).
 #
-#   bench/transformers/mmap-threshold.sh > OUT
+#   bench/research/mmap-threshold.sh > OUT
 #
 # For each point (SmolLM2-135M full sdpa, BATCHxSEQ_LEN) and each threshold, one fresh
 # process per side:
@@ -34,7 +34,7 @@ SHORT=${SHORT:-4x512}
 CONFIG=$ROOT/bench/transformers/configs/smollm2-135m.json
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-cc -O2 -shared -fPIC -o "$TMP/rss_trace.so" bench/transformers/rss_trace.c -lpthread
+cc -O2 -shared -fPIC -o "$TMP/rss_trace.so" bench/research/rss_trace.c -lpthread
 export HF_HUB_OFFLINE=1
 
 source "$ROOT/bench/transformers/side_lib.sh"

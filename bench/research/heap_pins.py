@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""bench/transformers/heap_pins.py: what keeps the free holes of a process's main heap apart (bench only).
+"""bench/research/heap_pins.py: what keeps the free holes of a process's main heap apart (bench only).
 
-    python3 bench/transformers/heap_pins.py ALLOCS_LOG [--gap BYTES]
+    python3 bench/research/heap_pins.py ALLOCS_LOG [--gap BYTES]
 
 ALLOCS_LOG is an rss_trace.c allocation log (RSS_TRACE_ALLOCS=1: every block,
 "a|f chunk_bytes address mmapped thread [callers]"). Replays it and prints:

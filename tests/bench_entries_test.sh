@@ -1,0 +1,107 @@
+# bench/run and bench/entries.tsv: every file and directory directly under
+# bench/results/ names the entry that made it (a file's first line, a
+# directory's ENTRY: "bench/run NAME:", by bench/run or, for a result made
+# before it, bench/run --adopt), every entry's result is committed,
+# docs/benchmarks.md's table is `bench/run --list`, and bench/run itself
+# runs an entry (header, lock, a failed entry leaving the result as it was)
+# and refuses a bad name, usage or registry with exit 2 and its message.
+source "$(dirname "$0")/lib.sh"
+root=$(cd "$TESTS/.." && pwd)
+cd "$root" || fail "no $root"
+
+# name, script and result of each entry, tab-separated
+entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++ {
+    split($2, w, " "); s = ""; for (i = 1; i in w; i++) if (w[i] !~ /=/) { s = w[i]; break }
+    print $1 "\t" s "\t" $5 }' bench/entries.tsv)
+[ "$(wc -l <<<"$entries")" -gt 30 ] || fail "bench/entries.tsv: too few entries read: $(wc -l <<<"$entries")"
+while IFS=$'\t' read -r name script result; do
+    [ -e "$result" ] || fail "entry $name: its result $result is not there"
+    [ "$script" = historical ] || [ -x "$script" ] || fail "entry $name: its command $script is not an executable file"
+done <<<"$entries"
+
+for path in bench/results/*; do
+    name=$(awk -F'\t' -v p="$path" '$3 == p { print $1 }' <<<"$entries")
+    [ -n "$name" ] || fail "$path is no entry's result (bench/entries.tsv)"
+    if [ -d "$path" ]; then
+        [ -f "$path/ENTRY" ] || fail "$path has no ENTRY naming its entry (bench/run $name, or bench/run --adopt $name)"
+        case $(head -n 1 "$path/ENTRY") in "bench/run $name: "*) ;; *) fail "$path/ENTRY does not name bench/run $name: $(head -n 1 "$path/ENTRY")" ;; esac
+    else
+        head -n 1 "$path" | grep -qF "bench/run $name: " ||
+            fail "$path's first line does not name bench/run $name (bench/run $name, or bench/run --adopt $name)"
+    fi
+done
+
+# docs/benchmarks.md's table is bench/run --list's
+bench/run --list >"$TMP/list" || fail "bench/run --list failed"
+tests/tools/doc-splice.sh docs/benchmarks.md "$TMP/benchmarks.md" <"$TMP/list" || fail "doc-splice.sh failed"
+diff -u docs/benchmarks.md "$TMP/benchmarks.md" >"$TMP/diff" ||
+    fail "docs/benchmarks.md's table is not bench/run --list's (make docs): $(head -20 "$TMP/diff")"
+expect_eq "--list: a row per entry" "$(grep -c '^| `' "$TMP/list")" "$(wc -l <<<"$entries")"
+
+# bad names and usage
+bench/run no-such-entry >/dev/null 2>"$TMP/err"
+expect_eq "unknown entry: exit status" "$?" 2
+expect_eq "unknown entry: message" "$(cat "$TMP/err")" 'bench/run: no entry named "no-such-entry" (bench/run --list lists them)'
+bench/run >/dev/null 2>"$TMP/err"
+expect_eq "no name: exit status" "$?" 2
+expect_eq "no name: message" "$(cat "$TMP/err")" \
+    "bench/run: usage: bench/run NAME [OUT [ARG...]] | bench/run --list | bench/run --adopt NAME"
+bench/run smollm2-1.13 >/dev/null 2>"$TMP/err"
+expect_eq "historical entry: exit status" "$?" 2
+expect_eq "historical entry: message" "$(cat "$TMP/err")" \
+    "bench/run: smollm2-1.13 is historical: its protocol is gone and nothing reruns it (bench/results/smollm2-135m-cpu)"
+
+# A registry of our own, in a copy of bench/run's place: two entries run for real.
+repo=$TMP/repo
+mkdir -p "$repo/bench"
+cp bench/run "$repo/bench/run"
+cat >"$repo/bench/write.sh" <<'EOF'
+#!/usr/bin/env bash
+# writes "figure N" to OUT (a file) or OUT/figures.txt (a directory); FAIL=1: fails after writing
+if [ -d "$OUT" ]; then echo "figure $1" >"$OUT/figures.txt"; else echo "figure $1" >"$OUT"; fi
+[ -z "${FAIL:-}" ]
+EOF
+chmod +x "$repo/bench/write.sh"
+{
+    printf 'name\tcommand\tneeds\tcost\tresult\tmeasures\n'
+    printf 'one\tbench/write.sh 1\t-\t1 s\tbench/results/one.txt\ta figure | with a pipe\n'
+    printf 'dir\tbench/write.sh 2\t-\t1 s\tbench/results/dir\tfigures in a folder\n'
+    printf 'broken\tFAIL=1 bench/write.sh 3\t-\t1 s\tbench/results/one.txt\ta failure\n'
+} >"$repo/bench/entries.tsv"
+export BENCH_LOCK=$TMP/lock PEAKFIT
+expect_eq "--list escapes a pipe" "$("$repo/bench/run" --list | grep '^| `one`')" \
+    '| `one` | a figure \| with a pipe | - | 1 s | `bench/results/one.txt` |'
+"$repo/bench/run" one 2>"$TMP/err" || fail "bench/run one: $(cat "$TMP/err")"
+result=$repo/bench/results/one.txt
+expect_eq "a file result: its lines" "$(wc -l <"$result")" 2
+grep -qE "^# bench/run one: commit [^,]+, .+, $(nproc) cores, [0-9.]+ GiB, [0-9T:-]+Z, load [0-9. ]+ at start, [0-9. ]+ at end$" \
+    "$result" || fail "a file result's header: $(head -n 1 "$result")"
+expect_eq "a file result: the entry's output after its header" "$(tail -n 1 "$result")" "figure 1"
+"$repo/bench/run" broken >/dev/null 2>&1
+expect_eq "a failing entry: exit status" "$?" 1
+expect_eq "a failing entry leaves the result as it was" "$(tail -n 1 "$result")" "figure 1"
+[ ! -e "$result.new" ] || fail "a failing entry left $result.new"
+"$repo/bench/run" one "$TMP/elsewhere.txt" 2>/dev/null || fail "bench/run one OUT failed"
+expect_eq "OUT given" "$(tail -n 1 "$TMP/elsewhere.txt")" "figure 1"
+# the lock: a second entry waits while another holds it
+flock "$BENCH_LOCK" sh -c 'touch "$1"; sleep 2' sh "$TMP/held" &
+for _ in $(seq 100); do [ -e "$TMP/held" ] && break; sleep 0.1; done
+[ -e "$TMP/held" ] || fail "the lock was not taken by the test's own flock"
+"$repo/bench/run" dir 2>"$TMP/err" || fail "bench/run dir: $(cat "$TMP/err")"
+grep -qF "bench/run: dir waits for $BENCH_LOCK (another benchmark is measuring)" "$TMP/err" ||
+    fail "bench/run did not wait for the lock: $(cat "$TMP/err")"
+wait
+expect_eq "a directory result" "$(cat "$repo/bench/results/dir/figures.txt")" "figure 2"
+grep -qE "^bench/run dir: commit " "$repo/bench/results/dir/ENTRY" || fail "ENTRY: $(cat "$repo/bench/results/dir/ENTRY")"
+# a need bench/run does not know
+printf 'odd\tbench/write.sh 4\tnumpy, a quiet room\t1 s\tbench/results/odd.txt\tnothing\n' >>"$repo/bench/entries.tsv"
+"$repo/bench/run" odd >/dev/null 2>"$TMP/err"
+expect_eq "an unknown need: exit status" "$?" 2
+expect_eq "an unknown need: message" "$(cat "$TMP/err")" \
+    'bench/run: bench/entries.tsv: odd needs "a quiet room", which bench/run does not know'
+[ ! -e "$repo/bench/results/odd.txt" ] || fail "an entry with an unknown need ran"
+# a registry row with a field missing
+printf 'short\tbench/write.sh\t-\tbench/results/x\tno cost\n' >>"$repo/bench/entries.tsv"
+"$repo/bench/run" one >/dev/null 2>"$TMP/err"
+expect_eq "a short row: exit status" "$?" 2
+expect_eq "a short row: message" "$(cat "$TMP/err")" "bench/entries.tsv:6: expected 6 tab-separated fields, got 5"
