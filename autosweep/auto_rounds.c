@@ -126,7 +126,7 @@ static void arithmetic_of(const struct auto_run *a, int i, struct auto_goal *g)
     }
     for (int k = 0; k < grid.n; k++) {
         if (grid.points[k].technique != track_technique(a, i) || grid.points[k].seq_len != track_seq_len(a, i) ||
-            grid.points[k].job->layers != track_layers(a, i))
+            grid.points[k].layers != track_layers(a, i))
             continue;
         struct grid_point p = grid.points[k];
         struct predictor pr;

@@ -45,7 +45,7 @@ static const char *value_of(void *ctx, const char *name, size_t len)
     case COMMAND_steps: return number(v, j->steps);
     case COMMAND_threads: return number(v, v->threads);
     case COMMAND_lora_rank: return number(v, j->lora_rank);
-    case COMMAND_layers: return number(v, j->layers);
+    case COMMAND_layers: return number(v, p->layers);
     case COMMAND_lora_targets: lora_targets_to_list(j->lora_targets, v->text, sizeof v->text); return v->text;
     case COMMAND_optimizer: return optimizer_name(optimizer_resolved(j->optimizer, p->device));
     case COMMAND_zero_grad: return zero_grad_name(j->zero_grad);

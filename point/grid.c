@@ -19,7 +19,7 @@ static long long job_count(const struct sweep_job *j)
     for (int t = 0; t < j->n_techniques; t++)
         per_model_device += technique_runs_steps(j->techniques[t])
             ? (long long)j->n_attentions * (j->n_seq_lens * j->n_batches + j->n_holdouts) : 1;
-    return (long long)j->n_models * j->n_devices * per_model_device * j->repeats;
+    return (long long)j->n_models * j->n_devices * j->n_layers * per_model_device * j->repeats;
 }
 
 long long grid_count(const struct sweep *sweep)
@@ -142,14 +142,16 @@ static int add_job(const struct sweep *sweep, const struct sweep_job *j, struct 
     for (int m = 0; m < j->n_models; m++) {
         const struct model_spec *spec = sweep_job_model(sweep, j, m);
         for (int dev = 0; dev < j->n_devices; dev++)
-            for (int t = 0; t < j->n_techniques; t++)
-                for (int a = 0; a < (technique_runs_steps(j->techniques[t]) ? j->n_attentions : 1); a++) {
-                    struct grid_point base = {.job = j, .model = spec->name, .model_source = spec->source,
-                                              .config_hash = spec->config_hash, .device = j->devices[dev],
-                                              .technique = j->techniques[t], .attention = j->attentions[a]};
-                    if (add_technique(g, d, &base) != 0)
-                        return -1;
-                }
+            for (int l = 0; l < j->n_layers; l++)
+                for (int t = 0; t < j->n_techniques; t++)
+                    for (int a = 0; a < (technique_runs_steps(j->techniques[t]) ? j->n_attentions : 1); a++) {
+                        struct grid_point base = {.job = j, .model = spec->name, .model_source = spec->source,
+                                                  .config_hash = spec->config_hash, .device = j->devices[dev],
+                                                  .layers = j->layers[l], .technique = j->techniques[t],
+                                                  .attention = j->attentions[a]};
+                        if (add_technique(g, d, &base) != 0)
+                            return -1;
+                    }
     }
     return 0;
 }

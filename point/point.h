@@ -22,6 +22,7 @@ struct grid_point {
     const char *device;
     pf_technique technique;
     pf_attention attention;
+    int layers;   /* a slice's decoder layers (one of the job's list); 0: the config's depth */
     int batch;    /* 0 for a technique without steps (load) */
     int seq_len;  /* 0 for a technique without steps (load) */
     int repeat;   /* 0 .. job->repeats - 1 */

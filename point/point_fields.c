@@ -38,13 +38,14 @@ static const char *lora_targets_of(const struct grid_point *p, point_text b)
     lora_targets_to_list(p->job->lora_targets, b, sizeof(point_text));
     return b;
 }
-/* A point of a slice: the model cut to job->layers decoder layers. */
-static int is_slice(const struct grid_point *p) { return p->job->layers > 0; }
+/* A point of a slice: the model cut to p->layers decoder layers. */
+static int is_slice(const struct grid_point *p) { return p->layers > 0; }
 static const char *attention_of(const struct grid_point *p, point_text b)
 {
     return (void)b, attention_name(p->attention);
 }
 static const char *batch_of(const struct grid_point *p, point_text b) { return whole(b, p->batch); }
+static const char *layers_of(const struct grid_point *p, point_text b) { return whole(b, p->layers); }
 static const char *seq_len_of(const struct grid_point *p, point_text b) { return whole(b, p->seq_len); }
 static const char *repeat_of(const struct grid_point *p, point_text b) { return whole(b, p->repeat); }
 static const char *tokens_of(const struct grid_point *p, point_text b)

@@ -76,7 +76,7 @@ static int config_of(const struct predictor *pr, const struct grid_point *p, pf_
         if (strcmp(pr->sweep->models[i].spec.source, p->model_source) == 0) {
             if (model_spec_is_label(&pr->sweep->models[i].spec))
                 return -1;
-            *c = pf_config_slice(&pr->sweep->models[i].spec.config, p->job->layers);
+            *c = pf_config_slice(&pr->sweep->models[i].spec.config, p->layers);
             return 0;
         }
     return -1;

@@ -66,12 +66,12 @@
       .option_help = "projections with adapters")                                                                    \
     /* A slice: the model cut to its first N decoder layers, the rest from its config. */                           \
     R(A, layers,                                                                                                     \
-      KEY("layers", JOB_FIELD(int, layers), .arg = "N", .type = OPT_INT, .min = 0, .max = LIMIT_LAYERS_MAX,          \
-          .def = "0", .flag = "layers",                                                                              \
-          .help = "decoder layers to build, %s: a slice of the model, everything else (embedding, head, norms, "    \
-                  "widths, vocabulary) from its config; 0: the config's own depth"),                                 \
+      KEY("layers", JOB_LIST(int, layers, n_layers, SWEEP_MAX_LIST), .arg = "N", .type = OPT_INT, .min = 0,         \
+          .max = LIMIT_LAYERS_MAX, .def = "0", .flag = "layers",                                                     \
+          .help = "list of decoder layers to build, %s: a slice of the model, everything else (embedding, head, "   \
+                  "norms, widths, vocabulary) from its config; 0: the config's own depth"),                          \
       GROUP_SETTING(48, "", "layers"), .column = PEAKS_COL_layers, .uses = POINT_SETTINGS | POINT_KIND,                        \
-      .id_prefix = "/layers", .applies = is_slice, .off_text = "",                                                   \
+      .id_prefix = "/layers", .applies = is_slice, .off_text = "", .value = layers_of,                              \
       .option_help = "decoder layers, a slice's (0: the config's depth)")                                            \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
     R(A, attention,                                                                                                  \

@@ -100,10 +100,11 @@ int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const cha
 
 /* The model at index i of a job's list. */
 const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i);
-/* The config the job builds model i with: the model's own, cut to the job's
- * `layers` where that is set. */
-pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *job, int i);
-/* Whether the job's model i can be built here at the job's depth: a slice
+/* The config the job builds model i with at depth layers (one of the
+ * job's `layers` list): the model's own, cut to that many decoder layers
+ * where it is not 0. */
+pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *job, int i, int layers);
+/* Whether the job's model i can be built here at each of the job's depths: a slice
  * no deeper than its model, without `weights` (a checkpoint holds every
  * layer), fp32 weights within this machine's memory. Returns 0, or -1 with
  * "what is wrong" in why. */

@@ -83,10 +83,13 @@ static const char *check_value(void *ctx, const char *name, size_t len)
  * cut (the whole model measured under a slice's id). */
 static int check_layers_passed(struct parser *p, const struct sweep_job *job, unsigned long long used)
 {
-    if (job->layers == 0 || (used & (1ULL << COMMAND_layers)))
+    int slice = 0;
+    for (int i = 0; i < job->n_layers && !slice; i++)
+        slice = job->layers[i];
+    if (slice == 0 || (used & (1ULL << COMMAND_layers)))
         return 0;
     return parser_fail(p, "command: layers = %d needs {layers} in the command: the command builds the model, and "
-                          "its points would name a slice of %d layers it never cut", job->layers, job->layers);
+                          "its points would name a slice of %d layers it never cut", slice, slice);
 }
 
 int sweep_check_command(struct parser *p, const struct sweep_job *job)

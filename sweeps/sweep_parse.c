@@ -310,26 +310,36 @@ const struct model_spec *sweep_job_model(const struct sweep *s, const struct swe
     return &s->models[job->models[i]].spec;
 }
 
-pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *job, int i)
+pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *job, int i, int layers)
 {
-    return pf_config_slice(&sweep_job_model(s, job, i)->config, job->layers);
+    return pf_config_slice(&sweep_job_model(s, job, i)->config, layers);
+}
+
+/* One depth of the job's `layers` list: see sweep_job_model_check. */
+static int depth_check(const struct sweep *s, const struct sweep_job *job, int i, int layers, char *why,
+                       size_t whylen)
+{
+    const struct model_spec *m = sweep_job_model(s, job, i);
+    pf_model_config c = sweep_job_config(s, job, i, layers);
+    char fit[512];
+    if (layers > m->config.num_layers)
+        return snprintf(why, whylen, "layers = %d is more than %s's %lld decoder layers: a slice is at most the "
+                        "whole model", layers, m->source, (long long)m->config.num_layers), -1;
+    if (layers > 0 && job->weights[0])
+        return snprintf(why, whylen, "layers = %d and weights together: a checkpoint holds every layer, so a "
+                        "slice is built with random weights (its memory is the same); drop one of them",
+                        layers), -1;
+    if (model_weights_fit(&c, machine_memory_bytes(), fit, sizeof fit) != 0)
+        return snprintf(why, whylen, "%s: %s%s", m->source, fit,
+                        layers > 0 ? "" : " (`layers = N` builds a slice of N decoder layers)"), -1;
+    return 0;
 }
 
 int sweep_job_model_check(const struct sweep *s, const struct sweep_job *job, int i, char *why, size_t whylen)
 {
-    const struct model_spec *m = sweep_job_model(s, job, i);
-    pf_model_config c = sweep_job_config(s, job, i);
-    char fit[512];
-    if (job->layers > m->config.num_layers)
-        return snprintf(why, whylen, "layers = %d is more than %s's %lld decoder layers: a slice is at most the "
-                        "whole model", job->layers, m->source, (long long)m->config.num_layers), -1;
-    if (job->layers > 0 && job->weights[0])
-        return snprintf(why, whylen, "layers = %d and weights together: a checkpoint holds every layer, so a "
-                        "slice is built with random weights (its memory is the same); drop one of them",
-                        job->layers), -1;
-    if (model_weights_fit(&c, machine_memory_bytes(), fit, sizeof fit) != 0)
-        return snprintf(why, whylen, "%s: %s%s", m->source, fit,
-                        job->layers > 0 ? "" : " (`layers = N` builds a slice of N decoder layers)"), -1;
+    for (int l = 0; l < job->n_layers; l++)
+        if (depth_check(s, job, i, job->layers[l], why, whylen) != 0)
+            return -1;
     return 0;
 }
 

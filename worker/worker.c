@@ -211,7 +211,7 @@ static int build_model(const struct worker_point *a, pf_model **model)
 {
     const struct sweep_job *j = a->job;
     const pf_train_options train = job_train_options(j, j->techniques[0], j->attentions[0]);
-    const pf_model_config config = sweep_job_config(a->sweep, j, 0);
+    const pf_model_config config = sweep_job_config(a->sweep, j, 0, j->layers[0]);
     double t0 = monotonic_seconds();
     pf_status st = pf_model_new(&config, &train, (uint64_t)j->seed, j->devices[0], model);
     if (st == PF_OK && j->weights[0])
