@@ -227,13 +227,15 @@ test-asan:
 # The tests that measure real points (auto, verify, and fit and plan over
 # the worker's rows), again under two glibc heaps that move RSS: what
 # each expects is derived from what it measured, so it holds on any CPU
-# and any heap. One arena (a single-threaded program's heap), and a fixed
-# mmap threshold (every large block its own mapping, returned on free).
+# and any heap. No thread cache (each free goes back to the bins: RSS
+# 6-18 % lower), and a fixed 128 KiB mmap threshold (every larger block
+# its own mapping, returned on free: 14-26 % lower);
+# bench/results/heap-tunables.txt measures both.
 MEASURING_TESTS := auto_test auto_budget_test auto_slices_test verify_test verify_outcomes_test verify_budget_test \
     demo_peaks_test holdout_test attention_fit_test small_answers_test all_output_test slice_test optimizer_setting_test
 EMPTY :=
 MEASURING_TESTS_RE := ^($(subst $(EMPTY) $(EMPTY),|,$(strip $(MEASURING_TESTS))))$$
-HEAP_TUNABLES := glibc.malloc.arena_max=1 glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072
+HEAP_TUNABLES := glibc.malloc.tcache_count=0 glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072
 test-heaps: test-programs
 	@status=0; for h in $(HEAP_TUNABLES); do echo "== GLIBC_TUNABLES=$$h"; \
 	    GLIBC_TUNABLES=$$h T='$(MEASURING_TESTS_RE)' tests/run-tests.sh || status=1; done; exit $$status
