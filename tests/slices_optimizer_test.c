@@ -16,6 +16,7 @@
 #include "models/model_spec.h"
 #include "models/param_count.h"
 #include "tests/check.h"
+#include "tests/observation_fixture.h"
 
 #define MIB (1024.0 * 1024.0)
 #define SEQ 128
@@ -37,33 +38,24 @@ static double states_mib(int L, pf_optimizer optimizer, double *optimizer_mib)
 }
 
 /* One point of a slice of depth L at batch b: a line in L and T above its states. */
-static void observe(struct observation *o, int L, int b, const char *optimizer)
+static void observe(struct observations *obs, int L, int b, const char *optimizer)
 {
     double opt, st = states_mib(L, optimizer_from_name(optimizer), &opt);
-    memset(o, 0, sizeof *o);
-    strcpy(o->model, "m");
-    strcpy(o->device, "cpu");
-    strcpy(o->technique, "full");
-    strcpy(o->attention, "sdpa");
+    struct observation *o = observation_fixture_add(obs, b, SEQ);
     strcpy(o->warm, "1");
     strcpy(o->measured_by, "worker");
     strcpy(o->optimizer, optimizer);
     strcpy(o->zero_grad, "none");
     strcpy(o->model_source, model);
-    strcpy(o->status, "ok");
     snprintf(o->layers, sizeof o->layers, "%d", L);
-    o->batch = b;
-    o->seq_len = SEQ;
-    o->tokens = (double)b * SEQ;
     o->optimizer_mib = opt;
     o->weight_mib = o->grad_mib = (st - opt) / 2;
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < 3; p++) {
         o->phase_mib[p] = st + (p == 1 ? 1.0 : 0.7) * (50 + 5 * L + (0.3 + 0.1 * L) * o->tokens);
+        o->phase_gpu_allocated_mib[p] = o->phase_gpu_reserved_mib[p] = -1;
+    }
     o->tensor_mib = o->phase_mib[1];
     o->rss_mib = o->tensor_mib + 100;
-    o->gpu_allocated_mib = o->gpu_reserved_mib = -1;
-    for (int p = 0; p < 3; p++)
-        o->phase_gpu_allocated_mib[p] = o->phase_gpu_reserved_mib[p] = -1;
 }
 
 /* The whole model's optimizer state as the fit from slices of optimizer's points counts it. */
@@ -71,11 +63,10 @@ static double whole_optimizer_mib(const char *optimizer)
 {
     static const int depths[] = {1, 2, 4}, batches[] = {4, 8, 12, 16, 20};
     static struct observation pts[15];
-    int n = 0;
+    struct fit_set set = {.obs = {.ok = pts}};
     for (int d = 0; d < 3; d++)
         for (int b = 0; b < 5; b++)
-            observe(&pts[n++], depths[d], batches[b], optimizer);
-    struct fit_set set = {.obs = {.ok = pts, .n_ok = n}};
+            observe(&set.obs, depths[d], batches[b], optimizer);
     set.groups = calloc(3, sizeof *set.groups);
     for (int d = 0; d < 3; d++) {
         struct group_key k;
