@@ -45,3 +45,34 @@ done
 for r in $(grep -o 'bench/results/[A-Za-z0-9_./-]*' docs/benchmarks.md | sort -u); do
     [ -e "$r" ] || fail "docs/benchmarks.md names $r, which is not there"
 done
+# README.md and docs/ are reference pages: when a run was made (a date with
+# its clock time), under what load, at which commit, for which issue belong
+# beside its results in bench/results/, the page keeping what holds and a
+# link. diary FILE...: FILE:LINE:TEXT of each such line. A hash is a word of
+# 7 to 40 hex digits with a digit and a letter, outside fenced code (example
+# output may show a config's hash); a colour (#f2f2f2) is shorter.
+diary() {
+    local f
+    for f in "$@"; do
+        grep -HniE '[0-9]{4}-[0-9]{2}-[0-9]{2}[ T]+[0-9]{1,2}:[0-9]{2}|[0-9]{1,2}:[0-9]{2}( UTC)?,? (on )?[0-9]{4}-[0-9]{2}-[0-9]{2}|\bload( averages?)?( of| at)? [0-9]|loadavg|(^|[^A-Za-z0-9_&#/])#[0-9]+\b' "$f"
+        awk '/^ *(```|~~~)/ { fence = !fence; print ""; next } { print fence ? "" : $0 }' "$f" |
+            grep -noEw '[0-9a-f]{7,40}' | awk -F: -v f="$f" '$2 ~ /[0-9]/ && $2 ~ /[a-f]/ { print f ":" $0 }'
+    done
+}
+cat >"$TMP/planted.md" <<'PLANTED'
+Measured on 2026-11-03 14:05, one slice.
+Quiet at 09:30 UTC on 2026-11-04 too.
+The machine was busy (load average 6-8) meanwhile.
+At commit 398e023 the suite passed.
+Fixed for #18.
+A colour #f2f2f2, a rank of 1000000, the hash 0123456789abcdef of a config in prose,
+```
+plan for tiny / cpu / full, measured_by worker 0123456789abcdef
+```
+the entity &#35; and the link [ranks](#ranks), the date 2026-12-04 alone.
+PLANTED
+expect_eq "the diary check on planted lines" "$(diary "$TMP/planted.md" | sed "s|^$TMP/||" | cut -d: -f1,2 | tr '\n' ' ')" \
+    "planted.md:1 planted.md:2 planted.md:3 planted.md:5 planted.md:4 planted.md:6 "
+found=$(diary README.md docs/*.md)
+[ -z "$found" ] || fail "README.md or docs/ hold a run's diary (a dated clock time, a load average, a commit hash or an issue number: move it beside its results in bench/results/):
+$(head -20 <<<"$found")"
