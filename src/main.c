@@ -33,7 +33,7 @@ struct command {
     const char *summary;
     const struct opt_table *opts; /* its option table: the synopsis and the option list; or NULL */
     void (*options)(FILE *out);   /* else its own option list; NULL: the synopsis says all */
-    const char *statuses;         /* its exit statuses where they are not peakfit's (exit_statuses) */
+    const char *statuses;         /* its exit statuses where they are not peakfit's (print_exit_statuses) */
 };
 
 /* The worker's option list: its table is made at run time from the sweep keys. */
@@ -74,10 +74,14 @@ static const struct command commands[] = {
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
-static const char exit_statuses[] =
-    "exit status: 0 done, 1 I/O failure (or nothing usable measured), 2 bad input, 130 interrupted;\n"
-    "  calc's plan: 0 fits, 3 fits at the estimate only (not within its 95% interval), 4 does not fit;\n"
-    "  verify: 0 the boundary held, 5 it did not, 7 no verdict (a run timed out)\n";
+/* "exit status:" and one line a number, from util/exit_status.h's rows. */
+static void print_exit_statuses(FILE *out)
+{
+    fputs("exit status:\n", out);
+#define EXIT_STATUS_LINE(name, number, help) fprintf(out, "  %3d %s\n", number, help);
+    EXIT_STATUS_ROWS(EXIT_STATUS_LINE)
+#undef EXIT_STATUS_LINE
+}
 
 /* What follows "peakfit NAME": written, or made from its option table. */
 static const char *synopsis_of(const struct command *c, char *buf, size_t size)
@@ -95,7 +99,7 @@ static void print_usage(FILE *out)
     for (int i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  %s %s\n      %s\n", commands[i].name, synopsis_of(&commands[i], synopsis, sizeof synopsis),
                 commands[i].summary);
-    fputs(exit_statuses, out);
+    print_exit_statuses(out);
 }
 
 static void print_command_usage(const struct command *c, FILE *out)
@@ -109,7 +113,10 @@ static void print_command_usage(const struct command *c, FILE *out)
         else
             c->options(out);
     }
-    fputs(c->statuses ? c->statuses : exit_statuses, out);
+    if (c->statuses)
+        fputs(c->statuses, out);
+    else
+        print_exit_statuses(out);
 }
 
 static const struct command *find_command(const char *name)

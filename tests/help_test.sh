@@ -90,3 +90,11 @@ expect_eq "help for an unknown command: exit status" "$rc" 2
 load_sweep "$TMP/s.sweep"
 "$PEAKFIT" run "$TMP/s.sweep" --output "$TMP/out" 2>"$TMP/err" || fail "run --output: $(cat "$TMP/err")"
 expect_eq "run --output: rows" "$("$CSVQ" "$TMP/out/peaks.csv" status)" ok
+# peakfit --help's exit statuses are README's table: every number in it
+# (6 was missing), each once, from util/exit_status.h's rows.
+root=$(cd "$TESTS/.." && pwd)
+out=$("$PEAKFIT" --help) || fail "--help: exit status $?"
+expect_eq "--help's exit statuses" "$(sed -n '/^exit status:/,$p' <<<"$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')" \
+    "$(sed -n '/^| status | meaning |/,/^$/p' "$root/README.md" | awk -F'|' '$2 ~ /^ [0-9]+ $/ { printf "%d ", $2 }')"
+expect_eq "--help: the exit status 6 line" "$(grep '^ *6 ' <<<"$out")" \
+    "    6 calc: the plan fits, but the fit has fewer than 3 points above the knee"
