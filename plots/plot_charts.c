@@ -97,7 +97,13 @@ static const char tokens_axis[] =
 enum { KEY_COLUMNS = 3, KEY_ROW_H = 18, CHART_W = 1100, CHART_H = 560 };
 static const char key_outside[] = "set key below horizontal Left reverse maxcols 3 width 2\n";
 
-static int any_point(const struct group_fit *const *g, int n) { return n > 0 && g[0]->n > 0; }
+static int any_point(const struct group_fit *const *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (g[i]->n > 0)
+            return 1;
+    return 0;
+}
 
 static int any_fitted(const struct group_fit *const *g, int n)
 {
