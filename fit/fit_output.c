@@ -222,7 +222,9 @@ static void with_interval(char *out, size_t size, const char *fmt, const struct 
 static void print_floor(FILE *out, const char *key, const struct group_fit *g)
 {
     if (!g->floor.found) {
-        fprintf(out, "  %s: no floor: all %d points lie on the line (above the knee)\n", key, g->n);
+        /* A fit from slices has no points of its own (n = 0): its slices' are the ones above the knee. */
+        fprintf(out, "  %s: no floor: all %d points%s lie on the line (above the knee)\n", key,
+                g->from_slices ? g->n_above : g->n, g->from_slices ? " of its slices" : "");
         return;
     }
     fprintf(out, "  %s: floor: peak = max(P %.1f MiB, the line); %d point%s on the floor, %d above the knee "

@@ -20,3 +20,18 @@ python3 -c "import sys; sys.exit(abs($got / $whole - 1) > 1e-4)" 2>/dev/null ||
     fail "A from slices $got MiB/token, the whole model measured $whole"
 grep -q "extrapolated to 24 layers; the line the backward phase, the floor the optimizer$" "$TMP/fit" ||
     fail "the line is not backward's: $(grep slices "$TMP/fit" | head -1)"
+# Without per-phase peaks (the whole step's peak alone) the fit from slices
+# has no floor: its line is said to hold its slices' points, not its own
+# (it has none: "all 0 points").
+mkdir "$TMP/one"
+python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+phase = [i for i, n in enumerate(rows[0]) if n.startswith(("forward_", "backward_", "optimizer_")) and n != "optimizer_mib"]
+for r in rows[1:]:
+    for i in phase:
+        r[i] = ""
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)' \
+    "$TESTS/fixtures/qwen2.5-0.5b-slices-peaks.csv" "$TMP/one/peaks.csv"
+"$PEAKFIT" fit "$TMP/one" >"$TMP/fit" 2>&1 || fail "fit without phases: $(tail -3 "$TMP/fit")"
+expect_eq "the floor line of the fit from slices" "$(grep '^  .* layers 24 (slices 1 2 4) .*floor' "$TMP/fit")" \
+    "  qwen2.5-0.5b-shaped / cpu / full / sdpa / layers 24 (slices 1 2 4) / warm 1: no floor: all 15 points of its slices lie on the line (above the knee)"
