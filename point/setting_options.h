@@ -1,9 +1,12 @@
-/* setting_options.h: a command's option for a point setting, taken from
- * the settings table (sweeps/setting_rows.h) rather than written again:
- * its name (the worker's flag), the value's name, help, names or
- * choices, range, setter and default are the setting's sweep key's (and
- * the row's .option_help), so `technique` means one thing, takes one set of
- * names and says so the same way in params, auto, calc and verify.
+/* setting_options.h: a command's option for a point setting, completed
+ * from the settings table (sweeps/setting_rows.h) rather than written
+ * again. What the option's row leaves out comes from the setting: its
+ * name (the sweep key's flag, the worker's option), the value's name,
+ * names or choices and range from the sweep key, the help from the
+ * setting's .option_help, and the setter and default from the key only
+ * where the option reads its value as the key does (the same type, or
+ * names both); so a setting borrowed by several commands takes one set of
+ * names in each.
  *
  * A command's table writes such a row as SETTING_OPTION("key", fields...):
  * the fields it gives (where the value goes, .off, at least; a type of its

@@ -164,8 +164,9 @@
       .column_text = command_column)                                                                                 \
     /* The settings line has the command's hash already (the row above). */                                          \
     R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker", "measured-by"), .column = PEAKS_COL_measured_by, .value = measured_by_of)  \
-    /* After measured_by, as fit.csv's leading columns are a file format: new ones are appended. optimizer's auto    \
-     * is resolved by the point's device: the worker is given, the column and the group key say, what ran. */        \
+    /* fit.csv's leading columns are the group key's, in this table's order, then the fit's own: a setting here    \
+     * is a column after measured_by, and each fit column after it moves one to the right. optimizer's auto is       \
+     * resolved by the point's device: the worker is given, the column and the group key say, what ran. */           \
     R(A, optimizer,                                                                                                  \
       KEY("optimizer", JOB_FIELD(pf_optimizer, optimizer), .arg = "O", .type = OPT_ENUM,                             \
           .names = &optimizer_option_names,                                                                          \
