@@ -300,14 +300,38 @@ static int one_round(struct auto_run *a, int *added)
     return rc;
 }
 
-static void print_summary(const struct auto_run *a, int i)
+/* With --budget and no micro-batch within it: said on stderr, naming the
+ * smallest batch measured and its peak (the fixed cost the parameters'
+ * arithmetic is below: the baseline, the allocator's and the heap's
+ * share); EXIT_PLAN_DOES_NOT_FIT, or EXIT_NO_RESULT when no point ended
+ * well. */
+static int nothing_within(const struct auto_run *a, int i)
+{
+    const struct auto_fit *f = &a->fits[i];
+    for (int k = 0; k < f->n; k++) {
+        const struct auto_point *p = &f->pts[k];
+        if (!p->ok)
+            continue;
+        fprintf(stderr, "peakfit auto: %s: no micro-batch fits --budget %.1f MiB at seq_len %ld: the smallest "
+                "measured, b = %d, peaked at %.1f MiB (baseline %.1f MiB included), over it\n", a->label[i],
+                a->r->budget_mib, track_seq_len(a, i), p->batch, p->baseline_mib + p->rss_mib, p->baseline_mib);
+        return EXIT_PLAN_DOES_NOT_FIT;
+    }
+    fprintf(stderr, "peakfit auto: %s: no micro-batch fits --budget %.1f MiB at seq_len %ld: no point was measured "
+            "(see peaks.csv's status and error)\n", a->label[i], a->r->budget_mib, track_seq_len(a, i));
+    return EXIT_NO_RESULT;
+}
+
+/* A track's lines; with --budget, a status other than EXIT_DONE when no
+ * micro-batch fits it (nothing_within). */
+static int print_summary(const struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
     const char *t = a->label[i];
     int failed = f->n - f->n_ok;
     printf("%s: %d points measured, %d failed, %.0f s of worker time: %s\n", t, f->n, failed, f->wall_s, a->why[i]);
     if (a->r->slices)
-        return;
+        return EXIT_DONE;
     if (isfinite(f->a) && isfinite(f->a_rel))
         printf("%s: A = %.4f MiB/token (%s) +- %.2f%%, from %d points above the knee\n", t, f->a,
                metric_name(a->r->metric), 100 * f->a_rel, f->n_above);
@@ -325,8 +349,12 @@ static void print_summary(const struct auto_run *a, int i)
         printf("%s: the largest micro-batch within %.0f MiB at seq_len %ld: b = %d (measured peak %.1f MiB); "
                "%d runs, %d over the budget, %d failed\n", t, a->r->budget_mib, track_seq_len(a, i), b, peak, f->n, over,
                failed);
-    else if (b == 0)
+    else if (b == 0) {
         printf("%s: no micro-batch measured within %.0f MiB\n", t, a->r->budget_mib);
+        fflush(stdout);
+        return nothing_within(a, i);
+    }
+    return EXIT_DONE;
 }
 
 /* "full", "full/s128" with several seq_lens, "full/l2" for a slice. */
@@ -352,8 +380,13 @@ static int run_rounds(struct auto_run *a)
     rc = read_fits(a);
     while (rc == EXIT_DONE && added)
         rc = one_round(a, &added);
-    for (int i = 0; rc == EXIT_DONE && i < n_tracks(a); i++)
-        print_summary(a, i);
+    /* Every track's summary, and the first that found nothing within the budget says how the command ends. */
+    int found = EXIT_DONE;
+    for (int i = 0; rc == EXIT_DONE && i < n_tracks(a); i++) {
+        int one = print_summary(a, i);
+        found = found == EXIT_DONE ? one : found;
+    }
+    rc = rc == EXIT_DONE ? found : rc;
     if (rc == EXIT_DONE && a->r->slices)
         rc = auto_slices_summary(a->r, a->spec.name, (int)a->spec.config.num_layers);
     return rc;
@@ -363,7 +396,9 @@ static int run_rounds(struct auto_run *a)
  * parameters alone hold (weights, gradients, optimizer state, by
  * arithmetic; the baseline and every activation come on top) cannot hold
  * any micro-batch. It ran b = 1 anyway and exited 0. Returns 0, or -1
- * having said so. (LoRA's adapters are left out: a lower bound.) */
+ * having said so. The sum is not the fixed cost, only what the parameters
+ * hold: a budget above it may still hold no micro-batch, which the rounds
+ * say when b = 1 measures over it (nothing_within). */
 static int state_over_budget(const struct auto_run *a)
 {
     if (a->r->budget_mib <= 0 || model_spec_is_label(&a->spec))

@@ -16,8 +16,9 @@
     /* `calc` judging a plan (reports/calc.h): it fits at the estimate but the upper end of its 95%          \
      * interval (plus --margin) does not... */                                                                 \
     X(EXIT_PLAN_FITS_AT_ESTIMATE, 3, "calc: the plan fits at the estimate only (not within its 95% interval)") \
-    /* ...or it does not fit even at the estimate. 0 means it fits. */                                        \
-    X(EXIT_PLAN_DOES_NOT_FIT, 4, "calc: the plan does not fit")                                                \
+    /* ...or it does not fit even at the estimate (0 means it fits); `auto --budget`: not even the          \
+     * smallest micro-batch measured fits the budget. */                                                       \
+    X(EXIT_PLAN_DOES_NOT_FIT, 4, "calc: the plan does not fit; auto --budget: no micro-batch fits")            \
     /* `verify`: the runs contradicted the predicted boundary (the largest micro-batch did not fit, or the   \
      * next size up did too). */                                                                               \
     X(EXIT_BOUNDARY_MISSED, 5, "verify: the boundary did not hold")                                           \
