@@ -42,6 +42,28 @@ const char *md_cell(const char *text, char *out, size_t size)
     return out;
 }
 
+void md_code_block(FILE *f, const char *info, const char *text, size_t len)
+{
+    size_t run = 0, longest = 0;
+    for (size_t i = 0; i < len; i++) {
+        run = text[i] == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    int fence = longest < 3 ? 3 : (int)longest + 1;
+    for (int i = 0; i < fence; i++)
+        fputc('`', f);
+    fprintf(f, "%s\n", info);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        fputc(c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f) ? c : ' ', f);
+    }
+    if (len && text[len - 1] != '\n')
+        fputc('\n', f);
+    for (int i = 0; i < fence; i++)
+        fputc('`', f);
+    fputc('\n', f);
+}
+
 void md_key_header(FILE *f, int rule)
 {
 #define KEY_HEADER(field, size) fprintf(f, rule ? "|---" : "| %s ", #field);

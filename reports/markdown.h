@@ -11,6 +11,12 @@
  * \ | ` * _ [ ] ( ) ! ~ # backslash-escaped (an _ inside a word left bare), control characters as spaces.
  * Cut at size only between whole escapes. */
 const char *md_cell(const char *text, char *out, size_t size);
+/* A data file's text (len bytes) as a fenced code block, info its
+ * language (`ini`): shown as it is, never read as Markdown. The fence is
+ * one backtick longer than the longest run of backticks in the text (no
+ * line of it can close the block), and each control character but tab and
+ * newline is a space (a bare CR is a line end to CommonMark). */
+void md_code_block(FILE *f, const char *info, const char *text, size_t len);
 /* "| model | device | technique |" header cells (and "|---|---|---|" when
  * rule), and the same cells for a key, the model by its display name. */
 void md_key_header(FILE *f, int rule);

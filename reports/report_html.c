@@ -25,12 +25,28 @@ static const char style[] =
     "pre{background:#f6f6f6;padding:0.5em;overflow-x:auto}"
     "svg{max-width:100%;height:auto;display:block;margin:1em 0}";
 
+/* Is src (src_len bytes) a chart peakfit drew, plots/NAME.png with NAME
+ * of letters, digits and _-. but no "..": nothing else is inlined (an
+ * image path in a data file's text, ../../x.svg, reaches no file). */
+static int is_chart(const char *src, size_t src_len)
+{
+    static const char dir[] = "plots/", safe[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.";
+    size_t d = sizeof dir - 1;
+    if (src_len < d + 5 || src_len > 300 || strncmp(src, dir, d) != 0 || strncmp(src + src_len - 4, ".png", 4) != 0)
+        return 0;
+    for (size_t i = d; i < src_len; i++)
+        if (!strchr(safe, src[i]) || (src[i] == '.' && src[i + 1] == '.'))
+            return 0;
+    return 1;
+}
+
 /* The chart's SVG from its <svg on (without the XML prolog), or NULL when
  * there is none. */
 static char *chart_svg(const char *dir, const char *src, size_t src_len)
 {
     char path[4400], err[4600];
-    if (src_len < 5 || src_len > 300 || strncmp(src + src_len - 4, ".png", 4) != 0)
+    if (!is_chart(src, src_len))
         return NULL;
     snprintf(path, sizeof path, "%s/%.*s.svg", dir, (int)(src_len - 4), src);
     char *text = input_file_read(path, "chart", SVG_MAX_BYTES, NULL, err, sizeof err);

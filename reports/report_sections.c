@@ -1,5 +1,6 @@
 /* report_sections.c: Markdown, one function per section. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -9,6 +10,8 @@
 #include "reports/calc.h"
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
+#include "sweeps/sweep.h"
+#include "util/input_file.h"
 
 static const struct observation *first_row(const struct fit_set *set)
 {
@@ -42,21 +45,22 @@ void section_environment(FILE *f, const struct fit_set *set)
                "*tensor peak* is the counting allocator's peak of live CPU tensor bytes.\n\n");
 }
 
+/* The copy of the sweep, shown as it is: a code block no line of it can
+ * close or turn into Markdown (md_code_block). */
 void section_sweep(FILE *f, const struct fit_set *set)
 {
-    char path[4200], line[1024];
+    char path[4200], err[4400];
+    size_t len;
     snprintf(path, sizeof path, "%s/sweep.sweep", set->dir);
-    FILE *in = fopen(path, "r");
+    char *text = input_file_read(path, "sweep", SWEEP_FILE_MAX_BYTES, &len, err, sizeof err);
     fprintf(f, "## Sweep\n\n");
-    if (!in) {
+    if (!text) {
         fprintf(f, "(no copy of the sweep file in the results directory)\n\n");
         return;
     }
-    fprintf(f, "```ini\n");
-    while (fgets(line, sizeof line, in))
-        fputs(line, f);
-    fprintf(f, "```\n\n");
-    fclose(in);
+    md_code_block(f, "ini", text, len);
+    fprintf(f, "\n");
+    free(text);
 }
 static void raw_row(FILE *f, const struct observation *o)
 {

@@ -35,4 +35,24 @@ mkdir -p "$TMP/<b>x"
 cp "$dir/peaks.csv" "$TMP/<b>x/"
 "$PEAKFIT" report "$TMP/<b>x" 2>"$TMP/err" || fail "report in <b>x: $(cat "$TMP/err")"
 grep -q '<b>' "$TMP/<b>x/report.md" && fail "raw <b> in the report: $(grep '<b>' "$TMP/<b>x/report.md")"
+# The copy of the sweep (sweep.sweep, as run keeps it, or a shared
+# directory's) is shown as it is: a bare CR (grid and run take one in a
+# comment) or a line of ``` cannot end its code block, so its links and
+# images stay text, and no image path reaches a file outside plots/
+# (../evil.png would have inlined ../evil.svg, script and all).
+printf '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n' >"$TMP/evil.svg"
+printf '[j]\nmodel = tiny # a comment\r```\r![r](http://example.com/r.png) [l](http://example.com/)\n```\n![e](../evil.png) ![r2](http://example.com/r2.png)\n````\ntechnique = full\n' >"$dir/sweep.sweep"
+"$PEAKFIT" report "$dir" --html 2>"$TMP/err" || fail "report with a hostile sweep copy: $(cat "$TMP/err")"
+for raw in '<img src="http' 'href="http' '<script' '<img src="../'; do
+    grep -nF -- "$raw" "$dir/report.html" && fail "report.html holds markup from the sweep copy: $raw"
+done
+want='`````ini
+[j]
+model = tiny # a comment ``` ![r](http://example.com/r.png) [l](http://example.com/)
+```
+![e](../evil.png) ![r2](http://example.com/r2.png)
+````
+technique = full
+`````'
+expect_eq "report.md's sweep section" "$(sed -n '/^## Sweep$/,/^## /p' "$report" | sed -n '3,10p')" "$want"
 true
