@@ -44,7 +44,7 @@ static void held_summary(FILE *f, double sum_abs, int n, int n_inside)
 /* Which spread between runs RSS's intervals carry, per group with held-out points. */
 static void between_runs_note(FILE *f, const struct fit_set *set)
 {
-    char key[400], what[300];
+    char key[1200], what[300];
     fprintf(f, "RSS's intervals add its spread between runs of one point (the heap's layout differs from run to "
                "run; a fit sees only its own run's): the sd of the difference between two runs, as a share of "
                "the prediction:\n\n");
@@ -52,7 +52,7 @@ static void between_runs_note(FILE *f, const struct fit_set *set)
         const struct group_fit *g = &set->groups[i];
         if (g->metric != METRIC_RSS || !g->n_held)
             continue;
-        group_key_format(&g->key, key, sizeof key);
+        md_key_label(&g->key, key, sizeof key); /* the model's name is a config's _name_or_path */
         group_run_spread_describe(g, what, sizeof what);
         fprintf(f, "- %s: %s\n", key, what);
     }

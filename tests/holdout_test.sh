@@ -50,3 +50,22 @@ expect_eq "bad pair: exit status" "$rc" 2
 expect_eq "bad pair: message" "$err" \
     "peakfit: $TMP/bad.sweep:6: holdout must be batch x seq_len pairs like 6x384 (batch 1 to 1000000, seq_len 1 to 1000000), not \"6by384\""
 true
+# The held-out section's note names each group through report.md's escaper
+# too: a model named by a config's _name_or_path holding an image and a
+# link stays text in report.html.
+cp -r "$TMP/out" "$TMP/named"
+name='<img src=http://example.com/i.png>[l](http://example.com/)'
+python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+m = rows[0].index("model")
+for r in rows[1:]:
+    r[m] = sys.argv[2]
+csv.writer(open(sys.argv[1], "w"), lineterminator="\n").writerows(rows)' "$TMP/named/peaks.csv" "$name"
+"$PEAKFIT" report "$TMP/named" --html 2>"$TMP/err" || fail "report of the named model: $(cat "$TMP/err")"
+note=$(sed -n '/^RSS.s intervals add its spread between runs/,/^## /p' "$TMP/named/report.md" | grep '^- ')
+expect_eq "the held-out note's group" "${note%%: *}" \
+    '- &lt;img src=http://example.com/i.png&gt;\[l\]\(http://example.com/\) / cpu / full / sdpa'
+for raw in '<img src="http' '<img src=http' 'href="http'; do
+    grep -nF -- "$raw" "$TMP/named/report.html" && fail "report.html holds markup from the model's name: $raw"
+done
+true
