@@ -5,6 +5,7 @@
 #include "core/technique.h"
 #include "fit/depth_fit.h"
 #include "reports/calc_alternatives.h"
+#include "util/term_text.h"
 
 /* Does any group of technique t hold axis a's value in k? */
 static int held_with(const struct fit_set *set, const char *t, const struct group_key *k, int a)
@@ -120,7 +121,8 @@ void calc_alternatives_print(const struct fit_set *set, const struct calc_reques
     printf("  what would fit in %.0f MiB (the largest micro-batch of each; `peakfit calc` with these options "
            "plans it):\n", req->budget_mib);
     for (int i = 0; i < n; i++) {
-        printf("    --technique %s", a[i].technique);
+        char technique[4 * sizeof a[i].technique]; /* fit.json's: through the terminal's escaper */
+        printf("    --technique %s", term_text(a[i].technique, technique, sizeof technique));
         if (a[i].replicas > 1)
             printf(" --replicas %ld", a[i].replicas);
         if (a[i].zero > 0)

@@ -8,6 +8,7 @@
 #include "reports/calc_standalone.h"
 #include "util/exit_status.h"
 #include "util/json_rows.h"
+#include "util/term_text.h"
 
 /* What one replica holds against the single process: F's shift and the
  * terms sharding adds (reports/calc_shard.c). */
@@ -32,15 +33,19 @@ static void print_replica(const struct calc_request *req, const struct calc_plan
 void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
-    char key[400];
-    group_key_format(&g->key, key, sizeof key);
+    /* The key's and the CPU's names come from fit.json and the
+     * environment: through the terminal's escaper, as every such text. */
+    char text[400], key[1700], why[4 * sizeof p->other_machine_why], note[4 * sizeof g->flags];
+    group_key_format(&g->key, text, sizeof text);
+    term_text(text, key, sizeof key);
+    term_text(p->other_machine_why, why, sizeof why);
     if (group_is_per_sample(g))
         printf("plan for %s, per sample (measured without a sequence: seq_len 1)\n", key);
     else
         printf("plan for %s, seq_len %ld\n", key, p->seq_len);
     if (p->other_machine)
         printf("  ANOTHER MACHINE: the fit was %s; RSS differs between machines (sd %.1f%% of the peak, "
-               "bench/results/machines.txt): its interval adds that spread\n", p->other_machine_why,
+               "bench/results/machines.txt): its interval adds that spread\n", why,
                100 * group_machine_spread());
     printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
@@ -68,7 +73,7 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
                p->effective_batch);
     } else {
         printf("  batch b = %ld (%s does not train: no accumulation, no effective batch)\n", p->micro_batch,
-               g->key.technique);
+               term_text(g->key.technique, key, sizeof key));
     }
     printf("  activation memory M = b x A_sample = %.1f MiB\n", p->activation_mib);
     printf("  predicted peak %.1f MiB (95%% prediction interval +- %.1f): %s\n", p->predicted_mib,
@@ -86,7 +91,7 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
         printf("  EXTRAPOLATION: b x s = %.0f tokens, over %d times the largest measured (%.0f)\n",
                (double)p->micro_batch * (double)p->seq_len, CALC_EXTRAPOLATION_FACTOR, g->max_tokens);
     if (g->flags[0])
-        printf("  warning: poor fit: %s\n", g->flags);
+        printf("  warning: poor fit: %s\n", term_text(g->flags, note, sizeof note));
     if (p->far_extrapolated)
         printf("  warning: far outside the measured range (over %d times the largest batch or seq_len measured)\n",
                CALC_FAR_FACTOR);
@@ -98,7 +103,7 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
     if (p->linear_seq_len_beyond)
         printf("  note: seq_len %ld is past the measured %d and the fit has no b x s^2 term (%s): it assumes "
                "activations grow linearly with seq_len; attention that keeps [b, heads, s, s] scores grows faster\n",
-               p->seq_len, g->seq_lens[g->n_seq - 1], g->reason);
+               p->seq_len, g->seq_lens[g->n_seq - 1], term_text(g->reason, note, sizeof note));
 }
 
 void plan_batch_json(json_t *o, const struct plan_batch *b)

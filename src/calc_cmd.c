@@ -11,6 +11,7 @@
 #include "reports/calc_standalone.h"
 #include "src/commands.h"
 #include "util/exit_status.h"
+#include "util/term_text.h"
 
 /* After the message that said what was wrong: one line, not the option
  * list (which would push the message off the screen). */
@@ -47,7 +48,8 @@ static int calc_run(const char *dir, const struct calc_request *req)
     if (rc == EXIT_DONE)
         rc = plan_outcome_exit(plan.outcome);
     if (rc == EXIT_BAD_INPUT) {
-        fprintf(stderr, "peakfit: %s\n", err);
+        char shown[4 * sizeof err]; /* it names fit.json's models and techniques: the terminal's escaper */
+        fprintf(stderr, "peakfit: %s\n", term_text(err, shown, sizeof shown));
     } else if (req->json) {
         print_json(calc_plan_json(req, &plan));
     } else {
