@@ -28,4 +28,6 @@
 #define DEFAULT_LORA_RANK 8
 #define DEFAULT_LORA_TARGETS_TEXT "q, v"
 #define DEFAULT_LEARNING_RATE 1e-4
+/* A command job's technique where it names none: a label (core/technique.h). */
+#define COMMAND_TECHNIQUE_DEFAULT "train"
 #endif

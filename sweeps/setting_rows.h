@@ -48,7 +48,7 @@
     R(A, technique,                                                                                                  \
       KEY("technique", JOB_LIST(pf_technique, techniques, n_techniques, SWEEP_MAX_LIST), .arg = "T",                 \
           .type = OPT_CUSTOM, .set = sweep_set_technique, .names = &technique_option_names, .flag = "technique",     \
-          .unset = "required",                                                                                       \
+          .unset = "required; a command job: `" COMMAND_TECHNIQUE_DEFAULT "`, a label",                            \
           .help = "list of %s"),                                                                                     \
       GROUP_SHOWN(16, "technique"), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
       .value = technique_of, .option_help = "technique")                                                             \

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/param_count.h"
+#include "sweeps/limits.h"
 #include "sweeps/sweep_parser.h"
 #include "core/technique.h"
 #include "util/input_file.h"
@@ -103,6 +104,12 @@ static int check_job(struct reader *r)
          * points are at seq_len 1, a token is a sample, the fit per sample. */
         r->p.job->seq_lens[0] = 1;
         r->p.job->n_seq_lens = 1;
+    }
+    if (j->command[0] && j->n_techniques == 0) {
+        /* Nor need it name a technique (a CNN's script, anyone's): a label,
+         * as its model may be, that runs training steps. */
+        r->p.job->techniques[0] = (pf_technique)technique_label(COMMAND_TECHNIQUE_DEFAULT);
+        r->p.job->n_techniques = (int)r->p.job->techniques[0] >= 0;
     }
     const char *missing = j->n_models == 0 ? "model" : j->n_techniques == 0 ? "technique"
                         : only_load(j) ? NULL : j->n_batches == 0 ? "batch"

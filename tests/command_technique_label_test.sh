@@ -40,4 +40,14 @@ printf '[global]\nmodel = tiny\nseq_len = 1\nbatch = 1\ntechnique = full, ddp-ze
 refused "a label for the worker" "$TMP/w.sweep" 5 ddp-zero1
 printf '[j]\nmodel = my-cnn\ntechnique = a/b\nbatch = 1\ncommand = fake_train {batch} ok\n' >"$TMP/u.sweep"
 refused "an unsafe label" "$TMP/u.sweep" 3 a/b
+# A command job that names no technique (a CNN's script, anyone's) gets
+# the label `train`, as its model may be a label; a worker's job still
+# needs one.
+printf '[cnn]\nmodel = my-cnn\nbatch = 8\ncommand = fake_train {batch} ok {technique}\n' >"$TMP/n.sweep"
+"$PEAKFIT" run "$TMP/n.sweep" -o "$TMP/n" >/dev/null 2>"$TMP/log" || fail "run without technique: $(cat "$TMP/log")"
+expect_eq "a command job without technique" "$("$CSVQ" "$TMP/n/peaks.csv" point_id technique status command)" \
+    "cnn/my-cnn/cpu/train/sdpa/b8/s1/st2/r0	train	ok	'fake_train' '8' 'ok' 'train'"
+printf '[w]\nmodel = tiny\nbatch = 1\nseq_len = 8\n' >"$TMP/nw.sweep"
+err=$("$PEAKFIT" grid "$TMP/nw.sweep" 2>&1 >/dev/null)
+expect_eq "a worker's job without technique" "$err" "peakfit: $TMP/nw.sweep:1: job [w] has no technique (set it here or in [global])"
 exit 0
