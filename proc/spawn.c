@@ -170,6 +170,9 @@ static void classify(struct spawned *s, int wstatus)
     if (WIFEXITED(wstatus)) {
         r->exit_code = WEXITSTATUS(wstatus);
         status = r->exit_code == WORKER_EXIT_OK ? "ok" : r->exit_code == WORKER_EXIT_OOM ? "oom" : "error";
+        if (!s->watch && r->exit_code == WORKER_EXIT_USAGE && !r->error[0]) /* said on stderr, before any report */
+            snprintf(r->error, sizeof r->error, "the worker refused its options (exit status 2): its message is on "
+                     "the run's stderr");
     } else {
         r->signal = WTERMSIG(wstatus);
         /* An unrequested SIGKILL is, on Linux, almost always the kernel's

@@ -94,7 +94,10 @@ int sweep_job_name_valid(const char *name);
  * relative to the current directory. NULL when out of memory. */
 struct sweep *sweep_new_point(void);
 /* Sets key of job as a sweep file's `key = value` would, with the same
- * checks. Returns 0, or -1 with the message (no file or line) in err. */
+ * checks, but to one value: a list key's value is not split at its commas
+ * (the worker's options are one point's, and a model's canonical path may
+ * hold a comma). Returns 0, or -1 with the message (no file or line) in
+ * err. */
 int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const char *value, char *err,
               size_t errlen);
 

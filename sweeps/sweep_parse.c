@@ -309,7 +309,15 @@ int sweep_set(struct sweep *s, struct sweep_job *job, const char *key, const cha
 {
     struct parser p = {.err = err, .errlen = errlen, .sweep = s, .job = job};
     const struct opt_row *k = sweep_key_find(key);
-    return k ? sweep_key_set(&p, k, key, value) : unknown_key(&p, key);
+    if (!k)
+        return unknown_key(&p, key);
+    struct opt_row one = *k;
+    one.flags &= ~OPT_LIST;
+    if (sweep_key_set(&p, &one, key, value) != 0)
+        return -1;
+    if (k->flags & OPT_LIST)
+        *(int *)((char *)job + k->count_off) = 1;
+    return 0;
 }
 
 const struct model_spec *sweep_job_model(const struct sweep *s, const struct sweep_job *job, int i)

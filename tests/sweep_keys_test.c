@@ -34,8 +34,11 @@ static void check_set(void)
     struct sweep_job *j = &s->jobs[0];
     char err[1024];
     CHECK(sweep_set(s, j, "batch", "1000000", err, sizeof err) == 0 && j->batches[0] == LIMIT_BATCH_MAX, "%s", err);
+    /* One value, as the worker's --batch takes it (not a list, so not split at a comma). */
     CHECK(sweep_set(s, j, "batch", "1000001", err, sizeof err) == -1 &&
-          strcmp(err, "batch must be whole numbers from 1 to 1000000, not \"1000001\"") == 0, "%s", err);
+          strcmp(err, "batch must be a whole number from 1 to 1000000, not \"1000001\"") == 0, "%s", err);
+    CHECK(sweep_set(s, j, "batch", "1,2", err, sizeof err) == -1 &&
+          strcmp(err, "batch must be a whole number from 1 to 1000000, not \"1,2\"") == 0, "%s", err);
     CHECK(sweep_set(s, j, "threads", "4097", err, sizeof err) == -1 &&
           strcmp(err, "threads must be a whole number from 0 to 4096, not \"4097\"") == 0, "%s", err);
     CHECK(sweep_set(s, j, "seed", "2147483647", err, sizeof err) == 0 && j->seed == LIMIT_SEED_MAX, "%s", err);
