@@ -106,12 +106,21 @@ static int parse(int argc, char **argv, struct slurm_options *o)
 static const char directive_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/_.,+-";
 static int directive_safe(const char *path) { return !path[strspn(path, directive_chars)]; }
 
+/* The paths a task's script needs, absolute: peakfit itself, the frozen
+ * sweep, DIR, and the directory `peakfit slurm` ran in. */
+struct script_paths {
+    const char *self, *sweep, *dir, *cwd;
+};
+
 /* sweep: the frozen copy in DIR, so that an edit of the original after
  * `peakfit slurm` cannot shift points between tasks; points: the grid's
- * size, checked by each task (--sweep-points). */
-static void write_script(FILE *f, const struct slurm_options *o, const char *self, const char *sweep, const char *dir,
-                         long points)
+ * size, checked by each task (--sweep-points). The task starts in the
+ * directory `peakfit slurm` ran in, wherever sbatch was run: a command
+ * job's relative program (command = ./train.sh) is found where the sweep
+ * was checked. */
+static void write_script(FILE *f, const struct slurm_options *o, const struct script_paths *at, long points)
 {
+    const char *self = at->self, *sweep = at->sweep, *dir = at->dir;
     long tasks = (points + o->chunk - 1) / o->chunk;
     fprintf(f, "#!/bin/bash\n"
                "# Written by `peakfit slurm`: %ld points as a job array of %ld task%s of %ld point%s each.\n"
@@ -138,7 +147,9 @@ static void write_script(FILE *f, const struct slurm_options *o, const char *sel
         shell_quote(f, dir);
         fprintf(f, "\"/slurm-${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}.out\" 2>&1; fi\n");
     }
-    fprintf(f, "exec ");
+    fprintf(f, "cd ");
+    shell_quote(f, at->cwd);
+    fprintf(f, "\nexec ");
     shell_quote(f, self);
     fprintf(f, " run ");
     shell_quote(f, sweep);
@@ -147,8 +158,7 @@ static void write_script(FILE *f, const struct slurm_options *o, const char *sel
     fprintf(f, " --point \"$SLURM_ARRAY_TASK_ID\" --chunk %ld --sweep-points %ld\n", o->chunk, points);
 }
 
-static int save_script(const char *path, const struct slurm_options *o, const char *self, const char *sweep,
-                       const char *dir, long points)
+static int save_script(const char *path, const struct slurm_options *o, const struct script_paths *at, long points)
 {
     char err[PATH_MAX + 256];
     struct output_file out;
@@ -156,7 +166,7 @@ static int save_script(const char *path, const struct slurm_options *o, const ch
         fprintf(stderr, "peakfit: %s\n", err);
         return EXIT_IO;
     }
-    write_script(out.f, o, self, sweep, dir, points);
+    write_script(out.f, o, at, points);
     if (output_file_commit(&out, err, sizeof err) != 0 || chmod(path, 0755) != 0) {
         fprintf(stderr, "peakfit: %s\n", err[0] ? err : strerror(errno));
         return EXIT_IO;
@@ -260,9 +270,10 @@ int slurm_main(int argc, char **argv)
         return rc;
     long points = g.n;
     choose_chunk(&o, points);
-    char self[PATH_MAX], *dir = NULL, script[PATH_MAX], frozen[PATH_MAX];
+    char self[PATH_MAX], *dir = NULL, script[PATH_MAX], frozen[PATH_MAX], cwd[PATH_MAX];
     rc = out_dir_prepare(o.dir);
-    if (rc == EXIT_DONE && (!(dir = realpath(o.dir, NULL)) || worker_command_self(self, sizeof self) != 0))
+    if (rc == EXIT_DONE && (!(dir = realpath(o.dir, NULL)) || worker_command_self(self, sizeof self) != 0 ||
+                            !getcwd(cwd, sizeof cwd)))
         rc = EXIT_IO;
     if (rc == EXIT_DONE)
         rc = check_results(dir, &g);
@@ -276,7 +287,7 @@ int slurm_main(int argc, char **argv)
     grid_free(&g);
     sweep_free(s);
     if (rc == EXIT_DONE)
-        rc = save_script(script, &o, self, frozen, dir, points);
+        rc = save_script(script, &o, &(struct script_paths){self, frozen, dir, cwd}, points);
     if (rc == EXIT_DONE)
         printf("%s\n", script);
     if (rc == EXIT_DONE && o.submit)

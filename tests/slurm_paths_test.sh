@@ -31,4 +31,13 @@ sed 's|^seq_len = 8$|seq_len = 8\nweights = w,1/model.safetensors|' "$TMP/sweeps
 "$PEAKFIT" slurm "$TMP/sweeps/w.sweep" -o "$TMP/w" >/dev/null 2>"$TMP/err" || fail "slurm, weights: $(cat "$TMP/err")"
 expect_eq "the copy's weights line" "$(grep '^weights' "$TMP/w/sweep.sweep")" \
     "weights = $(cd "$TMP/sweeps" && pwd -P)/w,1/model.safetensors"
+# A command job's relative program (command = ./train.sh) is found where
+# `peakfit slurm` checked it: the task starts in that directory, wherever
+# sbatch was run.
+mkdir -p "$TMP/project"
+cp "$(dirname "$CSVQ")/fake_train" "$TMP/project/train"
+printf '[mine]\nmodel = my-cnn\ntechnique = full\nbatch = 4\ncommand = ./train {batch} ok\n' >"$TMP/project/c.sweep"
+(cd "$TMP/project" && "$PEAKFIT" slurm c.sweep -o "$TMP/c" >/dev/null 2>"$TMP/err") || fail "slurm, command: $(cat "$TMP/err")"
+(cd / && SLURM_ARRAY_TASK_ID=0 bash "$TMP/c/peakfit.sbatch" >"$TMP/task" 2>&1) || fail "the command's task: $(cat "$TMP/task")"
+expect_eq "the command's point, run from /" "$("$CSVQ" "$TMP/c/peaks.csv" status error)" "ok	"
 true
