@@ -3,10 +3,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "point/command_job.h"
 #include "runner/device_check.h"
 #include "point/grid.h"
 #include "runner/grid_load.h"
+#include "util/csv_table.h"
 #include "util/exit_status.h"
 
 /* Each command job's program, found and executable? Checked on the job's
@@ -58,4 +62,28 @@ struct sweep *grid_load(const char *sweep_path, struct grid *g, int *status)
     if (g->warnings)
         fputs(g->warnings, stderr);
     return s;
+}
+
+int grid_load_check_configs(const char *dir, const struct grid *g)
+{
+    char path[PATH_MAX + 16], err[PATH_MAX + 512], now[32];
+    struct csv_table t;
+    snprintf(path, sizeof path, "%s/peaks.csv", dir);
+    if (access(path, F_OK) != 0 || csv_table_read(path, &t, err, sizeof err) != 0)
+        return EXIT_DONE; /* no fit there either: open_fit says so */
+    int source = csv_table_column(&t, "model_source"), hash = csv_table_column(&t, "config_hash"), rc = EXIT_DONE;
+    for (int r = 0; source >= 0 && hash >= 0 && rc == EXIT_DONE && r < t.n_rows; r++) {
+        const char *had = t.rows[r].fields[hash], *at = t.rows[r].fields[source];
+        for (int i = 0; had[0] && rc == EXIT_DONE && i < g->n; i++) {
+            const struct grid_point *p = &g->points[i];
+            snprintf(now, sizeof now, "%016llx", (unsigned long long)p->config_hash);
+            if (p->config_hash && strcmp(p->model_source, at) == 0 && strcmp(now, had) != 0) {
+                fprintf(stderr, "peakfit: %s changed since %s was measured (config_hash %s there, %s now): its "
+                        "fit is another model's; use another -o DIR, or restore the config\n", at, path, had, now);
+                rc = EXIT_BAD_INPUT;
+            }
+        }
+    }
+    csv_table_free(&t);
+    return rc;
 }

@@ -118,6 +118,13 @@ int grid_main(int argc, char **argv)
     struct sweep *s = grid_load(a.sweep, &g, &status);
     if (!s)
         return status;
+    /* DIR's fit predicts this sweep's points only where it measured the
+     * same model: a config changed at its path is another (resume refuses it too). */
+    if (a.dir && (status = grid_load_check_configs(a.dir, &g)) != EXIT_DONE) {
+        grid_free(&g);
+        sweep_free(s);
+        return status;
+    }
     for (int i = 0; i < g.n; i++)
         printf("%s\n", g.points[i].id);
     fflush(stdout);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "models/model_spec.h"
 #include "reports/calc.h"
 #include "point/point_fields.h"
 #include "runner/run_sweep.h"
@@ -49,6 +50,27 @@ static const struct csv_row *group_row(const struct csv_table *t, const struct g
             return &t->rows[r];
     }
     return NULL;
+}
+
+/* The config the group's rows were measured on is the one at its path now
+ * (its config_hash; a preset has none): else verify would measure another
+ * model against this fit, as resume refuses to mix it in. EXIT_DONE, or
+ * EXIT_BAD_INPUT after saying so. */
+static int same_config(const char *path, char *const *f)
+{
+    const char *had = f[PEAKS_COL_config_hash], *source = f[PEAKS_COL_model_source];
+    struct model_spec now;
+    char err[4400], hash[32];
+    if (!had[0])
+        return EXIT_DONE;
+    if (model_spec_read(source, &now, err, sizeof err) != 0)
+        return fprintf(stderr, "peakfit: verify: %s\n", err), EXIT_BAD_INPUT;
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)now.config_hash);
+    if (strcmp(hash, had) == 0)
+        return EXIT_DONE;
+    fprintf(stderr, "peakfit: verify: %s changed since %s was measured (config_hash %s there, %s now): the fit is "
+            "another model's; measure this one with run, or restore the config\n", source, path, had, hash);
+    return EXIT_BAD_INPUT;
 }
 
 /* Every setting of the group's row, as the sweep key that set it; the
@@ -260,6 +282,7 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
              p.fit->key.technique, p.fit->key.attention, p.seq_len, req->budget_mib);
     snprintf(sweep, sizeof sweep, "%s/verify.sweep", vdir);
     int rc = !row ? (fprintf(stderr, "peakfit: %s: no row of this version for the group\n", path), EXIT_BAD_INPUT)
+             : same_config(path, row->fields) != EXIT_DONE ? EXIT_BAD_INPUT
              : mkdir(vdir, 0755) != 0 && errno != EEXIST ? (fprintf(stderr, "peakfit: %s: %s\n", vdir, strerror(errno)), EXIT_IO)
                                                         : write_sweep(sweep, row->fields, &p, limit_mib);
     csv_table_free(&t);
