@@ -155,21 +155,36 @@ void command_watch_sample(struct command_watch *w, pid_t pid)
 }
 
 /* One rank's file, line by line, as the pipe is read: into rr; its first
- * fault, named as the rank's, into the point's report error. */
+ * fault, named as the rank's, into the point's report error. Read as the
+ * pipe is, at most COMMAND_REPORT_MAX_BYTES and one byte more: a line
+ * keeps its first COMMAND_REPORT_LINE_MAX bytes and counts the rest, so a
+ * file of gigabytes without a newline costs a megabyte of reading and no
+ * memory. */
 static void read_rank_file(struct command_watch *w, int rank, FILE *f, struct point_result *rr)
 {
     static struct command_watch one;
-    char *line = NULL, *cut;
-    size_t cap = 0;
-    ssize_t len;
+    static char line[COMMAND_REPORT_LINE_MAX + 1];
+    size_t len = 0;
+    long long total = 0;
+    int c = 0;
     command_watch_init(&one, -1, -1, NULL);
     point_result_init(rr);
-    while (one.report_bytes <= COMMAND_REPORT_MAX_BYTES && (len = getline(&line, &cap, f)) >= 0) {
-        if ((cut = memchr(line, '\n', (size_t)len)) == line + len - 1)
-            *cut = '\0', len--;
-        command_watch_report_line(&one, rr, line, (size_t)len);
+    while (total <= COMMAND_REPORT_MAX_BYTES && (c = getc(f)) != EOF) {
+        total++;
+        if (c != '\n') {
+            if (len < sizeof line - 1)
+                line[len] = (char)c;
+            len++;
+            continue;
+        }
+        line[len < sizeof line ? len : sizeof line - 1] = '\0';
+        command_watch_report_line(&one, rr, line, len);
+        len = 0;
     }
-    free(line);
+    if (len > 0 || total > COMMAND_REPORT_MAX_BYTES) { /* a last line without its newline, or the cut */
+        line[len < sizeof line ? len : sizeof line - 1] = '\0';
+        command_watch_report_line(&one, rr, line, len);
+    }
     if (one.report_error[0] && !w->report_error[0])
         snprintf(w->report_error, sizeof w->report_error, "rank %d's %.200s", rank, one.report_error);
 }
@@ -304,7 +319,7 @@ void command_watch_finish(struct command_watch *w, struct point_result *r, const
     static struct rank_result ranks[RANK_PEAKS_MAX];
     memset(ranks, 0, sizeof ranks);
     read_rank_files(w, ranks);
-    rank_reports_merge(&w->ranks, ranks, r);
+    rank_reports_merge(&w->ranks, ranks, r, w->report_error, sizeof w->report_error);
     rank_reports_remove(&w->ranks);
     check_baseline(w, r);
     judge(w, r);

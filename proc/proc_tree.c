@@ -142,7 +142,22 @@ long proc_tree_rss_kib(pid_t root)
     return sum;
 }
 
-/* The RANK=N of /proc/PID/environ, or -1 (none, or not a rank). */
+const char *const proc_rank_variables[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+
+/* Which of proc_rank_variables an environment entry sets ("RANK=3"): its
+ * index, or -1. */
+static int rank_variable_of(const char *entry)
+{
+    for (int v = 0; proc_rank_variables[v]; v++) {
+        size_t n = strlen(proc_rank_variables[v]);
+        if (strncmp(entry, proc_rank_variables[v], n) == 0 && entry[n] == '=')
+            return v;
+    }
+    return -1;
+}
+
+/* The rank of /proc/PID/environ (the first of proc_rank_variables it
+ * holds), or -1 (none, or not a rank). */
 static int rank_of(pid_t pid)
 {
     static char env[1 << 16];
@@ -154,15 +169,16 @@ static int rank_of(pid_t pid)
     size_t n = fread(env, 1, sizeof env - 1, f);
     fclose(f);
     env[n] = '\0';
+    const char *value = NULL;
+    int best = -1;
     for (size_t i = 0; i < n; i += strlen(env + i) + 1) {
-        long rank;
-        char *end;
-        if (strncmp(env + i, "RANK=", 5) != 0 || !isdigit((unsigned char)env[i + 5]))
-            continue;
-        rank = strtol(env + i + 5, &end, 10);
-        return *end == '\0' && rank < 1 << 20 ? (int)rank : -1;
+        int v = rank_variable_of(env + i);
+        if (v >= 0 && (best < 0 || v < best))
+            best = v, value = env + i + strlen(proc_rank_variables[v]) + 1;
     }
-    return -1;
+    char *end = NULL;
+    long rank = value && isdigit((unsigned char)value[0]) ? strtol(value, &end, 10) : -1;
+    return rank >= 0 && *end == '\0' && rank < 1 << 20 ? (int)rank : -1;
 }
 
 /* The walk is breadth-first, so a rank's topmost process comes before

@@ -15,8 +15,13 @@ int proc_tree_pids(pid_t root, pid_t *pids, int max);
  * RSS and the private pages of each process below it, so that a page a
  * forked child still shares with its parent counts once. */
 long proc_tree_rss_kib(pid_t root);
+/* The variables a launcher numbers its workers by, the first a process
+ * holds naming its rank: torchrun's (and DeepSpeed's, Horovod's) RANK,
+ * Open MPI's, MPICH's and PMIx's. A command starts without them (its
+ * runner's own are not its ranks: proc/spawn.c). NULL-terminated. */
+extern const char *const proc_rank_variables[];
 /* The same, split by rank: kib[R] is the memory of the processes whose
- * environment holds RANK=R (a launcher's workers, torchrun's), counted as
+ * environment holds a rank variable = R (a launcher's workers), counted as
  * above: the rank's topmost process's RSS and what each below it holds
  * alone. Ranks at or above max are not counted. Returns 1 + the highest
  * rank seen (0: none); kib is not cleared first. */

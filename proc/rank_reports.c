@@ -1,6 +1,8 @@
 /* rank_reports.c: a point's report directory, each rank's memory sampled
  * in its tree, and the largest rank made the point's (rank_reports.h). */
-#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +10,18 @@
 #include "proc/proc_tree.h"
 #include "proc/rank_reports.h"
 
-int rank_reports_make(struct rank_reports *k)
+int rank_reports_make(struct rank_reports *k, char *why, size_t size)
 {
     const char *tmp = getenv("TMPDIR");
     memset(k, 0, sizeof *k);
     snprintf(k->dir, sizeof k->dir, "%s/peakfit-ranks-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     if (mkdtemp(k->dir))
         return 0;
+    int err = errno;
+    snprintf(why, size, "cannot make the point's report directory in %s%.200s: %s", tmp && tmp[0] ? "TMPDIR " : "",
+             tmp && tmp[0] ? tmp : "/tmp", strerror(err));
     k->dir[0] = '\0';
+    errno = err;
     return -1;
 }
 
@@ -28,33 +34,72 @@ void rank_reports_sample(struct rank_reports *k, pid_t root)
     k->n_sampled = n > k->n_sampled ? n : k->n_sampled;
 }
 
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *at)
+{
+    (void)st, (void)type, (void)at;
+    remove(path);
+    return 0;
+}
+
+/* Depth first, links not followed: whatever a rank made in it (a
+ * subdirectory too) goes, and nothing outside it. */
 void rank_reports_remove(struct rank_reports *k)
 {
-    DIR *d = k->dir[0] ? opendir(k->dir) : NULL;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char path[PATH_MAX + 256];
-        snprintf(path, sizeof path, "%s/%s", k->dir, e->d_name);
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            unlink(path);
-    }
-    if (d)
-        closedir(d);
     if (k->dir[0])
-        rmdir(k->dir);
+        nftw(k->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     k->dir[0] = '\0';
 }
 
-/* A rank's own peak: what it reported (VmHWM), or its sampled share of
- * the tree where that is larger (a rank that reported nothing: only it). */
-static void rank_peak(const struct rank_reports *k, int rank, struct point_result *rr)
+/* The first fault of the ranks' reports into why ("" while none). */
+static void fault(char *why, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    if (why[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+}
+
+/* A rank's own peak, checked against what peakfit measured: what it
+ * reported (VmHWM), never above the whole tree's peak, or its sampled
+ * share of the tree where that is larger. A rank that reported but was
+ * never seen in the tree (no process carried its number) and gave no
+ * peak was not measured; a baseline above the rank's peak is not its
+ * baseline. Either is a fault, and the rank's figures are left at what
+ * can be read back (a peak above baseline of 0, never negative). */
+static void rank_peak(const struct rank_reports *k, int rank, int reported, struct point_result *rr, double tree_mib,
+                      char *why, size_t size)
 {
     double sampled = rank < k->n_sampled ? k->sampled_kib[rank] / 1024.0 : 0;
+    if (rr->peak_rss_mib > tree_mib) {
+        fault(why, size, "rank %d's peak_rss_kib %.0f (%.1f MiB) is above the process tree's peak, %.1f MiB", rank,
+              rr->peak_rss_mib * 1024, rr->peak_rss_mib, tree_mib);
+        rr->peak_rss_mib = -1;
+    }
     if (rr->peak_rss_mib < sampled)
         rr->peak_rss_mib = sampled;
+    if (reported && rr->peak_rss_mib <= 0) {
+        fault(why, size, "rank %d reported, but no process of the tree carried its number (RANK, "
+              "OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK = %d) and its report has no peak_rss_kib: its peak was "
+              "not measured", rank, rank);
+        rr->peak_rss_mib = 0;
+    }
     if (rr->baseline_rss_mib < 0)
         rr->baseline_rss_mib = 0;
+    if (rr->baseline_rss_mib > rr->peak_rss_mib) {
+        if (rr->peak_rss_mib > 0)
+            fault(why, size, "rank %d's baseline_rss_kib %.0f (%.1f MiB) is above its peak, %.1f MiB", rank,
+                  rr->baseline_rss_mib * 1024, rr->baseline_rss_mib, rr->peak_rss_mib);
+        rr->baseline_rss_mib = rr->peak_rss_mib;
+    }
     if (rr->baseline_tensor_mib < 0 && rr->tensor_peak_mib >= 0)
         rr->baseline_tensor_mib = 0;
+    if (rr->tensor_peak_mib >= 0 && rr->baseline_tensor_mib > rr->tensor_peak_mib) {
+        fault(why, size, "rank %d's baseline_tensor_bytes (%.1f MiB) is above its tensor_peak_bytes (%.1f MiB)", rank,
+              rr->baseline_tensor_mib, rr->tensor_peak_mib);
+        rr->baseline_tensor_mib = rr->tensor_peak_mib;
+    }
 }
 
 static double above(double peak, double base) { return peak < 0 || base < 0 ? -1 : peak - base; }
@@ -72,7 +117,8 @@ static int largest(const struct rank_peak *p, int n)
     return best;
 }
 
-int rank_reports_merge(const struct rank_reports *k, struct rank_result *ranks, struct point_result *r)
+int rank_reports_merge(const struct rank_reports *k, struct rank_result *ranks, struct point_result *r, char *why,
+                       size_t size)
 {
     struct rank_peak peaks[RANK_PEAKS_MAX];
     int n = 0;
@@ -82,7 +128,7 @@ int rank_reports_merge(const struct rank_reports *k, struct rank_result *ranks, 
             continue;
         if (!ranks[i].present)
             point_result_init(&ranks[i].r);
-        rank_peak(k, i, &ranks[i].r);
+        rank_peak(k, i, ranks[i].present, &ranks[i].r, r->peak_rss_mib, why, size);
         const struct point_result *rr = &ranks[i].r;
         peaks[n++] = (struct rank_peak){.rank = i, .rss_mib = above(rr->peak_rss_mib, rr->baseline_rss_mib),
                                         .tensor_mib = above(rr->tensor_peak_mib, rr->baseline_tensor_mib)};

@@ -36,13 +36,22 @@ static void forget(pid_t pid)
 }
 
 /* A command job's process: no terminal input, its stdout and stderr to
- * the runner (command_watch), and the report fd named in its environment. */
+ * the runner (command_watch), the report fd named in its environment, and
+ * none of the rank variables: those of the shell that started the runner
+ * (under torchrun or Slurm) would make the command's own processes ranks,
+ * and its report on fd 3 be thrown away for theirs (proc/rank_reports.h). */
 static void command_streams(int out_write, char *report_dir)
 {
     static char report_fd[] = "PEAKFIT_REPORT_FD=3";
-    int null = open("/dev/null", O_RDONLY);
-    if (null < 0 || dup2(null, 0) < 0 || dup2(out_write, 1) < 0 || dup2(out_write, 2) < 0)
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    /* dup2 onto itself (a runner started with stdin closed) keeps close-on-exec: cleared then. */
+    if (null < 0 || (null == 0 ? fcntl(0, F_SETFD, 0) : dup2(null, 0)) < 0 || dup2(out_write, 1) < 0 ||
+        dup2(out_write, 2) < 0)
         _exit(127);
+    if (null > 2)
+        close(null); /* stdin has it: no second descriptor for the command to inherit */
+    for (int v = 0; proc_rank_variables[v]; v++)
+        unsetenv(proc_rank_variables[v]);
     putenv(report_fd);
     putenv(report_dir); /* a launcher's workers: one file each (proc/rank_reports.h) */
 }
@@ -273,7 +282,7 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
     if (pipe2(fds, O_CLOEXEC) != 0)
         return SPAWN_FAILED;
     struct rank_reports ranks;
-    if (o->watch && (pipe2(out, O_CLOEXEC) != 0 || rank_reports_make(&ranks) != 0)) {
+    if (o->watch && (pipe2(out, O_CLOEXEC) != 0 || rank_reports_make(&ranks, r->error, sizeof r->error) != 0)) {
         for (int i = 0; i < 2; i++)
             if (out[i] >= 0)
                 close(out[i]);

@@ -103,6 +103,11 @@ static int start_command(struct slot *sl, const struct grid_point *p, int thread
     o->watch = &sl->watch;
     o->mem_limit = p->job->mem_limit;
     int rc = spawn_start(argv.argv, o, &sl->sp, &sl->r) == SPAWN_RUNNING ? 0 : -1;
+    if (rc != 0 && sl->r.error[0]) {
+        int err = errno;
+        fprintf(stderr, "peakfit: job [%s]: %s\n", p->job->name, sl->r.error);
+        errno = err;
+    }
     command_argv_free(&argv);
     return rc;
 }
