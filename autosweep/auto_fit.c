@@ -41,7 +41,6 @@ static void collect(const struct observations *o, const struct auto_select *sel,
         const double *ph = metric_phases(ob, sel->metric);
         add_point(f, &(struct auto_point){.batch = ob->batch, .tokens = ob->tokens, .metric_mib = metric,
                                           .forward_mib = phases_known(ph) ? ph[PF_PHASE_FORWARD] : -1,
-                                          .optimizer_mib = phases_known(ph) ? ph[PF_PHASE_OPTIMIZER] : -1,
                                           .rss_mib = ob->rss_mib, .tensor_mib = ob->tensor_mib, .baseline_mib = ob->baseline_mib,
                                           .wall_s = ob->wall_s, .ok = 1});
         f->baseline_mib = ob->baseline_mib > 0 ? ob->baseline_mib : f->baseline_mib;

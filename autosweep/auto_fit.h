@@ -19,7 +19,6 @@ struct auto_point {
     int batch;
     double tokens, metric_mib, rss_mib, tensor_mib, baseline_mib, wall_s;
     double forward_mib;     /* the forward phase's peak of the metric; -1: not measured */
-    double optimizer_mib;   /* the optimizer step's, the floor a training step's line rises over; -1: not measured */
     int ok, on_floor;
 };
 

@@ -11,11 +11,8 @@
 #include "autosweep/auto_fit.h"
 #include "autosweep/auto_rounds.h"
 #include "autosweep/auto_slice_choose.h"
-#include "autosweep/auto_slice_knee.h"
 #include "autosweep/auto_slices.h"
 #include "autosweep/auto_sweep.h"
-#include "core/attention.h"
-#include "core/optimizer.h"
 #include "core/technique.h"
 #include "fit/depth_fit.h"
 #include "models/model_spec.h"
@@ -25,7 +22,6 @@
 #include "proc/proc_stats.h"
 #include "runner/run_sweep.h"
 #include "store/out_dir.h"
-#include "sweeps/limits.h"
 #include "util/clock.h"
 #include "util/exit_status.h"
 
@@ -177,41 +173,14 @@ static const char *budget_spent(struct auto_run *a, int i)
     return a->why[i];
 }
 
-/* Track i's slice at each depth, its knee by arithmetic (autosweep/auto_slice_knee.h)
- * into k: 0, or -1 where the arithmetic does not know the step. */
-static int knees_of(const struct auto_run *a, int i, struct slice_knee *k)
-{
-    const struct auto_request *r = a->r;
-    int z = zero_grad_from_name(r->zero_grad), optimizer = optimizer_from_name(r->optimizer);
-    pf_train_options o = {.technique = track_technique(a, i), .lora_rank = DEFAULT_LORA_RANK,
-                          .lora_targets = lora_targets_from_list(DEFAULT_LORA_TARGETS_TEXT),
-                          .attention = strcmp(r->attention, attention_name(PF_ATTN_EAGER)) ? PF_ATTN_SDPA : PF_ATTN_EAGER,
-                          .optimizer = optimizer_resolved((pf_optimizer)optimizer, r->device)};
-    if (z < 0 || optimizer < 0 || model_spec_is_label(&a->spec))
-        return -1;
-    for (int d = 0; d < r->n_depths; d++) {
-        pf_model_config slice = pf_config_slice(&a->spec.config, r->depths[d]);
-        if (slice_knee_of(&slice, &o, (pf_zero_grad)z, o.attention, track_seq_len(a, i), &k[d]) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* A slice's next batches (autosweep/auto_slice_choose.h) into next: the
- * rise measured at the depth where it costs the least, b = 1 there too
- * where the depths' points leave the fit across them no residual. */
+/* A slice's next batches (autosweep/auto_slice_choose.h) into next. */
 static int choose_slice(struct auto_run *a, int i, int *next)
 {
-    struct slice_knee k[AUTO_MAX_DEPTHS];
-    int s = (int)track_seq_len(a, i), n_depths = a->r->n_depths, d = i % n_depths;
-    int known = knees_of(a, i, k) == 0, rise = known ? slice_knee_cheapest(k, n_depths, s) : 0;
-    struct auto_slice_goal g = {.seq_len = s, .rise_depth = a->r->depths[rise], .rise = d == rise,
-                                .with_one = 2 * n_depths < DEPTH_FIT_MIN_POINTS,
-                                .predicted = known ? slice_knee_batch(&k[d], s) : 0,
-                                .forward_at0_mib = known ? k[d].states_mib - k[d].grads_mib : NAN,
+    struct auto_slice_goal g = {.seq_len = (int)track_seq_len(a, i), .shallowest = track_layers(a, i) == a->r->depths[0],
+                                .coarse = a->r->n_depths >= 3 ? 2 : 3,
+                                .excess_known = depth_logits_grad_known(track_technique(a, i)),
                                 .excess_per_token_mib = depth_logits_grad_mib(&a->spec.config),
                                 .room_mib = room_mib(a, &a->fits[i])};
-    g.predicted_peak_mib = known ? slice_knee_peak_mib(&k[d], g.predicted + 1, s) : 0;
     return auto_slice_next(&a->fits[i], &g, next, a->why[i], sizeof a->why[i]);
 }
 
@@ -241,7 +210,7 @@ static int choose(struct auto_run *a, int i)
 {
     const struct auto_fit *f = &a->fits[i];
     struct auto_job *j = &a->jobs[i];
-    int next[(int)AUTO_N_COARSE + (int)AUTO_SLICE_MAX_NEXT];
+    int next[(int)AUTO_N_COARSE + (int)AUTO_SLICE_ABOVE];
     j->technique = track_technique(a, i);
     j->seq_len = track_seq_len(a, i);
     j->layers = track_layers(a, i);

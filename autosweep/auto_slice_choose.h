@@ -1,44 +1,40 @@
 /* auto_slice_choose.h: the points `peakfit auto --slices` measures at
- * each depth, the fewest that the fit across depths (fit/depth_fit.h)
- * needs, at the least cost. It needs the forward phase's line at every
- * depth (it rises from the first token: any two batches give it; b = 1
- * and 2 are the cheapest), and the step's rise over it, which shows only
- * above the knee, where points cost the most: two points there, at one
- * depth alone (the rise is the same at every depth), the one where they
- * cost the least (autosweep/auto_slice_knee.h). Those two give that
- * depth's forward line too, so it measures nothing below the knee, but
- * b = 1 where the fit would have no residual otherwise (two depths: 2 + 2
- * points for its four coefficients). Where b = 1 is measured first, the
- * batches above the knee are chosen from its forward peak and the states
- * by arithmetic; else from the arithmetic alone, before anything runs;
- * where the arithmetic does not know the step, from b = 1 and 2. */
+ * each depth. The fit across depths (fit/depth_fit.h) needs, at every
+ * depth, the floor and the forward phase's line: b = 1 and 2 (and 3 where
+ * there are two depths only), the cheapest points there are. The step's line (backward's, rising faster than
+ * forward's by what the loss's gradient adds) shows only above the knee,
+ * where the points cost the most; it is measured at the shallowest depth
+ * alone, at the two smallest batches predicted above the knee, and the
+ * fit carries its excess over forward to the other depths; where that knee
+ * is too far (AUTO_SLICE_FAR_KNEE) and the excess is known by arithmetic,
+ * not at all. */
 #ifndef PEAKFIT_AUTO_SLICE_CHOOSE_H
 #define PEAKFIT_AUTO_SLICE_CHOOSE_H
 #include <stddef.h>
 #include "autosweep/auto_fit.h"
 
-enum { AUTO_SLICE_ABOVE = 2, AUTO_SLICE_MAX_NEXT = 3 };
+enum { AUTO_SLICE_ABOVE = 2, AUTO_SLICE_COARSE_MAX = 3 };
+/* The knee too far to measure: past this many times the coarse start's
+ * largest batch, where backward's excess is known by arithmetic
+ * (fit/depth_fit.h: depth_logits_grad_known), it is not measured
+ * (Mistral-7B full training at 1 layer: past b = 29 at s = 128). */
+enum { AUTO_SLICE_FAR_KNEE = 8 };
 
 struct auto_slice_goal {
     int seq_len;
-    int rise_depth;              /* the depth that measures the rise */
-    int rise;                    /* this track is the rise depth's */
-    int with_one;                /* the rise depth measures b = 1 too: the fit's residual */
-    /* The smallest batch predicted above the knee by arithmetic before
-     * anything ran; 0 where the arithmetic does not know the step. */
-    int predicted;
-    /* The forward phase's peak at T = 0 by arithmetic (weights and
-     * optimizer state: the gradients are not live in forward); NAN unknown.
-     * With one measured point it gives forward's line. */
-    double forward_at0_mib;
-    /* What the step's line may add per token over forward's: the logits'
-     * gradient (vocabulary x 4 bytes); 0 when unknown. */
+    int shallowest;              /* this track is the shallowest depth's */
+    /* b = 1 ... coarse at every depth: 2, or 3 with two depths only (a
+     * residual for the four coefficients of the fit across depths) */
+    int coarse;
+    int excess_known;            /* the fit can take backward's excess by arithmetic */
+    /* What the step's line may add per token over forward's, for the
+     * guess of the knee only: the logits' gradient (vocabulary x 4 bytes);
+     * 0 when unknown (the guess is then forward's own crossing, later). */
     double excess_per_token_mib;
     double room_mib;             /* what a point may use above its baseline */
-    double predicted_peak_mib;   /* the arithmetic's peak at `predicted` + 1 (for the room); 0 unknown */
 };
 
-/* The batches f's track measures next into out (AUTO_SLICE_MAX_NEXT at
+/* The batches f's track measures next into out (AUTO_SLICE_ABOVE at
  * most): 0 when it is done, with why (a sentence) in why. */
 int auto_slice_next(const struct auto_fit *f, const struct auto_slice_goal *g, int *out, char *why, size_t size);
 #endif

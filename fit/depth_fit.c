@@ -131,9 +131,6 @@ struct slices {
     char depths[32];               /* "1 2 4" */
     int n_depths;
     int over_forward[PF_PHASE_COUNT]; /* how the phase's line is forward's plus an excess (refit_line) */
-    /* A measured excess that equals the logits' gradient by arithmetic at
-     * every point it rests on (within a tie): checked beyond its own points. */
-    int excess_as_arithmetic[PF_PHASE_COUNT];
 };
 
 int depth_key_is_slice(const struct group_key *key)
@@ -359,41 +356,6 @@ static void whole_of(const struct slices *s, struct whole *w)
 
 static int steepest(const struct slices *s, const struct depth_ols *ph, double L);
 
-/* Is point i above the knee: the line's phase over every other by more
- * than a tie (backward's own floor ties with the optimizer step's)? */
-static int above_others(const struct slices *s, int line, int i)
-{
-    double other = -INFINITY;
-    for (int p = 0; p < s->n_phases; p++)
-        other = p == line ? other : fmax(other, s->y[p][i]);
-    return s->y[line][i] > other + PHASES_TIE_MIB;
-}
-
-/* How many points above the knee the whole model's line rests on, counted
- * as a line's (two coefficients: fewer than GROUP_FIT_ABOVE_MIN leave it
- * no residual), the fewest over its parts. A line fitted across depths to
- * its own `above` points has four: above - 2. Forward's plus an excess:
- * forward's line across depths rests on every point (it rises from the
- * first token: no point is on a floor of its own), s->n - 2; the excess,
- * a line in T, on the points above the knee, one more where it equals the
- * logits' gradient by arithmetic at each of them (a check its own points
- * cannot give: Mistral-7B's 1-layer slice has two points above the knee,
- * each a minute on two cores). By arithmetic alone: none. */
-static int rests_on(const struct slices *s, int line, int above)
-{
-    int forward = s->n - (DP - 2);
-    switch (s->over_forward[line]) {
-    case OVER_FORWARD_MEASURED: {
-        int excess = above + s->excess_as_arithmetic[line];
-        return excess < forward ? excess : forward;
-    }
-    case OVER_FORWARD_BY_ARITHMETIC:
-        return 0;
-    default:
-        return s->n_phases == 1 ? above : above - (DP - 2) > 0 ? above - (DP - 2) : 0;
-    }
-}
-
 /* The group fit of metric m from the phase fits: the steepest phase the
  * line, the highest of the others at the fewest tokens the floor, its
  * residuals the interval's. */
@@ -423,12 +385,16 @@ static void fill_fit(struct group_fit *g, const struct slices *s, const struct w
     g->has_phases = s->n_phases > 1;
     if (floor >= 0)
         floor_from(g, &ph[floor], s, L, w->states);
-    int above = 0;
-    for (int i = 0; i < s->n; i++)
-        above += s->n_phases == 1 || above_others(s, line, i);
-    g->n_above = rests_on(s, line, above);
+    /* Above the knee: the line's phase over every other by more than a
+     * tie (backward's own floor ties with the optimizer step's). */
+    for (int i = 0; i < s->n; i++) {
+        double other = -INFINITY;
+        for (int p = 0; p < s->n_phases; p++)
+            other = p == line ? other : fmax(other, s->y[p][i]);
+        g->n_above += s->n_phases == 1 || s->y[line][i] > other + PHASES_TIE_MIB;
+    }
     if (floor >= 0)
-        g->floor.k = s->n - above;
+        g->floor.k = s->n - g->n_above;
     snprintf(g->reason, sizeof g->reason, "from slices of %s layers (%d points): per phase peak = F0 + F1*L + "
              "(A0 + A1*L)*T above the states, extrapolated to %.0f layers; the line the %s phase%s%s%s", s->depths,
              s->n, L, s->n_phases > 1 ? phase_name(line) : "whole step's",
@@ -524,26 +490,19 @@ static int on_own_floor(const struct depth_ols *ph, double L)
  * past 3,700 tokens), forward's line plus the logits' gradient by
  * arithmetic. Where none of these, the fit to all points stays. -1 when
  * memory ran out. */
-/* Does the excess (y, at the n points' T) equal the logits' gradient by
- * arithmetic, per token and no constant, at each point within a tie? */
-static int as_arithmetic(const double *T, const double *y, int n, double logits_grad_mib)
+static int refit_line(const struct slices *s, const struct whole *w, int line, struct depth_ols *ph,
+                      int *over_forward)
 {
-    int same = logits_grad_mib > 0;
-    for (int i = 0; same && i < n; i++)
-        same = fabs(y[i] - logits_grad_mib * T[i]) <= PHASES_TIE_MIB;
-    return same;
-}
-
-static int refit_line(struct slices *s, const struct whole *w, int line, struct depth_ols *ph)
-{
-    int *over_forward = &s->over_forward[line];
     if (s->n_phases < 2)
         return 0;
     double *L = malloc((size_t)s->n * sizeof *L), *T = malloc((size_t)s->n * sizeof *T);
     double *y = malloc((size_t)s->n * sizeof *y);
     int n = 0, rc = L && T && y ? 0 : -1;
     for (int i = 0; rc == 0 && i < s->n; i++) {
-        if (above_others(s, line, i)) {
+        double other = -INFINITY;
+        for (int p = 0; p < s->n_phases; p++)
+            other = p == line ? other : fmax(other, s->y[p][i]);
+        if (s->y[line][i] > other + PHASES_TIE_MIB) {
             L[n] = s->L[i];
             T[n] = s->T[i];
             y[n++] = s->y[line][i];
@@ -558,7 +517,6 @@ static int refit_line(struct slices *s, const struct whole *w, int line, struct 
         ph[line].c[0] += e[0];
         ph[line].c[2] += e[1];
         *over_forward = OVER_FORWARD_MEASURED;
-        s->excess_as_arithmetic[line] = as_arithmetic(T, y, n, w->logits_grad_mib);
     } else if (rc == 0 && line == PF_PHASE_BACKWARD && w->logits_grad_mib > 0 && on_own_floor(ph, w->depth)) {
         ph[line] = ph[PF_PHASE_FORWARD];
         ph[line].c[2] += w->logits_grad_mib;
@@ -588,7 +546,7 @@ static int fit_slices(struct fit_list *set, struct slices *s)
      * 4.21 it measures). */
     int rc = 0;
     for (int p = 0; rc == 0 && p < s->n_phases; p++)
-        rc = refit_line(s, &w, p, ph);
+        rc = refit_line(s, &w, p, ph, &s->over_forward[p]);
     if (rc != 0)
         return rc;
     /* The allocator level alone: the heap's gap over it (RSS; on a GPU,

@@ -38,43 +38,6 @@ int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targ
     return c->num_layers * layer;
 }
 
-/* The largest of the base model's tensors: the embedding (and the head,
- * its shape), the position table, or a layer's projection. */
-static int64_t largest_base_tensor(const pf_model_config *c)
-{
-    pf_projection p[PF_LAYER_PROJECTIONS_MAX];
-    int n = pf_layer_projections(c, p);
-    int64_t most = c->vocab_size * c->hidden_size;
-    if (c->arch & PF_ARCH_LEARNED_POSITIONS)
-        most = most > c->max_positions * c->hidden_size ? most : c->max_positions * c->hidden_size;
-    for (int i = 0; i < n; i++)
-        most = most > p[i].in * p[i].out ? most : p[i].in * p[i].out;
-    return most;
-}
-
-/* LoRA's largest adapter matrix: rank x the wider side of a targeted projection. */
-static int64_t largest_adapter(const pf_model_config *c, int rank, unsigned targets)
-{
-    pf_projection p[PF_LAYER_PROJECTIONS_MAX];
-    int n = pf_layer_projections(c, p);
-    int64_t most = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t wide = p[i].in > p[i].out ? p[i].in : p[i].out;
-        if ((targets & p[i].lora_targets) && rank * wide > most)
-            most = rank * wide;
-    }
-    return most;
-}
-
-int64_t model_largest_trainable_bytes(const pf_model_config *c, const pf_train_options *t)
-{
-    const pf_technique_info *info = pf_technique_info_of(t->technique);
-    if (!info->training)
-        return 0;
-    int64_t elements = info->lora ? largest_adapter(c, t->lora_rank, t->lora_targets) : largest_base_tensor(c);
-    return elements * (info->precision == PF_BF16 ? 2 : 4);
-}
-
 pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options *t)
 {
     const pf_technique_info *info = pf_technique_info_of(t->technique);

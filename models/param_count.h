@@ -24,11 +24,6 @@ int64_t model_lora_param_count(const pf_model_config *c, int rank, unsigned targ
  * moments per trainable weight (AdamW two, SGD one: optimizer_moments); load and inference train nothing. */
 pf_model_stats model_footprint(const pf_model_config *c, const pf_train_options *options);
 
-/* The bytes of the largest tensor options' technique trains (0 when it
- * trains none): what an optimizer stepping one parameter at a time holds
- * its temporaries in the size of (the embedding, for a decoder's slice). */
-int64_t model_largest_trainable_bytes(const pf_model_config *c, const pf_train_options *options);
-
 /* This machine's physical memory in bytes (0 when it cannot be read). */
 int64_t machine_memory_bytes(void);
 

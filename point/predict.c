@@ -88,13 +88,13 @@ static int config_of(const struct predictor *pr, const struct grid_point *p, pf_
  * activation and product (4 I); eager attention adds its scores and
  * probabilities, 2 heads x s. SmolLM2-135M: 9984 (1.71 MiB/token with the
  * logits, against 1.85 measured above the floor). */
-static double saved_per_token_per_layer(const pf_model_config *c, pf_attention attention, long seq_len)
+static double saved_per_token_per_layer(const pf_model_config *c, const struct grid_point *p)
 {
     double head_dim = c->head_dim ? (double)c->head_dim : (double)c->hidden_size / (double)c->num_heads;
     double q = head_dim * (double)c->num_heads, kv = head_dim * (double)c->num_kv_heads;
     double values = 4.0 * (double)c->hidden_size + 2.0 * q + 2.0 * kv + 4.0 * (double)c->intermediate_size;
-    if (attention == PF_ATTN_EAGER)
-        values += 2.0 * (double)c->num_heads * (double)seq_len;
+    if (p->attention == PF_ATTN_EAGER)
+        values += 2.0 * (double)c->num_heads * p->seq_len;
     return values;
 }
 
@@ -102,15 +102,14 @@ static double saved_per_token_per_layer(const pf_model_config *c, pf_attention a
  * (with checkpointing only the layers' inputs and one layer's set) and
  * three copies of the logits (them, log-softmax, their gradient); for
  * inference one layer's worth and two copies of the logits, transient. */
-static double activation_bytes_per_token(const pf_model_config *c, pf_technique t, pf_attention attention,
-                                         long seq_len)
+static double activation_bytes_per_token(const pf_model_config *c, const struct grid_point *p)
 {
-    double layer = saved_per_token_per_layer(c, attention, seq_len), logits = (double)c->vocab_size;
-    if (!technique_runs_steps(t))
+    double layer = saved_per_token_per_layer(c, p), logits = (double)c->vocab_size;
+    if (!technique_runs_steps(p->technique))
         return 0;
-    if (!technique_is_training(t))
+    if (!technique_is_training(p->technique))
         return 4.0 * (layer + 2.0 * logits);
-    if (technique_is_checkpointed(t))
+    if (technique_is_checkpointed(p->technique))
         return 4.0 * ((double)c->num_layers * (double)c->hidden_size + layer + 3.0 * logits);
     return 4.0 * ((double)c->num_layers * layer + 3.0 * logits);
 }
@@ -126,7 +125,7 @@ static double from_params(const struct predictor *pr, const struct grid_point *p
         return 0;
     pf_train_options o = job_train_options(p->job, p->technique, p->attention);
     pf_model_stats st = model_footprint(&c, &o);
-    double activations = tokens_of(p) * activation_bytes_per_token(&c, p->technique, p->attention, p->seq_len);
+    double activations = tokens_of(p) * activation_bytes_per_token(&c, p);
     return ((double)st.weight_bytes + (double)st.grad_bytes + (double)st.optimizer_bytes + activations) / MIB;
 }
 
@@ -136,13 +135,7 @@ static double arithmetic_per_token_mib(const struct predictor *pr, const struct 
     pf_model_config c;
     if (config_of(pr, p, &c) != 0 || device_is_gpu(p->device) || !technique_runs_steps(p->technique))
         return -1;
-    return activation_bytes_per_token(&c, p->technique, p->attention, p->seq_len) / MIB;
-}
-
-double predict_activation_mib_per_token(const pf_model_config *c, pf_technique t, pf_attention attention,
-                                        long seq_len)
-{
-    return activation_bytes_per_token(c, t, attention, seq_len) / MIB;
+    return activation_bytes_per_token(&c, p) / MIB;
 }
 
 /* From the measured points of its kind; -1 when there are none. Above the

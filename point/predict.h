@@ -36,13 +36,6 @@ double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p
 /* The baseline in that: its job's. */
 double predictor_baseline_mib(const struct predictor *pr, const struct grid_point *p);
 void predictor_free(struct predictor *pr);
-/* Activations per token by the layer layout (MiB) of technique t on c (a
- * slice's config at its depth): for training without checkpointing every
- * layer's saved values and three copies of the logits, which is what a
- * step's backward phase holds over the states at its start (forward's
- * line plus the logits' gradient). */
-double predict_activation_mib_per_token(const pf_model_config *c, pf_technique t, pf_attention attention,
-                                        long seq_len);
 
 /* How far the arithmetic (no point of the kind measured yet) was from the
  * measured peak RSS: the "all" row of bench/results/arithmetic-error.txt

@@ -1,13 +1,10 @@
 /* The points auto --slices chooses (autosweep/auto_slice_choose.h), on
  * made-up points of Qwen2.5-0.5B's 1-layer slice at s = 128: peak =
- * max(floor, forward's line + the logits' gradient), forward's line
- * starting at the weights and optimizer state (the gradients are not live
- * in it). A depth that does not measure the rise takes b = 1 and 2 and
- * stops; the one that does takes the two batches predicted above the knee
- * from the start (b = 7 and 8, as measured), or b = 1 first where it is
- * measured and then those from its forward peak, further when a guess
- * lands on the floor; it stops on two points above the knee or when the
- * next would not fit the room. */
+ * max(floor, forward's line + the logits' gradient). Every depth starts
+ * with b = 1 and 2; a deeper one stops there; the shallowest goes to the
+ * two smallest batches predicted above the knee (b = 7 and 8, as measured),
+ * further when a guess lands on the floor, and stops on two points above
+ * it or when the next would not fit the room. */
 #include <math.h>
 #include <string.h>
 #include "autosweep/auto_slice_choose.h"
@@ -17,7 +14,7 @@
 
 enum { S = 128 };
 #define FLOOR_MIB 3343.434
-#define FWD0_MIB 1728.678 /* forward's line at T = 0: the states less the gradients */
+#define FWD0_MIB 1728.678 /* forward's line at T = 0 */
 #define FWD_A 1.2720
 #define EXCESS 0.5796
 
@@ -37,106 +34,82 @@ static void add(struct observations *o, int b, double excess) { add_sloped(o, b,
 
 static void fit(struct observations *o, struct auto_fit *f) { auto_fit_fixture_read(o, S, f); }
 
-static int next_is(const struct auto_fit *f, const struct auto_slice_goal *g, int n, int b0, int b1)
-{
-    int next[AUTO_SLICE_MAX_NEXT] = {0};
-    char why[256] = "";
-    int got = auto_slice_next(f, g, next, why, sizeof why);
-    if (got != n || (n > 0 && next[0] != b0) || (n > 1 && next[1] != b1)) {
-        fprintf(stderr, "  got %d: %d %d (%s)\n", got, next[0], next[1], why);
-        return 0;
-    }
-    return 1;
-}
-
-static const char *stop_why(const struct auto_fit *f, const struct auto_slice_goal *g, char *why, size_t size)
-{
-    int next[AUTO_SLICE_MAX_NEXT];
-    return auto_slice_next(f, g, next, why, size) == 0 ? why : "(not stopped)";
-}
-
 int main(void)
 {
-    static struct observation pts[24];
-    struct auto_fit f;
-    char why[256];
-    /* Three depths (1, 2, 4): the rise at depth 1, predicted from the start at b = 7. */
-    struct auto_slice_goal g = {.seq_len = S, .rise_depth = 1, .rise = 1, .predicted = 7, .forward_at0_mib = FWD0_MIB,
-                                .excess_per_token_mib = EXCESS, .room_mib = 100000, .predicted_peak_mib = 3500};
+    static struct observation pts[16];
     struct observations o = {.ok = pts};
+    struct auto_fit f;
+    struct auto_slice_goal g = {.seq_len = S, .shallowest = 1, .coarse = 2, .excess_per_token_mib = EXCESS,
+                                .room_mib = 100000};
+    char why[256] = "";
+    int next[AUTO_SLICE_ABOVE];
+
     fit(&o, &f);
-    CHECK(next_is(&f, &g, 2, 7, 8), "the two predicted above the knee, nothing below it");
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 2 && next[0] == 1 && next[1] == 2, "b = 1 and 2 first");
+    add(&o, 1, EXCESS), add(&o, 2, EXCESS);
+    fit(&o, &f);
+    g.shallowest = 0;
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && strstr(why, "b = 1 and 2 give this depth's floor"),
+          "a deeper slice stops at b = 2: %s", why);
+    g.shallowest = 1;
+    int n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 2 && next[0] == 7 && next[1] == 8, "the two smallest above the knee: %d (%d, %d)", n, next[0], next[1]);
+
+    /* The excess guessed too large (the real one 0.2): b = 7 and 8 on the
+     * floor; the next guess goes half as far again past them. */
+    struct observations low = {.ok = pts + 8};
+    add(&low, 1, 0.2), add(&low, 2, 0.2), add(&low, 7, 0.2), add(&low, 8, 0.2);
+    fit(&low, &f);
+    n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 2 && next[0] == 12 && next[1] == 15, "past the floor's largest batch: %d (%d, %d)", n, next[0], next[1]);
+
+    /* Two above: done. */
     add(&o, 7, EXCESS), add(&o, 8, EXCESS);
     fit(&o, &f);
-    CHECK(!strcmp(stop_why(&f, &g, why, sizeof why), "2 points above the knee: the step's rise over forward's"),
-          "two above: %s", why);
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && !strcmp(why, "2 points above the knee: the step's "
+          "rise over forward's"), "stops: %s", why);
 
-    /* A depth that does not measure the rise: b = 1 and 2, then stops. */
-    struct auto_slice_goal deep = g;
-    deep.rise = 0, deep.predicted = 6;
-    struct observations d = {.ok = pts + 4};
-    fit(&d, &f);
-    CHECK(next_is(&f, &deep, 2, 1, 2), "b = 1 and 2 below");
-    add(&d, 1, EXCESS), add(&d, 2, EXCESS);
-    fit(&d, &f);
-    CHECK(!strcmp(stop_why(&f, &deep, why, sizeof why), "b = 1 and 2 give this depth's floor and forward line; the "
-                  "step's rise is measured at 1 layer"), "a deeper slice stops: %s", why);
+    /* The excess known by arithmetic: a knee as near as b = 7 is measured
+     * all the same; one past 8 times the coarse start's largest is not. */
+    g.excess_known = 1;
+    n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 0 && strstr(why, "2 points above the knee"), "known excess, two above: %s", why);
+    o.n_ok = 2;
+    fit(&o, &f);
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 2 && next[0] == 7, "a near knee is measured");
+    /* Forward rising 0.1 MiB/token under a floor 1600 MiB above it (as
+     * Mistral-7B's 1-layer slice of full training): the knee past b = 18. */
+    struct observations far = {.ok = pts + 12};
+    struct auto_fit ff;
+    add_sloped(&far, 1, 0.122, 0.1), add_sloped(&far, 2, 0.122, 0.1);
+    fit(&far, &ff);
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 0 &&
+          !strcmp(why, "the knee is past b = 18, over 8 times the largest batch here: backward's rise over forward is "
+                       "taken by arithmetic (the logits' gradient, vocabulary x 4 bytes a token)"), "far knee: %s", why);
+    g.excess_known = 0;
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 2, "a far knee with no known excess is measured");
+    /* Two depths only: b = 1, 2 and 3 at each. */
+    g.coarse = 3;
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 1 && next[0] == 3, "b = 3 with two depths");
+    g.coarse = 2;
 
-    /* Two depths: b = 1 first (the fit's residual), then the knee from its
-     * forward peak and the arithmetic's T = 0: b = 7 and 8. */
-    struct auto_slice_goal two = g;
-    two.with_one = 1;
-    struct observations w = {.ok = pts + 8};
-    fit(&w, &f);
-    CHECK(next_is(&f, &two, 1, 1, 0), "b = 1 alone first");
-    add(&w, 1, EXCESS);
-    fit(&w, &f);
-    CHECK(next_is(&f, &two, 2, 7, 8), "then the two above the knee from b = 1's forward peak");
-    add(&w, 7, EXCESS), add(&w, 8, EXCESS);
-    fit(&w, &f);
-    CHECK(!strcmp(stop_why(&f, &two, why, sizeof why), "2 points above the knee: the step's rise over forward's"),
-          "three points, two above: %s", why);
-
-    /* The rise smaller than guessed (0.2 MiB/token): b = 7 and 8 on the
-     * floor; the next guess goes half as far again past them. */
-    struct observations low = {.ok = pts + 12};
-    add(&low, 7, 0.2), add(&low, 8, 0.2);
-    fit(&low, &f);
-    CHECK(next_is(&f, &g, 2, 12, 13), "past the floor's largest batch");
-
-    /* The arithmetic does not know the step: b = 1 and 2, then the two
-     * above the knee from forward's line through them. */
-    struct auto_slice_goal unknown = g;
-    unknown.predicted = 0, unknown.forward_at0_mib = NAN, unknown.predicted_peak_mib = 0;
-    struct observations u = {.ok = pts + 14};
-    fit(&u, &f);
-    CHECK(next_is(&f, &unknown, 2, 1, 2), "b = 1 and 2 first");
-    add(&u, 1, EXCESS), add(&u, 2, EXCESS);
-    fit(&u, &f);
-    CHECK(next_is(&f, &unknown, 2, 7, 8), "then above the knee");
-
-    /* b = 1 failed: the points above the knee are counted against their
-     * own optimizer step, not a failed point's 0 MiB. */
+    /* b = 1 failed: b = 2 is the floor the others are counted against,
+     * not a failed point's 0 MiB (which counted every point above it). */
     static struct observation b1[1];
-    struct observations failed = {.ok = pts + 18, .failed = b1, .n_failed = 1};
+    struct observations failed = {.ok = pts + 14, .failed = b1, .n_failed = 1};
     b1[0] = (struct observation){.batch = 1, .seq_len = S, .tokens = S};
     strcpy(b1[0].model, "m"), strcpy(b1[0].device, "cpu"), strcpy(b1[0].technique, "full");
     strcpy(b1[0].attention, "sdpa");
     add(&failed, 2, EXCESS), add(&failed, 3, EXCESS);
-    fit(&failed, &f);
-    CHECK(!strcmp(stop_why(&f, &unknown, why, sizeof why), "b = 1 failed, with 0 points above the knee"),
-          "a failed b = 1: %s", why);
+    fit(&failed, &ff);
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 0 && !strcmp(why, "b = 1 failed, with 0 points above "
+          "the knee"), "a failed b = 1: %s", why);
 
-    /* No room: the predicted points are not chosen from the start, and
-     * past b = 1 and 2 it says why it stops. */
-    struct auto_slice_goal tight = g;
-    tight.room_mib = FLOOR_MIB + 200;
-    struct observations t = {.ok = pts + 20};
-    fit(&t, &f);
-    CHECK(next_is(&f, &tight, 2, 1, 2), "no room for b = 8 by arithmetic: b = 1 and 2");
-    add(&t, 1, EXCESS), add(&t, 2, EXCESS);
-    fit(&t, &f);
-    CHECK(!strcmp(stop_why(&f, &tight, why, sizeof why), "b = 7, the next above the knee, would not fit the memory "
-                  "free here"), "no room: %s", why);
+    /* No room for b = 7: it says so and stops. */
+    o.n_ok = 2;
+    fit(&o, &f);
+    g.room_mib = FLOOR_MIB + 200;
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 &&
+          !strcmp(why, "b = 7, the next above the knee, would not fit the memory free here"), "no room: %s", why);
     CHECK_DONE();
 }
