@@ -212,13 +212,7 @@ long platform_environ(pid_t pid, char *buf, size_t size)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, size - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return (long)n;
+    return read_text(path, buf, size);
 }
 
 /* ---- Starting processes ----------------------------------------------------- */
