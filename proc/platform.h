@@ -11,8 +11,8 @@
 #define PEAKFIT_PLATFORM_H
 #include <stddef.h>
 #include <sys/types.h>
-#include "proc/cores.h"
-#include "proc/proc_stats.h"
+
+struct proc_cores; /* proc/cores.h */
 
 /* pid's memory now, in KiB (pid 0: this process), or -1: Linux's VmRSS
  * (resident pages), macOS's phys_footprint. */
@@ -35,7 +35,9 @@ int platform_children(pid_t pid, pid_t *pids, int max);
 /* pid's environment (NAME=VALUE strings, each ended by a NUL) into buf;
  * its length, or -1 when it cannot be read. */
 long platform_environ(pid_t pid, char *buf, size_t size);
-long platform_memory_kib(enum host_memory which);
+/* The host's memory in KiB, or -1 (proc_stats.h says what each is). */
+long platform_memory_total_kib(void);
+long platform_memory_available_kib(void);
 void platform_cpu_model(char *out, size_t size);
 /* The path of this process's executable: 0, or -1 with errno. */
 int platform_self_path(char *out, size_t size);

@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/sysctl.h>
 #include <unistd.h>
+#include "proc/cores.h"
 #include "proc/platform.h"
 #include "proc/proc_env.h"
 
@@ -80,15 +81,17 @@ long platform_environ(pid_t pid, char *buf, size_t size)
     return (long)len;
 }
 
-/* Available: the free, inactive and purgeable pages (what the kernel can
- * hand over without swapping what is in use). */
-long platform_memory_kib(enum host_memory which)
+long platform_memory_total_kib(void)
 {
-    if (which == HOST_MEMORY_TOTAL) {
-        uint64_t bytes = 0;
-        size_t n = sizeof bytes;
-        return sysctlbyname("hw.memsize", &bytes, &n, NULL, 0) == 0 ? (long)(bytes / 1024) : -1;
-    }
+    uint64_t bytes = 0;
+    size_t n = sizeof bytes;
+    return sysctlbyname("hw.memsize", &bytes, &n, NULL, 0) == 0 ? (long)(bytes / 1024) : -1;
+}
+
+/* The free, inactive and purgeable pages: what the kernel can hand over
+ * without swapping what is in use. */
+long platform_memory_available_kib(void)
+{
     vm_statistics64_data_t vm;
     mach_msg_type_number_t count = HOST_VM_INFO64_COUNT;
     if (host_statistics64(mach_host_self(), HOST_VM_INFO64, (host_info64_t)&vm, &count) != KERN_SUCCESS)

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "proc/cores.h"
 #include "proc/platform.h"
 #include "proc/platform_linux.h"
 
@@ -101,13 +102,14 @@ int platform_peak_restart(void)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-long platform_memory_kib(enum host_memory which)
+static long meminfo_kib(const char *field)
 {
     char text[8192];
-    if (read_text("/proc/meminfo", text, sizeof text) < 0)
-        return -1;
-    return linux_field_kib(text, which == HOST_MEMORY_TOTAL ? "MemTotal" : "MemAvailable");
+    return read_text("/proc/meminfo", text, sizeof text) < 0 ? -1 : linux_field_kib(text, field);
 }
+
+long platform_memory_total_kib(void) { return meminfo_kib("MemTotal"); }
+long platform_memory_available_kib(void) { return meminfo_kib("MemAvailable"); }
 
 /* /proc/cpuinfo's model name, else the machine (uname's: an arm64 CPU has
  * no model name there). */

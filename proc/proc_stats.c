@@ -10,7 +10,10 @@
 long proc_rss_kib(int pid) { return platform_rss_kib((pid_t)pid); }
 long proc_peak_kib(void) { return platform_peak_kib(); }
 int proc_peak_restart(void) { return platform_peak_restart(); }
-long host_memory_kib(enum host_memory which) { return platform_memory_kib(which); }
+long host_memory_kib(enum host_memory which)
+{
+    return which == HOST_MEMORY_TOTAL ? platform_memory_total_kib() : platform_memory_available_kib();
+}
 void host_cpu_model(char *out, size_t size) { platform_cpu_model(out, size); }
 
 /* The library whose sgemm_ the process calls: several BLAS libraries can
