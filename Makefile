@@ -143,7 +143,7 @@ DEPFLAGS := -MMD -MP
 DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread \
     libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 
-.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-torch2 cuda-compile cuda-build leaks fuzz demo docs clean print-torch
+.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-torch2 cuda-compile cuda-build macos-build leaks fuzz demo docs clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -261,6 +261,16 @@ cuda-build: cuda-compile
 	$(CUDA_MAKE) $(CUDA_B)/bin/peakfit $(CUDA_B)/bin/peakfit-worker
 	@tests/cuda_build_check.sh $(CUDA_B)/bin
 
+# macOS on Apple silicon, cross-compiled here with zig against PyTorch
+# 2.13's macOS arm64 wheel and Debian's sources of the libraries, then its
+# two binaries checked (Mach-O arm64, libtorch by @rpath, nothing of
+# Linux's): built, not run (docs/building.md). Downloads are kept in
+# MACOS_CACHE.
+MACOS_B ?= build-macos
+MACOS_CACHE ?= .cache/macos
+macos-build: $(B)/tests/tools/macho_dylibs
+	@tests/tools/macos-build.sh $(MACOS_B) $(MACOS_CACHE)
+
 # fit, plot, report and calc under ASan + LeakSanitizer (valgrind 3.19
 # stops with SIGILL on the RDTSCP in libhwy that libtorch's dependencies load).
 leaks:
@@ -285,7 +295,7 @@ docs: $(BIN)/peakfit
 	tests/tools/layout-graph.sh table | tests/tools/doc-splice.sh docs/layout.md
 
 clean:
-	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B)
+	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B) $(MACOS_B)
 
 # What the build uses from libtorch (checked by tests/libtorch_auto_test.sh).
 print-torch:
