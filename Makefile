@@ -13,6 +13,9 @@ CC  ?= cc
 CXX ?= g++
 LIBTORCH ?=
 PYTHON ?= python3
+# The system built for: linux, or darwin (macOS; also the cross-build's,
+# make macos-build, which runs on Linux).
+PF_OS ?= $(if $(filter Darwin,$(shell uname -s)),darwin,linux)
 
 # LIBTORCH=auto: the libtorch inside the PyTorch that $(PYTHON) imports (a
 # pip wheel ships torch/include and torch/lib), and its C++ ABI.
@@ -30,7 +33,10 @@ TORCH_LIB := -ltorch -ltorch_cpu -lc10
 else
 TORCH_INC := -isystem $(LIBTORCH)/include -isystem $(LIBTORCH)/include/torch/csrc/api/include
 TORCH_INC += $(if $(TORCH_ABI),-D_GLIBCXX_USE_CXX11_ABI=$(TORCH_ABI))
-TORCH_LIB := -L$(LIBTORCH)/lib -Wl,-rpath,$(LIBTORCH)/lib -ltorch -ltorch_cpu -lc10
+# TORCH_RPATH: where the binaries look for libtorch's libraries at run time
+# (the cross-build's are found in the user's torch, not the build machine's).
+TORCH_RPATH ?= $(LIBTORCH)/lib
+TORCH_LIB := -L$(LIBTORCH)/lib -Wl,-rpath,$(TORCH_RPATH) -ltorch -ltorch_cpu -lc10
 # libtorch 2.14 and later refuse C++17 (an #error in ATen.h): C++20 for them.
 CXX_STD := $(shell grep -qs 'C++20 or later' $(LIBTORCH)/include/ATen/ATen.h && echo c++20)
 endif
@@ -74,20 +80,32 @@ BIN ?= bin
 SHIM_B ?= $(B)
 SANITIZE ?=
 
+# The libraries' prefix where the compiler does not look by itself:
+# Homebrew's on macOS (/opt/homebrew on Apple silicon), or the
+# cross-build's (make macos-build).
+DEPS_PREFIX ?= $(if $(filter darwin,$(PF_OS)),$(shell brew --prefix 2>/dev/null))
+DEPS_INC := $(if $(DEPS_PREFIX),-isystem $(DEPS_PREFIX)/include)
+DEPS_LIB := $(if $(DEPS_PREFIX),-L$(DEPS_PREFIX)/lib)
+
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
-ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(CFLAGS) $(SANITIZE)
-ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -I. -Ishim $(TORCH_INC) $(CXXFLAGS)
+ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -I. -Ishim $(DEPS_INC) $(CFLAGS) $(SANITIZE)
+ALL_CXXFLAGS := -std=$(CXX_STD) $(WARN) -I. -Ishim $(TORCH_INC) $(DEPS_INC) $(CXXFLAGS)
 # peakfit itself links no libtorch (its start stays milliseconds);
 # peakfit-worker, the test programs and the shim's users link it.
-FRONT_LDLIBS := $(LDFLAGS) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lcmark-gfm-extensions -lcmark-gfm -lm -ldl
-LDLIBS := $(LDFLAGS) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lcmark-gfm-extensions -lcmark-gfm -lm -ldl
+# dlopen: glibc's libdl (macOS has it in libSystem).
+LIBDL := $(if $(filter linux,$(PF_OS)),-ldl)
+FRONT_LDLIBS := $(LDFLAGS) $(DEPS_LIB) $(SANITIZE) -lgsl -lgslcblas -lcsv -ljansson -lcmark-gfm-extensions -lcmark-gfm -lm $(LIBDL)
+LDLIBS := $(LDFLAGS) $(DEPS_LIB) $(SANITIZE) $(TORCH_LIB) -lgsl -lgslcblas -lcsv -ljansson -lcmark-gfm-extensions -lcmark-gfm -lm $(LIBDL)
 SHIM_LIB := $(SHIM_B)/libpeakfit_torch.a
 
 SHIM_SRC := $(wildcard shim/*.cpp)
-C_SRC    := $(wildcard util/*.c core/*.c models/*.c sweeps/*.c point/*.c fit/*.c \
-            proc/*.c store/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c)
+# The process layer's one platform seam (proc/platform.h): the half of the
+# system built for, Linux's or macOS's, and never the other.
+PLATFORM_OTHER := $(filter-out proc/platform_$(PF_OS).c,proc/platform_linux.c proc/platform_darwin.c)
+C_SRC    := $(filter-out $(PLATFORM_OTHER),$(wildcard util/*.c core/*.c models/*.c sweeps/*.c point/*.c fit/*.c \
+            proc/*.c store/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c))
 SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;
@@ -125,7 +143,7 @@ DEPFLAGS := -MMD -MP
 DEB_PACKAGES := g++ make python3-venv libtorch-dev libgsl-dev libcsv-dev libjansson-dev gnuplot-nox libopenblas0-pthread \
     libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 
-.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-heaps test-torch2 cuda-compile cuda-build leaks fuzz demo docs bench clean print-torch
+.PHONY: all test-programs deps venv venv-cuda test test-unit test-asan test-heaps test-torch2 cuda-compile cuda-build macos-build leaks fuzz demo docs bench clean print-torch
 
 # PyTorch 2 (CPU wheel), transformers and peft, every version pinned in
 # requirements-torch2.txt: the torch-2 build, bench/ and examples/ use it.
@@ -259,6 +277,16 @@ cuda-build: cuda-compile
 	$(CUDA_MAKE) $(CUDA_B)/bin/peakfit $(CUDA_B)/bin/peakfit-worker
 	@tests/cuda_build_check.sh $(CUDA_B)/bin
 
+# macOS on Apple silicon, cross-compiled here with zig against PyTorch
+# 2.13's macOS arm64 wheel and Debian's sources of the libraries, then its
+# two binaries checked (Mach-O arm64, libtorch by @rpath, nothing of
+# Linux's): built, not run (docs/building.md). Downloads are kept in
+# MACOS_CACHE.
+MACOS_B ?= build-macos
+MACOS_CACHE ?= .cache/macos
+macos-build: $(B)/tests/tools/macho_dylibs
+	@tests/tools/macos-build.sh $(MACOS_B) $(MACOS_CACHE)
+
 # fit, plot, report and calc under ASan + LeakSanitizer (valgrind 3.19
 # stops with SIGILL on the RDTSCP in libhwy that libtorch's dependencies load).
 leaks:
@@ -291,7 +319,7 @@ bench:
 	bench/run $(NAME) $(OUT)
 
 clean:
-	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B)
+	rm -rf build bin build-asan $(TORCH2_B) $(CUDA_B) $(MACOS_B)
 
 # What the build uses from libtorch (checked by tests/libtorch_auto_test.sh).
 print-torch:

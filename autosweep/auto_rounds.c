@@ -80,7 +80,7 @@ static int read_fits(struct auto_run *a)
  * no more than --mem-limit. */
 static double room_mib(const struct auto_run *a, const struct auto_fit *f)
 {
-    long kib = meminfo_kib("MemAvailable");
+    long kib = host_memory_kib(HOST_MEMORY_AVAILABLE);
     double room = (kib > 0 ? kib / 1024.0 : INFINITY) - AUTO_FREE_MARGIN_MIB - f->baseline_mib;
     return a->r->mem_limit_mib > 0 ? fmin(room, a->r->mem_limit_mib) : room;
 }

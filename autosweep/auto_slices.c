@@ -33,7 +33,7 @@ double auto_slice_states_mib(const struct auto_request *r, const struct model_sp
  * training's states, on a 23 GiB machine: no). */
 static double room_for_states_mib(void)
 {
-    long kib = meminfo_kib("MemAvailable");
+    long kib = host_memory_kib(HOST_MEMORY_AVAILABLE);
     return kib > 0 ? 0.7 * (kib / 1024.0) - 1024 : INFINITY;
 }
 

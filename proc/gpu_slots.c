@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "proc/gpu_slots.h"
+#include "proc/platform.h"
 #include "core/device.h"
 
 static void from_list(const char *visible, struct gpu_slots *g)
@@ -30,7 +31,7 @@ static void from_list(const char *visible, struct gpu_slots *g)
  * folder names themselves are not CUDA's indices). */
 static void from_driver(const char *dir, struct gpu_slots *g)
 {
-    DIR *d = opendir(dir);
+    DIR *d = dir ? opendir(dir) : NULL;
     if (!d)
         return;
     int count = 0;
@@ -53,7 +54,7 @@ void gpu_slots_read(const char *visible, const char *driver_dir, struct gpu_slot
 
 void gpu_slots_find(struct gpu_slots *g)
 {
-    gpu_slots_read(getenv("CUDA_VISIBLE_DEVICES"), "/proc/driver/nvidia/gpus", g);
+    gpu_slots_read(getenv("CUDA_VISIBLE_DEVICES"), platform_gpu_driver_dir(), g);
 }
 
 enum gpu_use gpu_use_of(const struct gpu_slots *g, int jobs, const char *device)

@@ -1,12 +1,12 @@
 /* orphans.c: the runner's children that no point owns any more. */
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "proc/orphans.h"
+#include "proc/platform.h"
 #include "proc/proc_tree.h"
 
-int orphans_adopt(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+int orphans_adopt(void) { return platform_adopt_orphans(); }
 
 static int kept(pid_t pid, const pid_t *keep, int n)
 {

@@ -5,7 +5,9 @@
  * by the tree walk, counted against mem_limit, killed with the tree), and
  * the runner is one too: what is still running when the command's own
  * process ends comes to the runner, which kills and reaps it at the
- * point's end. Linux 3.4 and later (PR_SET_CHILD_SUBREAPER). */
+ * point's end. Linux 3.4 and later (PR_SET_CHILD_SUBREAPER); macOS has no
+ * subreaper, and what a command leaves behind goes to launchd, out of the
+ * walk (docs/measurement.md). */
 #ifndef PEAKFIT_ORPHANS_H
 #define PEAKFIT_ORPHANS_H
 #include <sys/types.h>

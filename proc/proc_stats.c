@@ -1,57 +1,20 @@
-/* proc_stats.c: /proc readers. */
+/* proc_stats.c: process and host facts, over the platform seam, and the
+ * BLAS this process calls. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
+#include "proc/platform.h"
 #include "proc/proc_stats.h"
 
-long proc_status_kib(const char *field) { return proc_status_kib_of(0, field); }
-
-static long field_kib(const char *path, const char *field)
+long proc_rss_kib(int pid) { return platform_rss_kib((pid_t)pid); }
+long proc_peak_kib(void) { return platform_peak_kib(); }
+int proc_peak_restart(void) { return platform_peak_restart(); }
+long host_memory_kib(enum host_memory which)
 {
-    FILE *f = fopen(path, "r");
-    char line[256];
-    long kib = -1;
-    size_t n = strlen(field);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, field, n) == 0 && line[n] == ':')
-            kib = strtol(line + n + 1, NULL, 10);
-    if (f)
-        fclose(f);
-    return kib;
+    return which == HOST_MEMORY_TOTAL ? platform_memory_total_kib() : platform_memory_available_kib();
 }
-
-long proc_status_kib_of(int pid, const char *field)
-{
-    char path[64];
-    if (pid > 0)
-        snprintf(path, sizeof path, "/proc/%d/status", pid);
-    else
-        snprintf(path, sizeof path, "/proc/self/status");
-    return field_kib(path, field);
-}
-
-long meminfo_kib(const char *field) { return field_kib("/proc/meminfo", field); }
-
-void host_cpu_model(char *out, size_t size)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    struct utsname u;
-    snprintf(out, size, "%s", uname(&u) == 0 ? u.machine : "unknown");
-    while (f && fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (colon && strncmp(line, "model name", 10) == 0) {
-            colon += 1 + (colon[1] == ' ');
-            colon[strcspn(colon, "\n")] = '\0';
-            snprintf(out, size, "%s", colon);
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-}
+void host_cpu_model(char *out, size_t size) { platform_cpu_model(out, size); }
 
 /* The library whose sgemm_ the process calls: several BLAS libraries can
  * be mapped at once (OpenBLAS's LAPACK pulls in OpenBLAS beside the

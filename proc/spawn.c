@@ -7,12 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util/clock.h"
 #include "proc/orphans.h"
+#include "proc/platform.h"
+#include "proc/proc_env.h"
 #include "proc/proc_stats.h"
 #include "proc/proc_tree.h"
 #include "proc/spawn.h"
@@ -62,14 +63,13 @@ static void exec_child(char *const argv[], const struct spawn_options *o, int pi
     setpgid(0, 0); /* its own group, so a kill reaches any helper it starts */
     /* A runner killed with SIGKILL takes its worker along, rather than
      * leaving it to hold memory until its next report line. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
+    if (platform_die_with_parent(parent) != 0)
         _exit(127);
     if (dup2(pipe_write, REPORT_FD) < 0)
         _exit(127);
     /* Pinned before exec, so that libtorch's and OpenBLAS's thread pools
      * size themselves to these cores from the start. */
-    if (o->cpus && sched_setaffinity(0, sizeof *o->cpus, o->cpus) != 0)
+    if (o->cpus && platform_pin(o->cpus) != 0)
         _exit(127);
     for (char *const *e = o->env; e && *e; e++)
         putenv(*e);
@@ -119,7 +119,7 @@ static int command_ended(struct spawned *s)
 
 double spawn_rss_above_baseline_mib(const struct spawned *s)
 {
-    long kib = proc_status_kib_of(s->pid, "VmRSS");
+    long kib = proc_rss_kib(s->pid);
     if (kib <= 0 || s->r->baseline_rss_mib < 0)
         return 0;
     return kib / 1024.0 - s->r->baseline_rss_mib;
@@ -279,10 +279,10 @@ int spawn_start(char *const argv[], const struct spawn_options *o, struct spawne
     signal(SIGCHLD, SIG_DFL);
     if (n_live == (int)(sizeof live / sizeof live[0]) || (o->watch && orphans_adopt() != 0))
         return SPAWN_FAILED;
-    if (pipe2(fds, O_CLOEXEC) != 0)
+    if (platform_pipe_cloexec(fds) != 0)
         return SPAWN_FAILED;
     struct rank_reports ranks;
-    if (o->watch && (pipe2(out, O_CLOEXEC) != 0 || rank_reports_make(&ranks, r->error, sizeof r->error) != 0)) {
+    if (o->watch && (platform_pipe_cloexec(out) != 0 || rank_reports_make(&ranks, r->error, sizeof r->error) != 0)) {
         for (int i = 0; i < 2; i++)
             if (out[i] >= 0)
                 close(out[i]);

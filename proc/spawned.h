@@ -2,17 +2,17 @@
  * shared by spawn.c (start, read, reap) and watchdog.c (time and memory). */
 #ifndef PEAKFIT_SPAWNED_H
 #define PEAKFIT_SPAWNED_H
-#include <sched.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "proc/command_watch.h"
+#include "proc/cores.h"
 #include "point/point_result.h"
 
 /* How a worker is started and judged. */
 struct spawn_options {
     double timeout_s;
     int64_t mem_limit;      /* bytes above its reported baseline; 0: none */
-    const cpu_set_t *cpus;  /* the cores it may run on; NULL: the runner's */
+    const struct proc_cores *cpus; /* the cores it may run on; NULL: the runner's */
     char *const *env;       /* NAME=VALUE strings set in the worker, NULL-ended; NULL: none */
     const char *path;       /* the program to exec; NULL: argv[0] */
     struct command_watch *watch; /* a command job's (proc/command_watch.h); NULL: peakfit-worker */

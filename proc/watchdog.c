@@ -50,7 +50,7 @@ int watchdog_over_limit(struct spawned *s)
 {
     if (s->watch)
         return watchdog_command_over_limit(s);
-    long kib = proc_status_kib_of(s->pid, "VmRSS");
+    long kib = proc_rss_kib(s->pid);
     if (kib > 0 && kib / 1024.0 > s->seen_rss_mib)
         s->seen_rss_mib = kib / 1024.0; /* with or without a limit: a timeout keeps it as its peak */
     if (s->mem_limit <= 0 || s->r->baseline_rss_mib < 0)

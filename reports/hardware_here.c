@@ -35,6 +35,6 @@ double hardware_ram_mib_if_here(const struct observation *o)
     struct hardware hw;
     char why[400];
     hardware_of(o, &hw);
-    long kib = meminfo_kib("MemTotal");
+    long kib = host_memory_kib(HOST_MEMORY_TOTAL);
     return hw.cpu_model[0] && hardware_is_here(&hw, why, sizeof why) && kib > 0 ? kib / 1024.0 : -1;
 }

@@ -7,8 +7,10 @@
 #include "point/command_job.h"
 #include "runner/pool.h"
 #include "runner/pool_admit.h"
+#include "proc/cores.h"
 #include "core/device.h"
 #include "point/worker_command.h"
+#include "proc/worker_binary.h"
 #include "util/clock.h"
 #include "util/exit_status.h"
 #include "util/parse.h"
@@ -16,21 +18,13 @@
 /* Slot k gets the k-th share of the cores this runner may use. */
 static void assign_cores(struct pool *pl)
 {
-    cpu_set_t mine;
-    int cores[CPU_SETSIZE], n = 0;
-    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
-        CPU_ZERO(&mine);
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mine))
-            cores[n++] = c;
-    if (n == 0)
-        cores[n++] = 0;
+    int cores[PROC_CORES_MAX], n = proc_cores_mine(cores, PROC_CORES_MAX);
     int share = n / pl->jobs > 0 ? n / pl->jobs : 1;
     for (int k = 0; k < pl->jobs; k++) {
         struct slot *sl = &pl->slots[k];
-        CPU_ZERO(&sl->cpus);
+        proc_cores_clear(&sl->cpus);
         for (int i = 0; i < share; i++)
-            CPU_SET(cores[(k * share + i) % n], &sl->cpus);
+            proc_cores_add(&sl->cpus, cores[(k * share + i) % n]);
         sl->share = share;
         snprintf(sl->blas_env, sizeof sl->blas_env, "OPENBLAS_NUM_THREADS=%d", share);
         if (k < pl->gpus.n) {
@@ -255,7 +249,7 @@ int pool_run(const struct sweep *s, const struct grid *g, const unsigned char *d
     pl->g = g;
     pl->jobs = jobs < 1 ? 1 : jobs > POOL_MAX ? POOL_MAX : jobs;
     predictor_init(&pl->predictor, s);
-    int rc = worker_command_path(pl->worker, sizeof pl->worker) == 0 ? EXIT_DONE : EXIT_IO;
+    int rc = worker_binary_path(pl->worker, sizeof pl->worker) == 0 ? EXIT_DONE : EXIT_IO;
     if (rc == EXIT_DONE) {
         if (pl->jobs > 1) {
             gpu_slots_find(&pl->gpus);

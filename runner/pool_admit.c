@@ -6,9 +6,9 @@
 #include "proc/proc_stats.h"
 #include "core/device.h"
 
-static double mib_of(const char *field)
+static double mib_of(enum host_memory which)
 {
-    long kib = meminfo_kib(field);
+    long kib = host_memory_kib(which);
     return kib > 0 ? kib / 1024.0 : 0;
 }
 
@@ -46,7 +46,7 @@ int pool_may_start(struct pool *pl, int k, int i, double *predicted, int *alone)
     if (!gpus_allow(pl, k, i))
         return 0;
     *predicted = predictor_peak_mib(&pl->predictor, &pl->g->points[i]);
-    double total = mib_of("MemTotal");
+    double total = mib_of(HOST_MEMORY_TOTAL);
     *alone = pl->jobs > 1 && total > 0 && *predicted > total;
     if (pl->running == 0)
         return 1;
@@ -55,7 +55,7 @@ int pool_may_start(struct pool *pl, int k, int i, double *predicted, int *alone)
             return 0;
     if (*alone)
         return 0;
-    double available = mib_of("MemAvailable");
+    double available = mib_of(HOST_MEMORY_AVAILABLE);
     return available <= 0 || *predicted + still_to_come_mib(pl) <= available;
 }
 
@@ -68,7 +68,7 @@ int pool_refused_for_memory(struct pool *pl, int i, struct point_result *r)
     const struct grid_point *p = &pl->g->points[i];
     if (pl->jobs != 1 || device_is_gpu(p->device))
         return 0;
-    double predicted = predictor_peak_mib(&pl->predictor, p), available = mib_of("MemAvailable");
+    double predicted = predictor_peak_mib(&pl->predictor, p), available = mib_of(HOST_MEMORY_AVAILABLE);
     if (available <= 0 || predicted <= available)
         return 0;
     point_result_init(r);

@@ -3,7 +3,6 @@
 #ifndef PEAKFIT_POOL_SLOTS_H
 #define PEAKFIT_POOL_SLOTS_H
 #include <limits.h>
-#include <sched.h>
 #include "proc/command_watch.h"
 #include "proc/gpu_slots.h"
 #include "point/grid.h"
@@ -19,7 +18,7 @@ struct slot {
     double predicted_mib;
     struct spawned sp;
     struct point_result r;
-    cpu_set_t cpus;
+    struct proc_cores cpus;
     int share;              /* cores in cpus */
     char blas_env[48];      /* OPENBLAS_NUM_THREADS=share */
     enum gpu_use gpu;       /* how its running point uses the GPUs */

@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "point/grid.h"
 #include "runner/grid_load.h"
 #include "store/out_dir.h"
 #include "store/results_csv.h"
 #include "runner/run_sweep.h"
-#include "point/worker_command.h"
+#include "proc/worker_binary.h"
 #include "runner/pool.h"
 #include "proc/spawn.h"
 #include "core/technique.h"
@@ -265,7 +266,7 @@ int run_sweep_with(const struct run_options *o)
     struct sweep *s = grid_load(o->sweep, &g, &rc);
     if (!s)
         return rc;
-    if (worker_command_check() != 0) { /* before anything is created */
+    if (worker_binary_check() != 0) { /* before anything is created */
         grid_free(&g);
         sweep_free(s);
         return EXIT_IO;

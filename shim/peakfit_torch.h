@@ -131,6 +131,12 @@ typedef struct {
 
 pf_status pf_model_phase_peaks_get(const pf_model *model, pf_model_phase_peaks *out);
 
+/* The process's memory now in bytes, or -1: what end_rss_bytes records.
+ * The caller's process layer reads it (Linux's VmRSS, macOS's footprint);
+ * the shim reads no system file itself. None set: end_rss_bytes is -1. */
+typedef int64_t (*pf_rss_reader)(void);
+void pf_set_rss_reader(pf_rss_reader reader);
+
 #ifdef __cplusplus
 }
 #endif

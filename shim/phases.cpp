@@ -1,19 +1,14 @@
 // phases.cpp: per-phase peaks. The allocator's phase counter is separate
 // from its whole-run peak, so marking phases never changes tensor_peak.
-#include <fstream>
-#include <unistd.h>
 #include "device_memory.hpp"
 #include "phases.hpp"
 
-// Resident bytes now, from /proc/self/statm (-1 where it cannot be read).
-static int64_t rss_bytes_now()
-{
-    std::ifstream statm("/proc/self/statm");
-    long long size = 0, resident = -1;
-    if (!(statm >> size >> resident))
-        return -1;
-    return (int64_t)resident * (int64_t)sysconf(_SC_PAGESIZE);
-}
+// The caller's reader of the process's memory (pf_set_rss_reader).
+static pf_rss_reader rss_reader = nullptr;
+
+extern "C" void pf_set_rss_reader(pf_rss_reader reader) { rss_reader = reader; }
+
+static int64_t rss_bytes_now() { return rss_reader ? rss_reader() : -1; }
 
 // A phase's peak is the highest over the steps run.
 static void keep_highest(int64_t &kept, int64_t now)

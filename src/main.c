@@ -13,7 +13,7 @@
 #include "runner/run_sweep.h"
 #include "src/slurm_cmd.h"
 #include "worker/torch_facts.h"
-#include "point/worker_command.h"
+#include "proc/worker_binary.h"
 #include "sweeps/worker_options.h"
 #include "src/all_cmd.h"
 #include "src/columns_cmd.h"
@@ -66,7 +66,7 @@ static const struct command commands[] = {
     {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL, NULL},
     {"keys", keys_main, "", "what each key of a sweep file takes, as Markdown (docs/sweeps.md's table)", NULL, NULL,
      NULL},
-    {"worker", worker_command_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
+    {"worker", worker_binary_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
      "measure one point (started by run; reports on stdout by hand)", NULL, worker_options_help,
      WORKER_EXIT_STATUS_TEXT},
     {"slurm", slurm_main, NULL, "DIR/peakfit.sbatch: the sweep as a Slurm job array (--submit: sbatch it)",

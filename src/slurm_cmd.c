@@ -13,7 +13,7 @@
 #include "store/out_dir.h"
 #include "store/results_csv.h"
 #include "store/results_resume.h"
-#include "point/worker_command.h"
+#include "proc/worker_binary.h"
 #include "src/slurm_cmd.h"
 #include "sweeps/limits.h"
 #include "util/exit_status.h"
@@ -272,7 +272,7 @@ int slurm_main(int argc, char **argv)
     choose_chunk(&o, points);
     char self[PATH_MAX], *dir = NULL, script[PATH_MAX], frozen[PATH_MAX], cwd[PATH_MAX];
     rc = out_dir_prepare(o.dir);
-    if (rc == EXIT_DONE && (!(dir = realpath(o.dir, NULL)) || worker_command_self(self, sizeof self) != 0 ||
+    if (rc == EXIT_DONE && (!(dir = realpath(o.dir, NULL)) || worker_binary_self(self, sizeof self) != 0 ||
                             !getcwd(cwd, sizeof cwd)))
         rc = EXIT_IO;
     if (rc == EXIT_DONE)

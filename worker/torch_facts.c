@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "worker/torch_facts.h"
-#include "point/worker_command.h"
+#include "proc/worker_binary.h"
 
 extern char **environ;
 
@@ -37,7 +37,7 @@ static int n_said;
 static int ask(const char *kind, char *out, size_t size)
 {
     char path[PATH_MAX];
-    if (worker_command_path(path, sizeof path) != 0)
+    if (worker_binary_path(path, sizeof path) != 0)
         return -1;
     int fds[2];
     if (pipe(fds) != 0)

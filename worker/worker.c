@@ -104,17 +104,6 @@ static void report_environment(void)
     report(REPORT_cpu_model, "%s", text);
 }
 
-/* Starts VmHWM afresh from the current RSS (Linux >= 4.0), so that the
- * peak is what the model and its steps reached, not a transient of
- * libtorch's start-up. Where this fails, the peak is still an upper bound. */
-static void reset_peak_rss(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) {
-        fputs("5", f);
-        fclose(f);
-    }
-}
 
 #ifdef PEAKFIT_TEST_HOOKS
 /* Test hook, compiled only into the tests' worker (make test-programs):
@@ -168,7 +157,7 @@ static int fail_with(pf_status status)
     char message[1024];
     status = gpu_oom_cause(status, message, sizeof message);
     report(REPORT_error, "%s", message);
-    report(REPORT_peak_rss_kib, "%ld", proc_status_kib("VmHWM"));
+    report(REPORT_peak_rss_kib, "%ld", proc_peak_kib());
     report(REPORT_tensor_peak_bytes, "%lld", (long long)pf_tensor_bytes_peak());
     report_gpu_peaks();
     return status == PF_ERR_OOM ? WORKER_EXIT_OOM : WORKER_EXIT_ERROR;
@@ -287,9 +276,17 @@ static void quick_exit_if_spawned(int rc)
     _exit(rc);
 }
 
+/* What the shim records at each phase's end (pf_set_rss_reader). */
+static int64_t rss_bytes_now(void)
+{
+    long kib = proc_rss_kib(0);
+    return kib < 0 ? -1 : (int64_t)kib * 1024;
+}
+
 static int measure(const struct worker_point *a)
 {
     report_fd = a->report_fd;
+    pf_set_rss_reader(rss_bytes_now);
     double t0 = monotonic_seconds();
     if (pf_init(a->job->threads) != PF_OK)
         return fail_with(PF_ERR);
@@ -299,8 +296,11 @@ static int measure(const struct worker_point *a)
      * their host memory: 246 MiB on an H200 with CUDA 13) before it builds its
      * model, so the RSS baseline comes after them, as examples/'s Report(). */
     int rc = gpu_baseline(a->job);
-    report(REPORT_baseline_rss_kib, "%ld", proc_status_kib("VmRSS"));
-    reset_peak_rss();
+    report(REPORT_baseline_rss_kib, "%ld", proc_rss_kib(0));
+    /* The peak is what the model and its steps reached, not a transient of
+     * libtorch's start-up (proc/proc_stats.h: where it cannot restart, the
+     * peak is still an upper bound). */
+    proc_peak_restart();
     report(REPORT_baseline_tensor_bytes, "%lld", (long long)pf_tensor_bytes_live());
     inject_fault();
     pf_model *model = NULL;
@@ -309,7 +309,7 @@ static int measure(const struct worker_point *a)
     if (rc == 0)
         rc = run_steps(a, model);
     if (rc == 0) {
-        report(REPORT_peak_rss_kib, "%ld", proc_status_kib("VmHWM"));
+        report(REPORT_peak_rss_kib, "%ld", proc_peak_kib());
         report(REPORT_tensor_peak_bytes, "%lld", (long long)pf_tensor_bytes_peak());
         report_gpu_peaks();
     }
