@@ -35,9 +35,11 @@ worker_fails() {
     expect_eq "worker $*: exit status" "$rc" 2
     expect_eq "worker $*: message" "$(head -1 <<<"$err")" "$want"
 }
-worker_fails 'peakfit worker: --batch: batch must be whole numbers from 1 to 1000000, not "0"' \
+worker_fails 'peakfit worker: --batch: batch must be a whole number from 1 to 1000000, not "0"' \
     --model tiny --technique full --batch 0 --seq-len 8
-worker_fails 'peakfit worker: --device, --attention, --batch and --seq-len take one value each' \
+# The worker reads each option as one value (a model path may hold a comma):
+# a list is no number.
+worker_fails 'peakfit worker: --batch: batch must be a whole number from 1 to 1000000, not "1,2"' \
     --model tiny --technique full --batch 1,2 --seq-len 8
 worker_fails 'peakfit worker: --lora-rank: lora_rank must be a whole number from 1 to 65536, not "70000"' \
     --model tiny --technique lora --lora-rank 70000 --batch 1 --seq-len 8
