@@ -22,7 +22,9 @@ struct auto_request {
     const char *dir, *device, *attention;
     const char *optimizer, *zero_grad; /* as given: auto is the sweep's to resolve */
     int warm;                /* 1: the state made before one step (warm = 1, steps = 1): the
-                              * allocator level of a plain loop in half the time, not its RSS */
+                              * allocator level of a plain loop in half the time, not its RSS;
+                              * slices' default (they fit the allocator level alone) */
+    int warm_given;          /* --warm was given: slices keep it */
     pf_technique techniques[AUTO_MAX_TECHNIQUES];
     int n_techniques;
     long seq_len, threads, points;  /* seq_len: seq_lens[0] */

@@ -18,6 +18,13 @@ expect_eq "jobs, one per depth" "$(grep -E '^\[|^layers' "$TMP/s/auto.sweep" | t
 grep -q "^full/l1: 3 points measured, 0 failed, .* 2 points above the knee" "$TMP/out" || fail "depth 1: $(cat "$TMP/out")"
 grep -q "^full/l2: 3 points measured, 0 failed, .* b = 1, 2 and 3 give" "$TMP/out" || fail "depth 2: $(cat "$TMP/out")"
 expect_eq "the batches" "$(grep '^batch' "$TMP/s/auto.sweep" | tr '\n' ' ')" "batch = 1, 2, 3 batch = 1, 2, 3 "
+# Slices are fitted at the allocator level alone: by default one step on
+# a state made before it (warm = 1), which reaches it in half the time;
+# --warm 0 given keeps the plain loop's two steps.
+expect_eq "slices' default: one warm step" "$(grep -E '^(warm|steps) =' "$TMP/s/auto.sweep" | tr '\n' ' ')" \
+    "warm = 1 steps = 1 "
+PEAKFIT_WORKER=$TMP/none "$PEAKFIT" auto tiny --slices --warm 0 --technique full --seq-len 128 -o "$TMP/w0" >/dev/null 2>&1
+expect_eq "--slices --warm 0: the plain loop" "$(grep -cE '^(warm|steps) =' "$TMP/w0/auto.sweep")" 0
 line=$(grep '^full: the whole model.s A (tensor) = ' "$TMP/out") || fail "no whole-model A: $(cat "$TMP/out")"
 grep -q ', 4 layers from slices 1 2$' <<<"$line" || fail "the depths are not named: $line"
 grep -q "^the whole model (4 layers) is fitted from its slices: \`peakfit calc $TMP/s --budget SIZE --metric tensor\` plans with it$" \
