@@ -4,7 +4,8 @@
  * there are two depths only), the cheapest points there are. The step's line (backward's, rising faster than
  * forward's by what the loss's gradient adds) shows only above the knee,
  * where the points cost the most; it is measured at the shallowest depth
- * alone, at the two smallest batches predicted above the knee, and the
+ * alone, at the three smallest batches predicted above the knee (a line
+ * with a residual: a plan from two would rest on too little), and the
  * fit carries its excess over forward to the other depths; where that knee
  * is too far (AUTO_SLICE_FAR_KNEE) and the excess is known by arithmetic,
  * not at all. */
@@ -13,7 +14,7 @@
 #include <stddef.h>
 #include "autosweep/auto_fit.h"
 
-enum { AUTO_SLICE_ABOVE = 2, AUTO_SLICE_COARSE_MAX = 3 };
+enum { AUTO_SLICE_ABOVE = 3, AUTO_SLICE_COARSE_MAX = 3 };
 /* The knee too far to measure: past this many times the coarse start's
  * largest batch, where backward's excess is known by arithmetic
  * (fit/depth_fit.h: depth_logits_grad_known), it is not measured

@@ -53,7 +53,8 @@ int main(void)
           "a deeper slice stops at b = 2: %s", why);
     g.shallowest = 1;
     int n = auto_slice_next(&f, &g, next, why, sizeof why);
-    CHECK(n == 2 && next[0] == 7 && next[1] == 8, "the two smallest above the knee: %d (%d, %d)", n, next[0], next[1]);
+    CHECK(n == 3 && next[0] == 7 && next[1] == 8 && next[2] == 10, "the three smallest above the knee: %d (%d, %d, %d)",
+          n, next[0], next[1], next[2]);
 
     /* The excess guessed too large (the real one 0.2): b = 7 and 8 on the
      * floor; the next guess goes half as far again past them. */
@@ -61,22 +62,28 @@ int main(void)
     add(&low, 1, 0.2), add(&low, 2, 0.2), add(&low, 7, 0.2), add(&low, 8, 0.2);
     fit(&low, &f);
     n = auto_slice_next(&f, &g, next, why, sizeof why);
-    CHECK(n == 2 && next[0] == 12 && next[1] == 15, "past the floor's largest batch: %d (%d, %d)", n, next[0], next[1]);
+    CHECK(n == 3 && next[0] == 12 && next[1] == 15 && next[2] == 18, "past the floor's largest batch: %d (%d, %d, %d)", n,
+          next[0], next[1], next[2]);
 
-    /* Two above: done. */
+    /* Two above: one more, the third that leaves the step's line a residual. */
     add(&o, 7, EXCESS), add(&o, 8, EXCESS);
     fit(&o, &f);
-    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && !strcmp(why, "2 points above the knee: the step's "
+    n = auto_slice_next(&f, &g, next, why, sizeof why);
+    CHECK(n == 1 && next[0] == 12, "two above: the third next: %d (%d)", n, next[0]);
+    /* Three above: done. */
+    add(&o, 12, EXCESS);
+    fit(&o, &f);
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 0 && !strcmp(why, "3 points above the knee: the step's "
           "rise over forward's"), "stops: %s", why);
 
     /* The excess known by arithmetic: a knee as near as b = 7 is measured
      * all the same; one past 8 times the coarse start's largest is not. */
     g.excess_known = 1;
     n = auto_slice_next(&f, &g, next, why, sizeof why);
-    CHECK(n == 0 && strstr(why, "2 points above the knee"), "known excess, two above: %s", why);
+    CHECK(n == 0 && strstr(why, "3 points above the knee"), "known excess, three above: %s", why);
     o.n_ok = 2;
     fit(&o, &f);
-    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 2 && next[0] == 7, "a near knee is measured");
+    CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 3 && next[0] == 7, "a near knee is measured");
     /* Forward rising 0.1 MiB/token under a floor 1600 MiB above it (as
      * Mistral-7B's 1-layer slice of full training): the knee past b = 18. */
     struct observations far = {.ok = pts + 12};
@@ -87,7 +94,7 @@ int main(void)
           !strcmp(why, "the knee is past b = 18, over 8 times the largest batch here: backward's rise over forward is "
                        "taken by arithmetic (the logits' gradient, vocabulary x 4 bytes a token)"), "far knee: %s", why);
     g.excess_known = 0;
-    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 2, "a far knee with no known excess is measured");
+    CHECK(auto_slice_next(&ff, &g, next, why, sizeof why) == 3, "a far knee with no known excess is measured");
     /* Two depths only: b = 1, 2 and 3 at each. */
     g.coarse = 3;
     CHECK(auto_slice_next(&f, &g, next, why, sizeof why) == 1 && next[0] == 3, "b = 3 with two depths");

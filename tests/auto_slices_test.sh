@@ -13,11 +13,12 @@ root=$(cd "$TESTS/.." && pwd)
 expect_eq "jobs, one per depth" "$(grep -E '^\[|^layers' "$TMP/s/auto.sweep" | tr '\n' ' ')" \
     "[global] [auto-full-l1] layers = 1 [auto-full-l2] layers = 2 "
 # Every depth b = 1, 2 and 3 (the floor, forward's line; with two depths
-# a third point gives the fit a residual); the shallowest also two points
-# above the knee (tiny's b = 2 and 3 are: none more).
-grep -q "^full/l1: 3 points measured, 0 failed, .* 2 points above the knee" "$TMP/out" || fail "depth 1: $(cat "$TMP/out")"
+# a third point gives the fit a residual); the shallowest also three points
+# above the knee, so the step's line has a residual too (tiny's b = 2 and 3
+# are, and b = 4).
+grep -q "^full/l1: 4 points measured, 0 failed, .* 3 points above the knee" "$TMP/out" || fail "depth 1: $(cat "$TMP/out")"
 grep -q "^full/l2: 3 points measured, 0 failed, .* b = 1, 2 and 3 give" "$TMP/out" || fail "depth 2: $(cat "$TMP/out")"
-expect_eq "the batches" "$(grep '^batch' "$TMP/s/auto.sweep" | tr '\n' ' ')" "batch = 1, 2, 3 batch = 1, 2, 3 "
+expect_eq "the batches" "$(grep '^batch' "$TMP/s/auto.sweep" | tr '\n' ' ')" "batch = 1, 2, 3, 4 batch = 1, 2, 3 "
 # Slices are fitted at the allocator level alone: by default one step on
 # a state made before it (warm = 1), which reaches it in half the time;
 # --warm 0 given keeps the plain loop's two steps.
