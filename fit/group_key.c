@@ -1,4 +1,6 @@
-/* group_key.c: every function here walks GROUP_KEY_FIELDS. */
+/* group_key.c: the group key's functions walk GROUP_KEY_FIELDS; the
+ * training options a key stands for read its texts back as the shim's
+ * enums. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,8 @@
 #include "autosweep/auto_args.h"
 #include "core/attention.h"
 #include "core/technique.h"
+#include "fit/group_choice.h"
+#include "point/point_fields.h"
 #include "reports/calc.h"
 #include "reports/report.h"
 #include "reports/verify_options.h"
@@ -236,6 +238,24 @@ static void test_tables(void)
     }
 }
 
+/* A group-key row names its axis's option (GROUP_SHOWN/GROUP_SETTING) beside
+ * its sweep key's worker flag: where the row has a key, the two are one
+ * option and must be spelt the same (calc --lora-rank, the worker's
+ * --lora-rank); model's (a row the grid makes) is its source's key's. */
+static void test_group_axes(void)
+{
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++) {
+        const struct point_field *f = NULL;
+        for (int i = 0; (f = point_field_at(i)) && strcmp(f->name, group_axis_field(a)); i++)
+            ;
+        CHECK(f && f->in_group_key, "axis %s is no group-key row of the settings table", group_axis_field(a));
+        const struct opt_row *k = sweep_key_find(f && f->key ? f->key : group_axis_field(a));
+        CHECK(!k || (k->flag && !strcmp(k->flag, group_axis_option(a))),
+              "axis %s: option --%s, but its sweep key's flag is --%s", group_axis_field(a), group_axis_option(a),
+              k && k->flag ? k->flag : "(none)");
+    }
+}
+
 int main(void)
 {
     test_values();
@@ -244,5 +264,6 @@ int main(void)
     test_lists_and_defaults();
     test_given();
     test_tables();
+    test_group_axes();
     CHECK_DONE();
 }
