@@ -18,6 +18,15 @@ static const struct observation *first_row(const struct fit_set *set)
     return set->obs.n_ok ? &set->obs.ok[0] : set->obs.n_failed ? &set->obs.failed[0] : NULL;
 }
 
+/* Did any point run on Apple's GPU (mps, mps:N)? */
+static int measured_on_mps(const struct fit_set *set)
+{
+    for (int i = 0; i < set->obs.n_ok; i++)
+        if (!strncmp(set->obs.ok[i].device, "mps", 3))
+            return 1;
+    return 0;
+}
+
 void section_environment(FILE *f, const struct fit_set *set)
 {
     const struct observation *o = first_row(set);
@@ -43,6 +52,9 @@ void section_environment(FILE *f, const struct fit_set *set)
     fprintf(f, "Every point ran in a fresh process (fork + exec). *Peak above baseline* is the worker's "
                "VmHWM minus its RSS after libtorch was loaded and before the model was built; "
                "*tensor peak* is the counting allocator's peak of live CPU tensor bytes.\n\n");
+    if (measured_on_mps(set))
+        fprintf(f, "**MPS is built but not yet checked on a Mac**: peakfit has been run on CPU and CUDA; its MPS "
+                   "figures are what the code reads, and no Mac has confirmed them yet (docs/measurement.md).\n\n");
 }
 
 /* The copy of the sweep, shown as it is: a code block no line of it can
