@@ -14,9 +14,6 @@ int auto_coarse_missing(const struct auto_fit *f, const struct auto_goal *g, int
     return n;
 }
 
-/* Does b's upper predicted peak (above baseline) fit in room? Before a
- * line exists (every point on the floor) only doubling is allowed: the
- * runner's free-memory check refuses a point that would not fit. */
 /* RSS above baseline at batch b by arithmetic, scaled as b = 1's was, +5%;
  * never below the floor measured. NAN without the arithmetic. */
 static double arithmetic_rss(const struct auto_fit *f, const struct auto_goal *g, int b)
