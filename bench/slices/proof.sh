@@ -13,10 +13,11 @@
 # $BIGMEM_LOCK when it is set; the load before and after each run is kept
 # in run.txt. SKIP_RUN=1 fits what is there, measuring nothing; without a
 # whole-model sweep (a model too big to build here) the summary gives the
-# fit from slices alone. REFERENCE="A.csv B.csv": committed peaks.csv files
-# whose rows of the same model, technique, attention and seq_len (measured
-# by peakfit's worker, the whole model) are compared too: whole-model
-# points measured before, by other runs.
+# fit from slices alone. REFERENCE="A.csv B.csv" (or "A.csv,B.csv": one
+# word, as bench/entries.tsv gives it): committed peaks.csv files whose rows
+# of the same model, technique, attention and seq_len (measured by peakfit's
+# worker, the whole model) are compared too: whole-model points measured
+# before, by other runs.
 set -euo pipefail
 name=${1:?usage: bench/slices/proof.sh NAME (bench/slices/NAME-slices.sweep and NAME-whole.sweep)}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,7 +42,8 @@ cd "$root"
 { cat "$out/slices/peaks.csv"; [ ! -e "$out/whole/peaks.csv" ] || tail -n +2 "$out/whole/peaks.csv"; } |
     sed "s|$root/||g" >"$out/both/peaks.csv"
 "$peakfit" fit "$out/both" >"$out/both/fit.txt" 2>&1
-python3 - "$out" ${REFERENCE:-} >"$out/summary.txt" <<'PY'
+references=${REFERENCE:-}
+python3 - "$out" ${references//,/ } >"$out/summary.txt" <<'PY'
 import csv, json, sys
 out, references = sys.argv[1], sys.argv[2:]
 groups = json.load(open(f"{out}/both/fit.json"))["groups"]
