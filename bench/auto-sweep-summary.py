@@ -209,7 +209,7 @@ def budget(d, budget_text, lines):
 
 def main():
     lines = ["# bench/auto-sweep.sh, summarised by bench/auto-sweep-summary.py (fits afresh; measures nothing).",
-             "# How and when each directory was measured, and the rows changed by hand: NOTES.md beside this file."]
+             "# How and when each directory was measured, and what was done to them between runs: bench/auto-sweep-notes.md."]
     for key, name, s, budget_text in MODELS:
         lines.append("")
         lines.append(f"## {name}, seq_len {s}")

@@ -19,6 +19,8 @@
 # relative to the repository. A point already in a directory is not run again,
 # nor does it wait for LOCK.
 # OUT: the folder (default bench/results/auto-sweep); PEAKFIT: the peakfit.
+# The committed folder is historical; how and when each of its directories
+# was measured: bench/auto-sweep-notes.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-bench/results/auto-sweep}

@@ -13,6 +13,23 @@
 # reuse. REUSE_VENV=1 measures the other steps with an existing one.)
 # Adds a section (one run) to OUT (default bench/results/cuda-build-time.txt;
 # bench/run cuda-build-time: a file of that run alone).
+#
+# No result is committed yet. The two runs so far, 2026-12-04 on 2 cores
+# shared with other work (load 4 to 15), each with an earlier form of this
+# script, make -j2, no ccache, a fresh build folder; torch 2.14.1+cu130,
+# CUDA 13.0, the venv 5.4G:
+#   run 1 (6f9c344, a fresh venv; wall seconds only, load before and after):
+#     venv-cuda 256.8 s, cuda-compile 2699.2 s (load 8.5 -> 13.9), c-objects
+#     51.5 s, link-worker 23.1 s (load 14.9), check 4.7 s; 11 shim
+#     translation units; the check: libtorch 2.14.1, CUDA compiled in, no
+#     GPU visible, grid refuses cuda (exit 2).
+#   run 2 (1c81eaf, REUSE_VENV=1; wall and CPU seconds, from its .time files):
+#     cuda-compile 2552.8 s wall, 585.1 s CPU; c-objects 96.3 s wall, 17.0 s
+#     CPU. Stopped during link-worker: the tree changed under it (the
+#     Makefile and shim headers), so that step recompiled the shim and its
+#     figure is no link time.
+# On CI's 2 cores (-j2, nothing else running) cuda-compile is then about
+# 585 / 2 s, 5 minutes; the link, 23 s of wall time at load 14, seconds of CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-.venv-cuda}

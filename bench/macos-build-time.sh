@@ -6,11 +6,12 @@
 # binaries. Wall seconds and CPU seconds (user + system of every child; on
 # CI's 2 cores the -j2 build takes about CPU / 2), with the load average
 # around it (this machine is shared), and the script's own line per step.
-# Usage: bench/macos-build-time.sh. Adds a section (one run) to
-# bench/results/macos-build-time.txt.
+# Usage: bench/macos-build-time.sh. Adds a section (one run) to OUT
+# (default bench/results/macos-build-time.txt; bench/run macos-build-time:
+# a file of that run alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=bench/results/macos-build-time.txt
+out=${OUT:-bench/results/macos-build-time.txt}
 b=$(mktemp -d /tmp/macos-build-time.XXXXXX)
 trap 'rm -rf "$b"' EXIT
 make -s build/tests/tools/macho_dylibs

@@ -12,7 +12,7 @@
 // copies (memcpy speed, no temporary beside the tile). What peakfit
 // measures, memory, does not depend on the values, and drawing each of
 // Qwen2.5-0.5B's 494M values took most of a point's build time
-// (bench/results/build-time.txt). kTile is prime, so no row of a matrix
+// (bench/build-time.sh's header). kTile is prime, so no row of a matrix
 // repeats the row before it. Deterministic under torch::manual_seed.
 static void fill_uniform(torch::Tensor w, double bound)
 {

@@ -1,7 +1,8 @@
 # bench/run and bench/entries.tsv: every file and directory directly under
 # bench/results/ names the entry that made it (a file's first line, a
 # directory's ENTRY: "bench/run NAME:", by bench/run or, for a result made
-# before it, bench/run --adopt), every entry's result is committed,
+# before it, bench/run --adopt), every entry's result is committed (or its
+# row says none is yet),
 # docs/benchmarks.md's table is `bench/run --list`, and bench/run itself
 # runs an entry (header, lock, a failed entry leaving the result as it was)
 # and refuses a bad name, usage or registry with exit 2 and its message.
@@ -9,34 +10,71 @@ source "$(dirname "$0")/lib.sh"
 root=$(cd "$TESTS/.." && pwd)
 cd "$root" || fail "no $root"
 
-# name, script and result of each entry, tab-separated
-entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++ {
-    split($2, w, " "); s = ""; for (i = 1; i in w; i++) if (w[i] !~ /=/) { s = w[i]; break }
-    print $1 "\t" s "\t" $5 }' bench/entries.tsv)
-[ "$(wc -l <<<"$entries")" -gt 30 ] || fail "bench/entries.tsv: too few entries read: $(wc -l <<<"$entries")"
-while IFS=$'\t' read -r name script result; do
-    [ -e "$result" ] || fail "entry $name: its result $result is not there"
-    [ "$script" = historical ] || [ -x "$script" ] || fail "entry $name: its command $script is not an executable file"
-done <<<"$entries"
+# results_problems ROOT: what is wrong with ROOT's bench/entries.tsv and
+# bench/results/, one line each (nothing when all is well).
+results_problems() (
+    cd "$1" || exit 1
+    # name, script, result and whether a result is committed yet ("no
+    # result committed" in its row says not), tab-separated
+    entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++ {
+        split($2, w, " "); s = ""; for (i = 1; i in w; i++) if (w[i] !~ /=/) { s = w[i]; break }
+        print $1 "\t" s "\t" $5 "\t" ($6 ~ /no result committed/ ? "none yet" : "committed") }' bench/entries.tsv)
+    while IFS=$'\t' read -r name script result committed; do
+        if [ "$committed" = committed ]; then
+            [ -e "$result" ] || echo "entry $name: its result $result is not there"
+        else
+            [ ! -e "$result" ] || echo "entry $name: its row says no result is committed, but $result is there"
+        fi
+        [ "$script" = historical ] || [ -x "$script" ] || echo "entry $name: its command $script is not an executable file"
+    done <<<"$entries"
+    for path in bench/results/*; do
+        name=$(awk -F'\t' -v p="$path" '$3 == p { print $1 }' <<<"$entries")
+        [ -n "$name" ] || { echo "$path is no entry's result (bench/entries.tsv)"; continue; }
+        if [ -d "$path" ]; then
+            if [ ! -f "$path/ENTRY" ]; then
+                echo "$path has no ENTRY naming its entry (bench/run $name, or bench/run --adopt $name)"
+            else
+                case $(head -n 1 "$path/ENTRY") in "bench/run $name: "*) ;;
+                *) echo "$path/ENTRY does not name bench/run $name: $(head -n 1 "$path/ENTRY")" ;; esac
+            fi
+        else
+            head -n 1 "$path" | grep -qF "bench/run $name: " ||
+                echo "$path's first line does not name bench/run $name (bench/run $name, or bench/run --adopt $name)"
+        fi
+    done
+)
 
-for path in bench/results/*; do
-    name=$(awk -F'\t' -v p="$path" '$3 == p { print $1 }' <<<"$entries")
-    [ -n "$name" ] || fail "$path is no entry's result (bench/entries.tsv)"
-    if [ -d "$path" ]; then
-        [ -f "$path/ENTRY" ] || fail "$path has no ENTRY naming its entry (bench/run $name, or bench/run --adopt $name)"
-        case $(head -n 1 "$path/ENTRY") in "bench/run $name: "*) ;; *) fail "$path/ENTRY does not name bench/run $name: $(head -n 1 "$path/ENTRY")" ;; esac
-    else
-        head -n 1 "$path" | grep -qF "bench/run $name: " ||
-            fail "$path's first line does not name bench/run $name (bench/run $name, or bench/run --adopt $name)"
-    fi
-done
+n_entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++' bench/entries.tsv | wc -l)
+[ "$n_entries" -gt 30 ] || fail "bench/entries.tsv: too few entries read: $n_entries"
+results_problems "$root" >"$TMP/problems" || fail "results_problems failed"
+[ ! -s "$TMP/problems" ] || fail "bench/results: $(cat "$TMP/problems")"
+
+# The same checks fail on a tree that breaks them: a directory without
+# ENTRY, a row whose committed result is missing.
+bad=$TMP/bad
+mkdir -p "$bad/bench/results/dir" "$bad/bench/results/cheap"
+printf '#!/bin/sh\n' >"$bad/bench/make.sh"
+chmod +x "$bad/bench/make.sh"
+{
+    printf 'name\tcommand\tneeds\tcost\tresult\tmeasures\n'
+    printf 'one\tbench/make.sh\t-\t1 s\tbench/results/one.txt\ta figure\n'
+    printf 'dir\tbench/make.sh\t-\t1 s\tbench/results/dir\tfigures\n'
+    printf 'gone\tbench/make.sh\t-\t1 s\tbench/results/gone.txt\ta figure\n'
+    printf 'later\tbench/make.sh\t-\t1 s\tbench/results/later.txt\ta figure; no result committed yet\n'
+    printf 'cheap\tbench/make.sh\t-\t1 s\tbench/results/cheap\tfigures\n'
+} >"$bad/bench/entries.tsv"
+printf '# bench/run one: commit x\nfigure 1\n# the last row finished By Hand\n' >"$bad/bench/results/one.txt"
+printf 'bench/run cheap: commit x\n' >"$bad/bench/results/cheap/ENTRY"
+printf 'a,b\n"by hand",1\n' >"$bad/bench/results/cheap/peaks.csv"
+expect_eq "a broken tree's problems" "$(results_problems "$bad")" "entry gone: its result bench/results/gone.txt is not there
+bench/results/dir has no ENTRY naming its entry (bench/run dir, or bench/run --adopt dir)"
 
 # docs/benchmarks.md's table is bench/run --list's
 bench/run --list >"$TMP/list" || fail "bench/run --list failed"
 tests/tools/doc-splice.sh docs/benchmarks.md "$TMP/benchmarks.md" <"$TMP/list" || fail "doc-splice.sh failed"
 diff -u docs/benchmarks.md "$TMP/benchmarks.md" >"$TMP/diff" ||
     fail "docs/benchmarks.md's table is not bench/run --list's (make docs): $(head -20 "$TMP/diff")"
-expect_eq "--list: a row per entry" "$(grep -c '^| `' "$TMP/list")" "$(wc -l <<<"$entries")"
+expect_eq "--list: a row per entry" "$(grep -c '^| `' "$TMP/list")" "$n_entries"
 
 # bad names and usage
 bench/run no-such-entry >/dev/null 2>"$TMP/err"

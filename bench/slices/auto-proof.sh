@@ -10,7 +10,10 @@
 # A directory already measured resumes: auto and run skip the points it
 # holds. Without NAME-whole.sweep (a model too big to build here) the
 # summary gives the fit from slices alone. AUTO_OPTIONS: more of auto's
-# options ("--device cuda").
+# options ("--device cuda"). CALC=BUDGET (e.g. 24GiB): also the plan for
+# that budget from the slices at the allocator level (a GPU's allocated
+# memory): `peakfit calc DIR/slices --budget BUDGET --metric tensor` into
+# calc-BUDGET.txt.
 set -euo pipefail
 name=${1:?usage: bench/slices/auto-proof.sh NAME MODEL TECHNIQUE SEQ_LEN}
 model=${2:?MODEL} technique=${3:?TECHNIQUE} seq_len=${4:?SEQ_LEN}
@@ -34,3 +37,10 @@ if [ -e "bench/slices/$name-whole.sweep" ]; then
     echo "whole: end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/run.txt"
 fi
 SKIP_RUN=1 PEAKFIT=$peakfit bench/slices/proof.sh "$name"
+if [ -n "${CALC:-}" ]; then
+    # exit status 6: the plan fits but rests on fewer than 3 points above the
+    # knee (util/exit_status.h), which its text says: a plan all the same.
+    status=0
+    "$peakfit" calc "$out/slices" --budget "$CALC" --metric tensor >"$out/calc-$CALC.txt" 2>&1 || status=$?
+    [ "$status" -eq 0 ] || [ "$status" -eq 6 ] || { cat "$out/calc-$CALC.txt" >&2; exit "$status"; }
+fi
