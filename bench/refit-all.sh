@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Refits every committed results directory that has a fit.json, from its
 # committed peaks.csv, measuring nothing, with the commands that made it:
-#   smollm2-135m-cpu          bench/smollm2-refit.sh (fit, report, smollm2-refit.txt)
+#   smollm2-135m-cpu          bench/smollm2-refit.sh (fit and report; its smollm2-refit.txt
+#                             is left to bench/run smollm2-refit)
 #   smollm2-135m-cpu-heldout  REFIT=1 bench/smollm2-heldout.sh (fit, report, summary.txt)
 #   smollm2-peers-2.13        bench/command-peers.sh's fit and report, and its
 #                             summary.txt's side-by-side section from the new report.md
@@ -31,10 +32,12 @@ report_if_changed() {
     then cp "$tmp/report.md" "$1/report.md"; fi
 }
 
+# Each script is told its own OUT: the one bench/run gives this script is
+# refit-all.txt's, and smollm2-refit.txt is its own entry's result.
 refit() {
     case $1 in
-    bench/results/smollm2-135m-cpu) bench/smollm2-refit.sh >/dev/null ;;
-    bench/results/smollm2-135m-cpu-heldout) REFIT=1 bench/smollm2-heldout.sh >/dev/null ;;
+    bench/results/smollm2-135m-cpu) OUT=$tmp/smollm2-refit.txt bench/smollm2-refit.sh >/dev/null ;;
+    bench/results/smollm2-135m-cpu-heldout) REFIT=1 OUT=$1 bench/smollm2-heldout.sh >/dev/null ;;
     bench/results/smollm2-peers-2.13)
         bin/peakfit fit "$1" >"$1/fit.txt" 2>&1
         report_if_changed "$1" >/dev/null
@@ -52,14 +55,23 @@ refit() {
 }
 
 # One line per group of a fit.csv: its key, then F, A and the floor ("-"
-# where none), read by peakfit's own CSV reader (older files lack measured_by).
+# where none), read by peakfit's own CSV reader. The key holds what tells a
+# directory's groups apart: a command job's measured_by and a slice's layers
+# (the fit from slices: "N (slices ...)"), columns older files lack.
 groups() {
-    local by=
-    head -1 "$1" | tr , '\n' | grep -qx measured_by && by=measured_by
-    "$csvq" "$1" technique attention lora_rank metric F_mib A_mib_per_token floor floor_mib $by |
-        awk -F'\t' '{ key = $1 "/" $2; if ($3 != "") key = key "/lora" $3
-                      if ($9 != "" && $9 != "worker") { by = $9; gsub(/ /, "-", by); key = key "/" substr(by, 1, 16) }
-                      print key "/" $4, ($5 == "" ? "-" : $5), ($6 == "" ? "-" : $6), ($7 == 1 ? $8 : "-") }' | sort
+    local extra=() name
+    for name in measured_by layers; do
+        head -1 "$1" | tr , '\n' | grep -qx "$name" && extra+=("$name")
+    done
+    "$csvq" "$1" technique attention lora_rank metric F_mib A_mib_per_token floor floor_mib "${extra[@]}" |
+        awk -F'\t' -v extra="${extra[*]}" '
+            BEGIN { n = split(extra, names, " "); for (i = 1; i <= n; i++) col[names[i]] = 8 + i }
+            { key = $1 "/" $2; if ($3 != "") key = key "/lora" $3
+              by = ("measured_by" in col) ? $col["measured_by"] : ""
+              if (by != "" && by != "worker") { gsub(/ /, "-", by); key = key "/" substr(by, 1, 16) }
+              layers = ("layers" in col) ? $col["layers"] : ""
+              if (layers != "") { gsub(/ /, "-", layers); key = key "/layers" layers }
+              print key "/" $4, ($5 == "" ? "-" : $5), ($6 == "" ? "-" : $6), ($7 == 1 ? $8 : "-") }' | sort
 }
 
 # Per group of a fit.json with held-out points: how many inside, and the mean |error|.

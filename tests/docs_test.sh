@@ -49,10 +49,12 @@ for r in $(grep -o 'bench/results/[A-Za-z0-9_./-]*' docs/benchmarks.md | sort -u
 done
 # README.md and docs/ are reference pages: when a run was made (a date with
 # its clock time), under what load, at which commit, for which issue belong
-# beside its results in bench/results/, the page keeping what holds and a
-# link. diary FILE...: FILE:LINE:TEXT of each such line. A hash is a word of
-# 7 to 40 hex digits with a digit and a letter, outside fenced code (example
-# output may show a config's hash); a colour (#f2f2f2) is shorter.
+# in the result its entry writes or in the notes beside its script in bench/
+# (bench/results/ holds only what entries write), the page keeping what
+# holds and a link. diary FILE...: FILE:LINE:TEXT of each such line. A hash
+# is a word of 7 to 40 hex digits with a digit and a letter, outside fenced
+# code (example output may show a config's hash); a colour (#f2f2f2) is
+# shorter.
 diary() {
     local f
     for f in "$@"; do
@@ -76,5 +78,5 @@ PLANTED
 expect_eq "the diary check on planted lines" "$(diary "$TMP/planted.md" | sed "s|^$TMP/||" | cut -d: -f1,2 | tr '\n' ' ')" \
     "planted.md:1 planted.md:2 planted.md:3 planted.md:5 planted.md:4 planted.md:6 "
 found=$(diary README.md docs/*.md)
-[ -z "$found" ] || fail "README.md or docs/ hold a run's diary (a dated clock time, a load average, a commit hash or an issue number: move it beside its results in bench/results/):
+[ -z "$found" ] || fail "README.md or docs/ hold a run's diary (a dated clock time, a load average, a commit hash or an issue number: move it into the entry's result or the notes beside its script in bench/):
 $(head -20 <<<"$found")"
