@@ -1,8 +1,8 @@
 # bench/run and bench/entries.tsv: every file and directory directly under
 # bench/results/ names the entry that made it (a file's first line, a
 # directory's ENTRY: "bench/run NAME:", by bench/run or, for a result made
-# before it, bench/run --adopt), every entry's result is committed (or its
-# row says none is yet),
+# before it, bench/run --adopt), no text file under it says it was edited
+# by hand, every entry's result is committed (or its row says none is yet),
 # docs/benchmarks.md's table is `bench/run --list`, and bench/run itself
 # runs an entry (header, lock, a failed entry leaving the result as it was)
 # and refuses a bad name, usage or registry with exit 2 and its message.
@@ -42,6 +42,10 @@ results_problems() (
                 echo "$path's first line does not name bench/run $name (bench/run $name, or bench/run --adopt $name)"
         fi
     done
+    # A result is its entry's output: one that says a person edited it is not
+    # (notes written by hand go beside the script, e.g. bench/auto-sweep-notes.md).
+    { grep -rIniE --exclude='*.csv' '\b(by hand|hand-?written|hand-edited)\b' bench/results || true; } |
+        sed 's/^\([^:]*:[0-9]*\):.*/\1: a result says it was edited by hand (move the note beside its script)/'
 )
 
 n_entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++' bench/entries.tsv | wc -l)
@@ -49,8 +53,8 @@ n_entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++' bench/entries.tsv | wc -l)
 results_problems "$root" >"$TMP/problems" || fail "results_problems failed"
 [ ! -s "$TMP/problems" ] || fail "bench/results: $(cat "$TMP/problems")"
 
-# The same checks fail on a tree that breaks them: a directory without
-# ENTRY, a row whose committed result is missing.
+# The same checks fail on a tree that breaks them: a result edited by hand,
+# a directory without ENTRY, a row whose committed result is missing.
 bad=$TMP/bad
 mkdir -p "$bad/bench/results/dir" "$bad/bench/results/cheap"
 printf '#!/bin/sh\n' >"$bad/bench/make.sh"
@@ -67,7 +71,8 @@ printf '# bench/run one: commit x\nfigure 1\n# the last row finished By Hand\n' 
 printf 'bench/run cheap: commit x\n' >"$bad/bench/results/cheap/ENTRY"
 printf 'a,b\n"by hand",1\n' >"$bad/bench/results/cheap/peaks.csv"
 expect_eq "a broken tree's problems" "$(results_problems "$bad")" "entry gone: its result bench/results/gone.txt is not there
-bench/results/dir has no ENTRY naming its entry (bench/run dir, or bench/run --adopt dir)"
+bench/results/dir has no ENTRY naming its entry (bench/run dir, or bench/run --adopt dir)
+bench/results/one.txt:3: a result says it was edited by hand (move the note beside its script)"
 
 # docs/benchmarks.md's table is bench/run --list's
 bench/run --list >"$TMP/list" || fail "bench/run --list failed"
