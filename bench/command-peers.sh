@@ -48,7 +48,7 @@ SWEEP
 "$PEAKFIT" report "$RUN" >/dev/null
 {
     echo "# bench/command-peers.sh $(date -u +%FT%TZ): $(basename "$(dirname "$CONFIG")")/$(basename "$CONFIG"), one run"
-    echo "# PEAKFIT=$PEAKFIT bench/command-peers.sh ${1:-} ${2:-} (TECHNIQUE=\"${TECHNIQUE:-full, lora}\" SEQ_LEN=\"${SEQ_LEN:-32, 64}\" BATCH=\"${BATCH:-2, 4}\" THREADS=${THREADS:-1})"
+    echo "# PEAKFIT=$(realpath -m --relative-base="$ROOT" "$PEAKFIT") bench/command-peers.sh ${1:-} ${2:-} (TECHNIQUE=\"${TECHNIQUE:-full, lora}\" SEQ_LEN=\"${SEQ_LEN:-32, 64}\" BATCH=\"${BATCH:-2, 4}\" THREADS=${THREADS:-1})"
     echo "# allocator-level tensor peak above baseline (MiB): peakfit's worker (libtorch $("$CSVQ" "$RUN/peaks.csv" job torch_version | awk '$1 == "builtin" {print $2; exit}')) vs the command (torch $("$CSVQ" "$RUN/peaks.csv" job torch_version | awk '$1 == "script" {print $2; exit}'), train_step.py)"
     printf '%-10s %5s %7s %12s %12s %8s %14s %14s\n' technique batch seq_len worker_mib command_mib ratio worker_rss_mib command_tree_mib
     "$CSVQ" "$RUN/peaks.csv" job technique batch seq_len tensor_peak_mib peak_above_baseline_mib status |
