@@ -4,9 +4,12 @@
 #   smollm2-135m-cpu          bench/smollm2-refit.sh (fit and report; its smollm2-refit.txt
 #                             is left to bench/run smollm2-refit)
 #   smollm2-135m-cpu-heldout  REFIT=1 bench/smollm2-heldout.sh (fit, report, summary.txt)
+#   smollm2-135m-cpu-2.13     REFIT=1 bench/reproduce-smollm2.sh (fit, charts, the report
+#                             beside the published table, with its notes)
 #   smollm2-peers-2.13        bench/command-peers.sh's fit and report, and its
 #                             summary.txt's side-by-side section from the new report.md
-#   auto-sweep/*              bench/auto-sweep.sh's fit and (where there is one) report
+#   auto-sweep/* and the rest the fit (fit.txt where one is committed) and, where
+#                             there is one, the report
 # and its charts where it has a plots/ (peakfit plot). A report.md whose only
 # change would be its "report written" line is left as committed.
 # then writes bench/results/refit-all.txt: per directory and group, F and A
@@ -38,6 +41,7 @@ refit() {
     case $1 in
     bench/results/smollm2-135m-cpu) OUT=$tmp/smollm2-refit.txt bench/smollm2-refit.sh >/dev/null ;;
     bench/results/smollm2-135m-cpu-heldout) REFIT=1 OUT=$1 bench/smollm2-heldout.sh >/dev/null ;;
+    bench/results/smollm2-135m-cpu-2.13) REFIT=1 OUT=$1 bench/reproduce-smollm2.sh >/dev/null ;;
     bench/results/smollm2-peers-2.13)
         bin/peakfit fit "$1" >"$1/fit.txt" 2>&1
         report_if_changed "$1" >/dev/null
@@ -47,7 +51,8 @@ refit() {
               "$1/report.md"; } >"$tmp/summary.txt"
         cp "$tmp/summary.txt" "$1/summary.txt" ;;
     *)
-        bin/peakfit fit "$1" >"$1/fit.txt"
+        # fit.txt where its entry wrote one (make demo, for one, does not)
+        if [ -f "$1/fit.txt" ]; then bin/peakfit fit "$1" >"$1/fit.txt"; else bin/peakfit fit "$1" >/dev/null; fi
         if [ -f "$1/report.md" ]; then report_if_changed "$1" >/dev/null 2>&1 || true; fi ;;
     esac
     # its charts, where it has them (bench/reproduce-smollm2.sh drew them)
