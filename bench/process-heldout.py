@@ -3,7 +3,7 @@
 
     bench/process-heldout.py PEAKS_CSV    (PEAKFIT: the peakfit that plans)
 
-PEAKS_CSV is bench/process-heldout.sh's run: points off every grid the
+PEAKS_CSV is bench/process-term.sh heldout's run: points off every grid the
 plans are fitted from, each measured by a command job running
 examples/transformers/train_step.py --build config (the published
 SmolLM2-135M script's protocol). For each point, calc's plan at its batch

@@ -4,7 +4,7 @@ peakfit's worker at the same point, per technique class, with its spread.
 
     bench/process-term.py PEAKS_CSV
 
-PEAKS_CSV is bench/process-term.sh's run (bench/process-term.sweep): each
+PEAKS_CSV is bench/process-term.sh term's run (bench/process-term.sweep): each
 point measured by the built-in worker (measured_by worker) and by a command
 job running examples/transformers/train_step.py with the published
 SmolLM2-135M script's protocol (measured_by command ...), each in a fresh

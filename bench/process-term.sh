@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# bench/process-term.sh [DIR]: the process term of a whole-process plan
-# (reports/process_term.c), measured in one run. bench/process-term.sweep's
-# points are measured by peakfit's worker and by a Python trainer running
-# the published SmolLM2-135M script's protocol
-# (examples/transformers/train_step.py --build config, without the live-tensor
-# count: PEAKFIT_TENSOR_PEAK=0), each in a fresh process, into DIR/peaks.csv
-# (a rerun resumes); bench/process-term.py fits the difference per technique
-# class into DIR/term.txt.
+# bench/process-term.sh term|heldout [DIR]: a whole-process plan for a Python
+# trainer (reports/process_term.c), measured in one run each.
+#   term     bench/process-term.sweep's points by peakfit's worker and by a
+#            Python trainer running the published SmolLM2-135M script's
+#            protocol (examples/transformers/train_step.py --build config,
+#            without the live-tensor count: PEAKFIT_TENSOR_PEAK=0), each in a
+#            fresh process; bench/process-term.py fits the difference per
+#            technique class into DIR/term.txt (DIR default
+#            bench/results/process-term);
+#   heldout  bench/process-heldout.sweep's points, off every grid the plans
+#            are fitted from, by the same trainer; bench/process-heldout.py
+#            writes DIR/heldout.md: calc's plan from the committed fits beside
+#            each measured peak (DIR default bench/results/process-heldout).
+# Each measures into DIR/peaks.csv (a rerun resumes).
 #   PEAKFIT=build-torch2/bin/peakfit  the build against the venv's torch (2.13)
-#   PYTHON=.venv/bin/python            the sweep's command runs .venv/bin/python
+#   PYTHON=.venv/bin/python            the sweeps' commands run .venv/bin/python
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=${1:-${OUT:-bench/results/process-term}}
+case ${1:-} in
+term) summary=term.txt ;;
+heldout) summary=heldout.md ;;
+*) echo "usage: bench/process-term.sh term|heldout [DIR]" >&2; exit 2 ;;
+esac
+DIR=${2:-${OUT:-bench/results/process-$1}}
 PEAKFIT=${PEAKFIT:-build-torch2/bin/peakfit}
 PYTHON=${PYTHON:-.venv/bin/python}
 mkdir -p "$DIR"
-"$PEAKFIT" run bench/process-term.sweep -o "$DIR" 2>"$DIR/run.log" || { tail -n 20 "$DIR/run.log" >&2; exit 1; }
-"$PEAKFIT" fit "$DIR" >"$DIR/fit.txt" 2>&1
-"$PYTHON" bench/process-term.py "$DIR/peaks.csv" >"$DIR/term.txt"
-cat "$DIR/term.txt"
+"$PEAKFIT" run "bench/process-$1.sweep" -o "$DIR" 2>"$DIR/run.log" || { tail -n 20 "$DIR/run.log" >&2; exit 1; }
+[ "$1" = heldout ] || "$PEAKFIT" fit "$DIR" >"$DIR/fit.txt" 2>&1
+PEAKFIT=$PEAKFIT "$PYTHON" "bench/process-$1.py" "$DIR/peaks.csv" >"$DIR/$summary"
+cat "$DIR/$summary"

@@ -21,7 +21,7 @@ static const char *const process_words[] = {
 static const char *process_name_at(int i) { return process_names[i]; }
 const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COUNT, NULL, NULL};
 
-#define PROCESS_TERM_SOURCE "bench/process-term.sh, bench/results/process-term/term.txt"
+#define PROCESS_TERM_SOURCE "bench/process-term.sh term, bench/results/process-term/term.txt"
 /* A Python trainer (examples/transformers/train_step.py --build config: the
  * published SmolLM2-135M script's protocol, transformers' from_config, two
  * plain AdamW steps, zero_grad(set_to_none=False), sdpa, one thread) less
@@ -34,7 +34,7 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * over the classes (13 pairs less 2 per class: 7 dof). Full training's
  * difference shrinks as the peak grows (226 MiB at b2 s128, 66 at b8 s256:
  * the worker's heap keeps more holes at large activations). Measured by
- * bench/process-term.sh -> bench/results/process-term/term.txt.
+ * bench/process-term.sh term -> bench/results/process-term/term.txt.
  * X(class, offset MiB, proportional, sd MiB, dof) */
 #define PYTHON_TERM_ROWS(X)                    \
     X("full", 357.2, -0.0424, 61.6, 7)         \
