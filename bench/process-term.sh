@@ -12,7 +12,11 @@
 #            are fitted from, by the same trainer; bench/process-heldout.py
 #            writes DIR/heldout.md: calc's plan from the committed fits beside
 #            each measured peak (DIR default bench/results/process-heldout).
-# Each measures into DIR/peaks.csv (a rerun resumes).
+# Each measures into DIR/peaks.csv and then writes the paths in it that lie
+# inside the checkout and its venv relative to the repository
+# (bench/peaks-tidy.py): a rerun into the same DIR that stopped before that
+# resumes; after it, peakfit refuses to mix the paths, and a new run needs a
+# fresh DIR.
 #   PEAKFIT=build-torch2/bin/peakfit  the build against the venv's torch (2.13)
 #   PYTHON=.venv/bin/python            the sweeps' commands run .venv/bin/python
 set -euo pipefail
@@ -27,6 +31,8 @@ PEAKFIT=${PEAKFIT:-build-torch2/bin/peakfit}
 PYTHON=${PYTHON:-.venv/bin/python}
 mkdir -p "$DIR"
 "$PEAKFIT" run "bench/process-$1.sweep" -o "$DIR" 2>"$DIR/run.log" || { tail -n 20 "$DIR/run.log" >&2; exit 1; }
+# paths inside the checkout and its venv, relative to the repository
+PEAKFIT=$PEAKFIT "$PYTHON" bench/peaks-tidy.py "$DIR" >/dev/null
 [ "$1" = heldout ] || "$PEAKFIT" fit "$DIR" >"$DIR/fit.txt" 2>&1
 PEAKFIT=$PEAKFIT "$PYTHON" "bench/process-$1.py" "$DIR/peaks.csv" >"$DIR/$summary"
 cat "$DIR/$summary"
