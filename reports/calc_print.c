@@ -36,9 +36,9 @@ static void print_process(const struct calc_plan *p)
     const struct process_term *t = p->process;
     if (!t->technique_class)
         return;
-    printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: %.1f MiB "
-           "%+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; %s); --process worker plans for "
-           "the worker's own process\n", p->process_term_mib, t->technique_class, t->offset_mib, t->proportional,
+    printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
+           "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; %s); --process worker plans "
+           "for the worker's own process\n", p->process_term_mib, t->technique_class, t->offset_mib, t->proportional,
            t->sd_mib, t->dof, t->measured_by);
 }
 
