@@ -14,9 +14,10 @@
 #            each measured peak (DIR default bench/results/process-heldout).
 # Each measures into DIR/peaks.csv and then writes the paths in it that lie
 # inside the checkout and its venv relative to the repository
-# (bench/peaks-tidy.py): a rerun into the same DIR that stopped before that
-# resumes; after it, peakfit refuses to mix the paths, and a new run needs a
-# fresh DIR.
+# (bench/peaks-tidy.py). A rerun into the same DIR resumes a run that
+# stopped before that; one whose every point is measured is not run again
+# (peakfit would refuse its relative paths), only summarised; a new
+# measurement needs a fresh DIR.
 #   PEAKFIT=build-torch2/bin/peakfit  the build against the venv's torch (2.13)
 #   PYTHON=.venv/bin/python            the sweeps' commands run .venv/bin/python
 set -euo pipefail
@@ -29,8 +30,17 @@ esac
 DIR=${2:-${OUT:-bench/results/process-$1}}
 PEAKFIT=${PEAKFIT:-build-torch2/bin/peakfit}
 PYTHON=${PYTHON:-.venv/bin/python}
+# measured SWEEP: every point of SWEEP is in DIR/peaks.csv.
+measured() {
+    local id
+    [ -f "$DIR/peaks.csv" ] || return 1
+    while read -r id; do
+        cut -d, -f1 "$DIR/peaks.csv" | grep -qxF "$id" || return 1
+    done < <("$PEAKFIT" grid "$1" 2>/dev/null)
+}
 mkdir -p "$DIR"
-"$PEAKFIT" run "bench/process-$1.sweep" -o "$DIR" 2>"$DIR/run.log" || { tail -n 20 "$DIR/run.log" >&2; exit 1; }
+measured "bench/process-$1.sweep" ||
+    "$PEAKFIT" run "bench/process-$1.sweep" -o "$DIR" 2>"$DIR/run.log" || { tail -n 20 "$DIR/run.log" >&2; exit 1; }
 # paths inside the checkout and its venv, relative to the repository
 PEAKFIT=$PEAKFIT "$PYTHON" bench/peaks-tidy.py "$DIR" >/dev/null
 [ "$1" = heldout ] || "$PEAKFIT" fit "$DIR" >"$DIR/fit.txt" 2>&1

@@ -189,7 +189,7 @@ static double peak_at(const struct calc_plan *p, long b, int upper)
     double s = (double)p->seq_len, y = group_predict(p->fit, (double)b, s, &pi);
     double worker = y + replica_shift_at(&p->shift, p->fit, (double)b, s);
     double peak = p->fit->baseline_mib + worker + process_term_at(p->process, worker);
-    pi = process_term_pi95(p->process, p->other_machine ? group_other_machine_pi95(p->fit, y, pi) : pi);
+    pi = process_term_pi95(p->process, worker, p->other_machine ? group_other_machine_pi95(p->fit, y, pi) : pi);
     return !upper ? peak : isfinite(pi) ? peak + pi : INFINITY;
 }
 
@@ -260,9 +260,10 @@ static void evaluate(struct calc_plan *p, long replicas)
     double y = group_predict(g, (double)p->micro_batch, p->seq_len, &p->predicted_ci95_mib);
     if (p->other_machine)
         p->predicted_ci95_mib = group_other_machine_pi95(g, y, p->predicted_ci95_mib);
-    p->predicted_ci95_mib = process_term_pi95(p->process, p->predicted_ci95_mib);
-    p->process_term_mib = process_term_at(
-        p->process, y + replica_shift_at(&p->shift, g, (double)p->micro_batch, (double)p->seq_len));
+    double worker = y + replica_shift_at(&p->shift, g, (double)p->micro_batch, (double)p->seq_len);
+    p->predicted_ci95_mib = process_term_pi95(p->process, worker, p->predicted_ci95_mib);
+    p->process_term_mib = process_term_at(p->process, worker);
+    p->process_worker_mib = worker;
     p->activation_mib = (double)p->micro_batch * p->per_sample_mib;
     p->outcome = judge(p);
     p->fits = p->outcome == PLAN_FITS;

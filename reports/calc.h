@@ -91,7 +91,7 @@ struct calc_plan {
      * at the plan's micro-batch */
     const struct process_term *process;
     const char *process_words;
-    double process_term_mib;
+    double process_term_mib, process_worker_mib; /* the term, and the worker's peak above its baseline it is at */
 };
 enum { CALC_FAR_FACTOR = 4, CALC_EXTRAPOLATION_FACTOR = 2 };
 

@@ -34,18 +34,23 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * over the classes (13 pairs less 2 per class: 7 dof). Full training's
  * difference shrinks as the peak grows (226 MiB at b2 s128, 66 at b8 s256:
  * the worker's heap keeps more holes at large activations). Measured by
- * bench/process-term.sh term -> bench/results/process-term/term.txt.
- * X(class, offset MiB, proportional, sd MiB, dof) */
-#define PYTHON_TERM_ROWS(X)                    \
-    X("full", 357.2, -0.0424, 61.6, 7)         \
-    X("full+ckpt", -76.6, 0.1068, 61.6, 7)     \
-    X("lora", 186.1, 0.0306, 61.6, 7)
+ * bench/process-term.sh term -> bench/results/process-term/term.txt. The
+ * line holds between the worker's smallest and largest peak above its
+ * baseline measured for the class (y_lo, y_hi, from term.txt's
+ * worker_peak - worker_base); outside them the term is the line's value at
+ * the nearer end, never extrapolated (full training's falling line would
+ * go below zero past 8.4 GiB).
+ * X(class, offset MiB, proportional, sd MiB, dof, y_lo MiB, y_hi MiB) */
+#define PYTHON_TERM_ROWS(X)                                    \
+    X("full", 357.2, -0.0424, 61.6, 7, 2861.2, 6713.2)         \
+    X("full+ckpt", -76.6, 0.1068, 61.6, 7, 2544.0, 3861.6)     \
+    X("lora", 186.1, 0.0306, 61.6, 7, 1052.8, 4605.6)
 static const struct process_term python_terms[] = {
-#define PYTHON_TERM_ROW(cls, offset, prop, sd, dof) {cls, offset, prop, sd, dof, PROCESS_TERM_SOURCE},
+#define PYTHON_TERM_ROW(cls, offset, prop, sd, dof, lo, hi) {cls, offset, prop, sd, dof, lo, hi, PROCESS_TERM_SOURCE},
     PYTHON_TERM_ROWS(PYTHON_TERM_ROW)
 #undef PYTHON_TERM_ROW
 };
-static const struct process_term zero_term = {NULL, 0, 0, 0, 0, NULL};
+static const struct process_term zero_term = {NULL, 0, 0, 0, 0, 0, 0, NULL};
 
 /* A technique's class in the table: LoRA with or without checkpointing is
  * LoRA's (the frozen base dominates its heap); checkpointing of the whole
@@ -83,17 +88,32 @@ const struct process_term *process_term_for(enum plan_process p, const struct gr
     return python_row(g->key.technique);
 }
 
-double process_term_at(const struct process_term *t, double y) { return t->offset_mib + t->proportional * y; }
+/* Does the line's slope apply at y (inside the measured range)? */
+static int on_line(const struct process_term *t, double y) { return y > t->y_lo_mib && y < t->y_hi_mib; }
 
-double process_term_pi95(const struct process_term *t, double pi95)
+double process_term_at(const struct process_term *t, double y)
+{
+    return t->offset_mib + t->proportional * fmin(fmax(y, t->y_lo_mib), t->y_hi_mib);
+}
+
+double process_term_pi95(const struct process_term *t, double y, double pi95)
 {
     if (!t->technique_class || !isfinite(pi95))
         return pi95;
-    double own = gsl_cdf_tdist_Pinv(0.975, t->dof) * t->sd_mib, scaled = (1 + t->proportional) * pi95;
+    double own = gsl_cdf_tdist_Pinv(0.975, t->dof) * t->sd_mib;
+    double scaled = (1 + (on_line(t, y) ? t->proportional : 0)) * pi95;
     return sqrt(scaled * scaled + own * own);
 }
 
+/* y + the term is y shifted by the term at an end outside the range, and
+ * y (1 + proportional) + offset inside it: increasing (proportional > -1),
+ * so each piece's inverse is tried in turn. */
 double process_term_worker_limit(const struct process_term *t, double limit_mib)
 {
+    double below = limit_mib - process_term_at(t, t->y_lo_mib), above = limit_mib - process_term_at(t, t->y_hi_mib);
+    if (below <= t->y_lo_mib)
+        return below;
+    if (above >= t->y_hi_mib)
+        return above;
     return (limit_mib - t->offset_mib) / (1 + t->proportional);
 }

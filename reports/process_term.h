@@ -28,13 +28,15 @@ extern const struct opt_names plan_process_option_names;
              "worker's own"}
 
 /* What a plan adds for its process at the worker's peak y MiB above its
- * baseline: offset_mib + proportional * y, with a residual sd of sd_mib
- * known to dof degrees of freedom. The zero term (no class) where the
- * process adds nothing or is not a Python trainer's. */
+ * baseline: offset_mib + proportional * y for y in [y_lo_mib, y_hi_mib]
+ * (the range measured), the value at the nearer end outside it, with a
+ * residual sd of sd_mib known to dof degrees of freedom. The zero term (no
+ * class) where the process adds nothing or is not a Python trainer's. */
 struct process_term {
     const char *technique_class; /* the row's class ("full", ...); NULL: the zero term */
     double offset_mib, proportional, sd_mib;
     int dof;
+    double y_lo_mib, y_hi_mib;
     const char *measured_by;     /* the benchmark and result that measured the row */
 };
 
@@ -48,8 +50,9 @@ const struct process_term *process_term_for(enum plan_process p, const struct gr
 /* The term at the worker's peak y MiB above its baseline. */
 double process_term_at(const struct process_term *t, double y);
 /* The 95% half-width pi95 of the worker's y, as the process's: scaled by
- * 1 + proportional, the term's own spread added in quadrature. */
-double process_term_pi95(const struct process_term *t, double pi95);
+ * 1 + proportional where the line applies at y, the term's own spread
+ * added in quadrature. */
+double process_term_pi95(const struct process_term *t, double y, double pi95);
 /* The worker's peak above its baseline at which the process's reaches
  * limit_mib above the worker's baseline (the term's inverse). */
 double process_term_worker_limit(const struct process_term *t, double limit_mib);

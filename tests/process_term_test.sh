@@ -24,23 +24,25 @@ check_term() {
     out=$(python3 - "$TESTS/../reports/process_term.c" "$2" "$TMP" <<'PY'
 import json, re, sys
 src, cls, tmp = sys.argv[1:]
-row = re.search(r'X\("%s", ([-0-9.]+), ([-0-9.]+), ([-0-9.]+), ([0-9]+)\)' % re.escape(cls), open(src).read())
+num = r"([-0-9.]+)"
+row = re.search(r'X\("%s", %s\)' % (re.escape(cls), ", ".join([num] * 6)), open(src).read())
 if not row:
     sys.exit(f"no row {cls} in {src}")
-a, k, sd = (float(v) for v in row.groups()[:3])
+a, k, sd, dof, lo, hi = (float(v) for v in row.groups()[:6])
 own = []
 for b in (1, 8):
     w, p = (json.load(open(f"{tmp}/{side}-{b}.json")) for side in ("worker", "python"))
     y = w["predicted_peak_mib"] - w["baseline_mib"]
-    term = a + k * y
+    term = a + k * min(max(y, lo), hi)  # held at the measured range's ends
+    scale = 1 + k if lo < y < hi else 1
     got = p["predicted_peak_mib"] - w["predicted_peak_mib"]
     if abs(got - term) > 1e-6 * max(1, abs(term)) or abs(p["process_term_mib"] - term) > 1e-6 * max(1, abs(term)):
         sys.exit(f"{cls} b{b}: python - worker = {got}, process_term_mib {p['process_term_mib']}, the table's term {term}")
     if w["process_term_mib"] != 0:
         sys.exit(f"{cls} b{b}: the worker's plan has a process term {w['process_term_mib']}")
-    own.append(p["predicted_peak_ci95_mib"] ** 2 - ((1 + k) * w["predicted_peak_ci95_mib"]) ** 2)
+    own.append(p["predicted_peak_ci95_mib"] ** 2 - (scale * w["predicted_peak_ci95_mib"]) ** 2)
 if sd > 0 and not (own[0] > 0 and abs(own[0] - own[1]) < 1e-6 * own[0]):
-    sys.exit(f"{cls}: the interval's own part (python^2 - ((1+k) worker)^2) is {own}: not one positive constant")
+    sys.exit(f"{cls}: the interval's own part (python^2 - (scale worker)^2) is {own}: not one positive constant")
 print("ok")
 PY
 ) || fail "$1: $out"
@@ -49,6 +51,24 @@ check_term full full
 check_term full+ckpt full+ckpt
 check_term lora lora
 check_term lora+ckpt lora
+
+# The largest micro-batch at the estimate is the term's inverse: its
+# predicted peak fits the budget, the next one's does not (budgets where the
+# worker's peak lies below, inside and above the measured range).
+for budget in 600 5000 9000; do
+    est=$("$PEAKFIT" calc "$dir" --budget "${budget}MiB" --json | grep -o '"max_micro_batch_at_estimate": [0-9]*' |
+        cut -d' ' -f2)
+    [ "${est:-0}" -ge 1 ] || fail "no micro-batch fits ${budget} MiB at the estimate"
+    for b in "$est" $((est + 1)); do
+        peak=$("$PEAKFIT" calc "$dir" --budget "${budget}MiB" --micro-batch "$b" --json |
+            grep -o '"predicted_peak_mib": [0-9.]*' | cut -d' ' -f2)
+        if [ "$b" = "$est" ]; then
+            awk -v p="$peak" -v u="$budget" 'BEGIN { exit !(p <= u) }' || fail "${budget} MiB: b = $b predicts $peak"
+        else
+            expect_gt "${budget} MiB: b = $b, one past the estimate" "$peak" "$budget"
+        fi
+    done
+done
 
 # The first line names the process; python is the default.
 first() { "$PEAKFIT" calc "$dir" --budget 2GiB "$@" | head -n 1; }
