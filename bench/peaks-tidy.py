@@ -13,7 +13,9 @@ In each DIR (and its subdirectories):
   only kind of job before the column existed);
 - model_source, and a sweep file's `model =` line, name a file inside the
   repository relative to it (peaks.csv: to the repository's root; a sweep: to
-  the sweep file), not as the absolute path of the checkout that ran it.
+  the sweep file), not as the absolute path of the checkout that ran it; so
+  do the blas and command columns' paths inside the repository or its venv
+  (.venv, wherever its link leads).
 A file already tidy is left as it is (not rewritten). Prints what it changed."""
 import csv
 import io
@@ -38,6 +40,18 @@ def relative(path, base):
     return path
 
 
+# Absolute prefixes a column's text may hold, and what they become: the venv's
+# own location (where .venv's link leads, as the loader names its libraries)
+# and the repository's root.
+PREFIXES = [(os.path.realpath(os.path.join(ROOT, ".venv")) + os.sep, ".venv" + os.sep), (ROOT + os.sep, "")]
+
+
+def in_repository(text):
+    for prefix, short in PREFIXES:
+        text = text.replace(prefix, short)
+    return text
+
+
 def write_if_changed(path, text, what):
     with open(path, newline="") as f:
         if f.read() == text:
@@ -56,6 +70,9 @@ def tidy_peaks(path, columns):
     for r in kept:
         if r.get("model_source"):
             r["model_source"] = relative(r["model_source"], ROOT)
+        for c in ("blas", "command"):
+            if r.get(c):
+                r[c] = in_repository(r[c])
         for c in added:
             r[c] = DEFAULTS.get(c, "")
     out = io.StringIO()

@@ -8,6 +8,7 @@
 #include "fit/depth_fit.h"
 #include "reports/calc.h"
 #include "reports/hardware_here.h"
+#include "reports/process_term.h"
 #include "core/technique.h"
 #include "util/name_list.h"
 #include "util/near_name.h"
@@ -186,8 +187,9 @@ static double peak_at(const struct calc_plan *p, long b, int upper)
 {
     double pi;
     double s = (double)p->seq_len, y = group_predict(p->fit, (double)b, s, &pi);
-    double peak = p->fit->baseline_mib + y + replica_shift_at(&p->shift, p->fit, (double)b, s);
-    pi = p->other_machine ? group_other_machine_pi95(p->fit, y, pi) : pi;
+    double worker = y + replica_shift_at(&p->shift, p->fit, (double)b, s);
+    double peak = p->fit->baseline_mib + worker + process_term_at(p->process, worker);
+    pi = process_term_pi95(p->process, worker, p->other_machine ? group_other_machine_pi95(p->fit, y, pi) : pi);
     return !upper ? peak : isfinite(pi) ? peak + pi : INFINITY;
 }
 
@@ -195,10 +197,12 @@ static long largest_at_estimate(const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
     double per_sample = group_per_sample(g, p->seq_len);
-    double room = p->usable_mib - g->baseline_mib - p->fixed_per_replica_mib;
+    /* the worker's peak above its baseline at which the plan's process reaches the usable budget */
+    double limit = process_term_worker_limit(p->process, p->usable_mib - g->baseline_mib);
+    double room = limit - p->fixed_per_replica_mib;
     if (per_sample <= 0)
         return 0; /* a fit whose peak does not grow with batch cannot bound it */
-    if (g->floor.found && g->baseline_mib + floor_at(&g->floor, p->seq_len) + p->shift.floor_mib > p->usable_mib)
+    if (g->floor.found && floor_at(&g->floor, p->seq_len) + p->shift.floor_mib > limit)
         return 0; /* the floor alone is over */
     double b = floor(room / per_sample);
     return b >= 1 ? (long)fmin(b, 1e9) : 0;
@@ -256,6 +260,10 @@ static void evaluate(struct calc_plan *p, long replicas)
     double y = group_predict(g, (double)p->micro_batch, p->seq_len, &p->predicted_ci95_mib);
     if (p->other_machine)
         p->predicted_ci95_mib = group_other_machine_pi95(g, y, p->predicted_ci95_mib);
+    double worker = y + replica_shift_at(&p->shift, g, (double)p->micro_batch, (double)p->seq_len);
+    p->predicted_ci95_mib = process_term_pi95(p->process, worker, p->predicted_ci95_mib);
+    p->process_term_mib = process_term_at(p->process, worker);
+    p->process_worker_mib = worker;
     p->activation_mib = (double)p->micro_batch * p->per_sample_mib;
     p->outcome = judge(p);
     p->fits = p->outcome == PLAN_FITS;
@@ -282,6 +290,7 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
     const struct group_fit *g = p->fit;
     long replicas = req->replicas > 0 ? req->replicas : 1;
     p->training = is_training(g->key.technique);
+    p->process = process_term_for((enum plan_process)req->process, g, &p->process_words);
     p->other_machine = !req->on_measuring_machine &&
                        !hardware_is_here(&g->hw, p->other_machine_why, sizeof p->other_machine_why);
     p->seq_len = req->seq_len > 0 ? req->seq_len : g->seq_lens[g->n_seq - 1];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "fit/fit_set.h"
 #include "fit/group_choice.h"
+#include "reports/process_term.h"
 #include "util/exit_status.h"
 #include "util/options.h"
 
@@ -40,6 +41,7 @@ struct calc_request {
     long replicas;
     long micro_batch, accum; /* > 0: evaluate this plan instead */
     int on_measuring_machine; /* 1: plan for the machine that measured (the report), wherever this runs */
+    int process;            /* enum plan_process: whose process the whole-process figure is (--process) */
     long zero;              /* ZeRO stage 1-3 across the replicas, 0: none */
     int json;
     /* standalone (no DIR): activation memory per sample, or per token with
@@ -84,6 +86,12 @@ struct calc_plan {
      * its interval adds RSS's spread between machines; why says which */
     int other_machine;
     char other_machine_why[400];
+    /* whose process the plan is for (reports/process_term.h): the term its
+     * figure and interval add, the words its first line says, and the term
+     * at the plan's micro-batch */
+    const struct process_term *process;
+    const char *process_words;
+    double process_term_mib, process_worker_mib; /* the term, and the worker's peak above its baseline it is at */
 };
 enum { CALC_FAR_FACTOR = 4, CALC_EXTRAPOLATION_FACTOR = 2 };
 

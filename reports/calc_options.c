@@ -48,6 +48,7 @@ static struct opt_row calc_rows[] = {
     {"metric", 0, "M", OPT_NAME, CALC_FIELD(metric), .names = &metric_names, .flags = OPT_DEF_WORDS,
      .def = "reserved where measured on a GPU, else rss",
      .help = "the fit to plan with; tensor: the allocator level (peaks above the RSS baseline as measured)"},
+    PLAN_PROCESS_OPTION_ROW(CALC_FIELD(process)),
     {"margin", 0, "F", OPT_DOUBLE, CALC_FIELD(margin), 0, 0.99, .def = "0", .help = "fraction of the budget kept free",
      .noun = "fraction"},
     {"micro-batch", 0, "B", OPT_LONG, CALC_FIELD(micro_batch), 1, LIMIT_BATCH_MAX,

@@ -30,6 +30,22 @@ static void print_replica(const struct calc_request *req, const struct calc_plan
                "a layer in flight %.1f MiB\n", s->root_mib, s->root_grads_mib, s->layer_mib);
 }
 
+/* What the plan's process adds to the worker's fit, where it adds anything. */
+static void print_process(const struct calc_plan *p)
+{
+    const struct process_term *t = p->process;
+    if (!t->technique_class)
+        return;
+    printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
+           "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; %s); --process worker plans "
+           "for the worker's own process\n", p->process_term_mib, t->technique_class, t->offset_mib, t->proportional,
+           t->sd_mib, t->dof, t->measured_by);
+    if (p->process_worker_mib < t->y_lo_mib || p->process_worker_mib > t->y_hi_mib)
+        printf("  note: the worker's peak here, %.0f MiB above its baseline, is outside the %.0f-%.0f MiB the term "
+               "was measured at: it is held at the nearer end's value, not extrapolated\n", p->process_worker_mib,
+               t->y_lo_mib, t->y_hi_mib);
+}
+
 void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
@@ -40,15 +56,17 @@ void calc_plan_print(const struct calc_request *req, const struct calc_plan *p)
     term_text(text, key, sizeof key);
     term_text(p->other_machine_why, why, sizeof why);
     if (group_is_per_sample(g))
-        printf("plan for %s, per sample (measured without a sequence: seq_len 1)\n", key);
+        printf("plan for %s, per sample (measured without a sequence: seq_len 1)", key);
     else
-        printf("plan for %s, seq_len %ld\n", key, p->seq_len);
+        printf("plan for %s, seq_len %ld", key, p->seq_len);
+    printf(" (%s)\n", p->process_words);
     if (p->other_machine)
         printf("  ANOTHER MACHINE: the fit was %s; RSS differs between machines (sd %.1f%% of the peak, "
                "bench/results/machines.txt): its interval adds that spread\n", why,
                100 * group_machine_spread());
     printf("  budget %.0f MiB, margin %.0f%%: usable %.0f MiB (baseline %.0f MiB included)\n",
            req->budget_mib, req->margin * 100, p->usable_mib, g->baseline_mib);
+    print_process(p);
     if (g->metric == METRIC_RESERVED)
         printf("  on the GPU: planned against the caching allocator's reserved peak plus the context outside it "
                "(the baseline above), what runs out first on the device\n");
@@ -169,6 +187,9 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
         JROW_BOOL("too_few_above_knee", g->n_above < GROUP_FIT_ABOVE_MIN),
         JROW_TEXT("fit_flags", g->flags),
         JROW_BOOL("measured_on_this_machine", !p->other_machine),
+        JROW_TEXT("process", plan_process_option_names.name(req->process)),
+        JROW_TEXT("process_words", p->process_words),
+        JROW_REAL("process_term_mib", p->process_term_mib),
         JROW_TEXT("measured_on_cpu", g->hw.cpu_model),
     };
     JSON_ROWS_ADD(o, plan);

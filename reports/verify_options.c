@@ -19,6 +19,7 @@ static struct opt_row verify_rows[] = {
                    .def = "the largest measured"),
     /* Every other axis of the group key, from the settings table. */
     GROUP_CHOICE_OPTION_ROWS
+    PLAN_PROCESS_OPTION_ROW(VERIFY_FIELD(process)),
 };
 SETTING_OPTIONS_COMPLETE(verify_rows)
 

@@ -20,7 +20,7 @@
 
 /* The point's expected peak (MiB, baseline included) from the fit of its
  * group in set; -1 when set has no such fitted group. */
-static double from_fit(const struct fit_set *set, const struct grid_point *p)
+static double from_fit(const struct fit_set *set, const struct grid_point *p, enum plan_process process)
 {
     struct group_key key;
     results_number num;
@@ -35,17 +35,20 @@ static double from_fit(const struct fit_set *set, const struct grid_point *p)
     const struct group_fit *g = fit_set_find(set, &key, calc_metric(set, &key));
     if (!g || !group_chosen(g) || !technique_runs_steps(p->technique))
         return -1;
-    return g->baseline_mib + group_predict(g, p->batch, p->seq_len, NULL);
+    const char *words;
+    double y = group_predict(g, p->batch, p->seq_len, NULL);
+    return g->baseline_mib + y + process_term_at(process_term_for(process, g, &words), y);
 }
 
-static void print_expected(const struct sweep *s, const struct grid *g, const struct fit_set *set)
+static void print_expected(const struct sweep *s, const struct grid *g, const struct fit_set *set,
+                           enum plan_process process)
 {
     struct predictor pr;
     double largest = 0, total = 0;
     int at = -1, fitted = 0;
     predictor_init(&pr, s);
     for (int i = 0; i < g->n; i++) {
-        double mib = from_fit(set, &g->points[i]);
+        double mib = from_fit(set, &g->points[i], process);
         const char *source = mib >= 0 ? "fit" : "arithmetic";
         fitted += mib >= 0;
         if (mib < 0)
@@ -80,7 +83,7 @@ static struct fit_set *open_fit(const char *dir, struct fit_set *set)
 
 struct grid_args {
     const char *sweep, *dir;
-    int peaks;
+    int peaks, process;
 };
 
 static const struct opt_row grid_rows[] = {
@@ -88,6 +91,7 @@ static const struct opt_row grid_rows[] = {
      .help = "each point's expected peak, and the total"},
     {"output", 'o', "DIR", OPT_TEXT, offsetof(struct grid_args, dir),
      .help = "with --peaks (which it implies): predict from DIR's fit where it has the point's group"},
+    PLAN_PROCESS_OPTION_ROW(offsetof(struct grid_args, process)),
 };
 
 const struct opt_table grid_options = OPT_TABLE("grid", "SWEEP", grid_rows, NULL);
@@ -98,7 +102,8 @@ static int parse_args(int argc, char **argv, struct grid_args *a)
     char why[1024];
     int n;
     *a = (struct grid_args){0};
-    int rc = opt_parse_args(&grid_options, argc, argv, a, &a->sweep, 1, &n, why, sizeof why);
+    int rc = opt_defaults(grid_rows, (int)(sizeof grid_rows / sizeof grid_rows[0]), a, NULL, why, sizeof why);
+    rc = rc ? rc : opt_parse_args(&grid_options, argc, argv, a, &a->sweep, 1, &n, why, sizeof why);
     a->peaks |= a->dir != NULL;
     if (rc == 0 && n == 1)
         return 0;
@@ -130,7 +135,7 @@ int grid_main(int argc, char **argv)
     fflush(stdout);
     struct fit_set *fitted = open_fit(a.dir, &set);
     if (a.peaks)
-        print_expected(s, &g, fitted);
+        print_expected(s, &g, fitted, (enum plan_process)a.process);
     char summary[128];
     grid_summary(&g, summary, sizeof summary);
     fprintf(stderr, "peakfit: %s: %s\n", a.sweep, summary);

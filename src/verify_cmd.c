@@ -219,8 +219,11 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
     struct verify_run at_b = read_run(&t, p, p->max_micro_batch, "predicted largest", limit_mib),
                       above = read_run(&t, p, p->max_micro_batch + 1, "next size up", limit_mib);
     group_key_format(&p->fit->key, key, sizeof key);
-    printf("verify %s, seq_len %ld: memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
-           limit_mib, p->fit->baseline_mib);
+    printf("verify %s, seq_len %ld (%s): memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
+           p->process_words, limit_mib, p->fit->baseline_mib);
+    if (p->process->technique_class)
+        printf("  peakfit's worker runs the plan under the limit at which a Python trainer's predicted peak "
+               "reaches the budget (the process term's inverse)\n");
     if (p->other_machine)
         printf("  on another machine: the fit was %s; this run checks the plan here\n", p->other_machine_why);
     print_run(p, &at_b, limit_mib);
@@ -270,7 +273,9 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     int runnable = plan_runnable(&p, req);
     if (runnable != EXIT_DONE)
         return runnable;
-    double limit_mib = req->budget_mib - p.fit->baseline_mib;
+    /* The worker runs the plan: for a Python trainer's process, under the
+     * worker's peak at which the trainer's would reach the budget. */
+    double limit_mib = process_term_worker_limit(p.process, req->budget_mib - p.fit->baseline_mib);
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
     if (csv_table_read(path, &t, err, sizeof err) != 0)
         return fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT;

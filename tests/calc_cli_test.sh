@@ -63,8 +63,9 @@ expect_calc_error "an unknown model" \
 by_folder=$("$PEAKFIT" calc "$models" --budget 2GiB --model alpha --json) || fail "calc --model alpha (folder name)"
 by_path=$("$PEAKFIT" calc "$models" --budget 2GiB --model /models/alpha/config.json --json) || fail "calc --model PATH"
 expect_eq "--model by folder name and by path" "$by_folder" "$by_path"
-beta=$("$PEAKFIT" calc "$models" --budget 2GiB --model beta) || fail "calc --model beta"
-grep -q "^plan for beta / cpu / full / eager, seq_len 256$" <<<"$beta" || fail "beta's plan: $beta"
+beta=$("$PEAKFIT" calc "$models" --budget 2GiB --model beta --process worker) || fail "calc --model beta"
+grep -q "^plan for beta / cpu / full / eager, seq_len 256 (peakfit's worker's own process)$" <<<"$beta" ||
+    fail "beta's plan: $beta"
 
 # Inference trains nothing: no accumulation in its plan.
 inference=$("$PEAKFIT" calc "$models" --budget 2GiB --model beta --technique inference) || fail "inference plan"
@@ -122,11 +123,12 @@ true
 # Not even micro-batch 1 of full training fits 280 MiB: calc says what
 # would (reports/calc_alternatives.h): each other training technique
 # measured (never inference), and ZeRO-3 over the fewest replicas; at
-# 200 MiB nothing does, and it says that.
+# 200 MiB nothing does, and it says that. The worker's own process: a
+# Python trainer's holds more than this tiny model's whole peak.
 alt=$TMP/alternatives
 mkdir -p "$alt"
 cp "$TESTS/fixtures/tiny-cpu-peaks.csv" "$alt/peaks.csv"
-out=$("$PEAKFIT" calc "$alt" --budget 280MiB --seq-len 128); rc=$?
+out=$("$PEAKFIT" calc "$alt" --budget 280MiB --seq-len 128 --process worker); rc=$?
 expect_eq "full in 280 MiB: exit status" "$rc" 4
 expect_eq "what would fit in 280 MiB" "$(grep -A9 '^  what would fit' <<<"$out" |
     sed -E 's/b = [1-9][0-9]*, predicted peak [0-9.]+ MiB \+- [0-9.]+/b = N/; s/--replicas [2-9][0-9]* /--replicas G /')" \
@@ -134,6 +136,6 @@ expect_eq "what would fit in 280 MiB" "$(grep -A9 '^  what would fit' <<<"$out" 
     --technique lora: micro-batch b = N
     --technique lora+ckpt: micro-batch b = N
     --technique full --replicas G --zero 3: micro-batch b = N"
-out=$("$PEAKFIT" calc "$alt" --budget 200MiB --seq-len 128)
+out=$("$PEAKFIT" calc "$alt" --budget 200MiB --seq-len 128 --process worker)
 expect_eq "nothing in 200 MiB" "$(grep '^  what would fit' <<<"$out")" \
     "  what would fit in 200 MiB: no other technique measured here, nor ZeRO-3 over up to 1024 replicas"

@@ -25,7 +25,7 @@ out=$(PEAKFIT_THIS_CPU=$'X\e[2J\nplan for forged too' "$PEAKFIT" calc "$TMP/d/fi
 grep -q $'\e' <<<"$out" && fail "calc printed an escape byte: $(cat -A <<<"$out" | head -3)"
 grep -n '^plan for forged' <<<"$out" && fail "calc printed a forged line"
 expect_eq "the plan's first line" "$(head -n 1 <<<"$out")" \
-    'plan for tiny\x1b]0;owned\x07\x0aplan for forged / cpu / full / eager, seq_len 256'
+    'plan for tiny\x1b]0;owned\x07\x0aplan for forged / cpu / full / eager, seq_len 256 (a Python trainer'"'"'s whole process)'
 grep -qF "the fit was measured on CPU AMD\\x1b[31m; this machine's CPU is X\\x1b[2J\\x0aplan for forged too; RSS differs" <<<"$out" ||
     fail "no escaped CPU name: $(sed -n 2p <<<"$out")"
 # calc's errors name fit.json's models: through the same escaper.

@@ -36,7 +36,7 @@ grep -q '^my-cnn  *cpu  *full  *tensor  *3 ' "$TMP/fit" || fail "no fit of my-cn
 grep -q '^| full | none: per sample | ' "$TMP/l/report.md" ||
     fail "report.md's summary does not say per sample: $(grep '^| full' "$TMP/l/report.md")"
 expect_eq "calc: per sample" "$("$PEAKFIT" calc "$TMP/l" --budget 1GiB 2>&1 | head -n 1 | sed -E 's/[0-9a-f]{16}/HASH/')" \
-    "plan for my-cnn / cpu / full / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1)"
+    "plan for my-cnn / cpu / full / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1) (the command's own process)"
 
 # A ViT's config.json: named from _name_or_path, {model} its path.
 mkdir -p "$TMP/vit"

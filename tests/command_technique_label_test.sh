@@ -24,7 +24,7 @@ grep -q '^| ddp-zero1 | none: per sample | ' "$TMP/t/report.md" ||
     fail "report.md's summary has no ddp-zero1 row: $(grep '^| ' "$TMP/t/report.md" | head -5)"
 expect_eq "calc --technique ddp-zero1" \
     "$("$PEAKFIT" calc "$TMP/t" --technique ddp-zero1 --budget 1GiB 2>&1 | head -n 1 | sed -E 's/[0-9a-f]{16}/HASH/')" \
-    "plan for my-cnn / cpu / ddp-zero1 / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1)"
+    "plan for my-cnn / cpu / ddp-zero1 / sdpa / measured_by command HASH, per sample (measured without a sequence: seq_len 1) (the command's own process)"
 
 # refused WHAT SWEEP LINE VALUE: the run exits 2 with the unknown technique's message at LINE.
 refused() {

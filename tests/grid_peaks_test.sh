@@ -18,7 +18,8 @@ expect_eq "every point by arithmetic" "$(grep -c ': expected peak [0-9]* MiB (ar
 grep -q "^peakfit: expected peaks: largest [0-9]* MiB (.*), all $n points together [0-9]* MiB; 0 from the fit, $n from arithmetic$" \
     "$TMP/err" || fail "no largest and total line: $(cat "$TMP/err")"
 
-"$PEAKFIT" grid "$sweep" -o "$dir" >/dev/null 2>"$TMP/err" || fail "grid -o: exit status $?"
+# The worker's own process: the fit's points are the worker's.
+"$PEAKFIT" grid "$sweep" -o "$dir" --process worker >/dev/null 2>"$TMP/err" || fail "grid -o: exit status $?"
 id=full_training/smollm2-135m/cpu/full/sdpa/b8/s256/st1/r0
 expected=$(sed -n "s|^  $id: expected peak \\([0-9]*\\) MiB (fit)\$|\\1|p" "$TMP/err")
 [ -n "$expected" ] || fail "no fitted expectation for $id: $(cat "$TMP/err")"
@@ -28,10 +29,19 @@ awk -v e="$expected" -v m="$measured" 'BEGIN { exit !(e > 0.95 * m && e < 1.05 *
     fail "$id: expected $expected MiB from the fit, measured $measured"
 grep -q "; [1-9][0-9]* from the fit, " "$TMP/err" || fail "the summary counts no fitted point: $(tail -2 "$TMP/err")"
 
+# For a Python trainer (the default) the point's figure is calc's whole-process
+# plan at its batch: the worker's fit plus the process term.
+"$PEAKFIT" grid "$sweep" -o "$dir" >/dev/null 2>"$TMP/err" || fail "grid -o (python): exit status $?"
+python=$(sed -n "s|^  $id: expected peak \\([0-9]*\\) MiB (fit)\$|\\1|p" "$TMP/err")
+plan=$("$PEAKFIT" calc "$dir" --budget 64GiB --attention sdpa --micro-batch 8 --seq-len 256 --json |
+    grep -o '"predicted_peak_mib": [0-9.]*' | cut -d' ' -f2)
+expect_eq "$id for a Python trainer: grid against calc" "$python" "$(printf '%.0f' "$plan")"
+expect_gt "$id: a Python trainer's figure against the worker's" "$python" "$expected"
+
 # A directory without measurements: said, and arithmetic instead.
 "$PEAKFIT" grid "$sweep" -o "$TMP/none" >/dev/null 2>"$TMP/err" || fail "grid -o empty: exit status $?"
 grep -q "^peakfit: $TMP/none: no fit to predict from" "$TMP/err" || fail "no word about the missing fit: $(head -3 "$TMP/err")"
 expect_eq "usage" "$("$PEAKFIT" grid "$sweep" -x 2>&1; echo " $?")" "peakfit grid: unknown option \"-x\"
-usage: peakfit grid SWEEP [--peaks] [-o DIR]
+usage: peakfit grid SWEEP [--peaks] [-o DIR] [--process P]
  2"
 true

@@ -4,7 +4,8 @@
 # kill a signal; a point measured over the limit (the watchdog reads every
 # 20 ms) does not fit, never "passed within 2 %"; a fit a command job
 # measured is not judged by peakfit's worker; a verify directory that
-# cannot be written is one error, not two.
+# cannot be written is one error, not two. Plans for the worker's own
+# process (--process worker): what verify runs.
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
 json_value() { grep -o "\"$1\": [^,}]*" <<<"$2" | cut -d' ' -f2; }
@@ -22,10 +23,10 @@ dir=$TMP/out
 # the largest predicted to fit is this machine's fit's to say (tiny's
 # points are near its floor, and the interval is wide where RSS is noisy):
 # calc says it, and verify runs it and the next size up.
-one=$("$PEAKFIT" calc "$dir" --budget 100GiB --micro-batch 1 --json)
+one=$("$PEAKFIT" calc "$dir" --process worker --budget 100GiB --micro-batch 1 --json)
 budget=$(awk -v p="$(json_value predicted_peak_mib "$one")" -v c="$(json_value predicted_peak_ci95_mib "$one")" \
     'BEGIN { printf "%d", p + c + 1 }')
-largest=$(json_value max_micro_batch "$("$PEAKFIT" calc "$dir" --budget "${budget}MiB" --json)")
+largest=$(json_value max_micro_batch "$("$PEAKFIT" calc "$dir" --process worker --budget "${budget}MiB" --json)")
 [ "${largest:-0}" -ge 1 ] 2>/dev/null || fail "calc at ${budget} MiB names no largest micro-batch: ${largest:-nothing}"
 next=$((largest + 1))
 vdir=$dir/verify-tiny-cpu-full-sdpa-s128-${budget}MiB
@@ -34,7 +35,7 @@ vdir=$dir/verify-tiny-cpu-full-sdpa-s128-${budget}MiB
 # may not have reported its baseline by then: its peak is then the RSS
 # read, with no peak above a baseline to print).
 set_column "$dir/peaks.csv" timeout_s 4
-out=$(PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" verify "$dir" --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
+out=$(PEAKFIT_FAULT=hang PEAKFIT_WORKER=$FAULT_WORKER "$PEAKFIT" verify "$dir" --process worker --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
 expect_eq "timeouts: exit status" "$rc" 7
 grep -q "^  b = $largest (predicted largest): timeout, predicted [0-9.]* MiB (95%: +-[0-9.]*)\(, peak seen before it ended [0-9.]* MiB above baseline\)\?$" \
     <<<"$out" || fail "timeouts: b = $largest's line: $out"
@@ -62,7 +63,7 @@ set_column "$vdir/peaks.csv" status ok "$largest"
 set_column "$vdir/peaks.csv" peak_above_baseline_mib "$over" "$largest"
 set_column "$vdir/peaks.csv" error "" "$largest"
 set_column "$vdir/peaks.csv" status oom "$next"
-out=$("$PEAKFIT" verify "$dir" --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
+out=$("$PEAKFIT" verify "$dir" --process worker --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
 expect_eq "over the limit: exit status" "$rc" 5
 grep -qx "  warning: b = $largest measured $over MiB, over the limit of $limit MiB (read every 20 ms, the limit missed it): it does not fit" \
     <<<"$out" || fail "over the limit: no warning: $out"
@@ -73,7 +74,7 @@ expect_eq "over the limit: the verdict" "$(tail -n 1 <<<"$out")" \
 # A verify directory that cannot be made (a file where it goes; root
 # writes anywhere else): one error, exit 1.
 touch "$dir/verify-tiny-cpu-full-sdpa-s128-$((budget + 1))MiB"
-err=$("$PEAKFIT" verify "$dir" --budget "$((budget + 1))MiB" 2>&1 >/dev/null); rc=$?
+err=$("$PEAKFIT" verify "$dir" --process worker --budget "$((budget + 1))MiB" 2>&1 >/dev/null); rc=$?
 expect_eq "an unwritable verify directory: exit status" "$rc" 1
 expect_eq "an unwritable verify directory: one error" "$(wc -l <<<"$err")" 1
 grep -q "^peakfit: $dir/verify-tiny-cpu-full-sdpa-s128-$((budget + 1))MiB/verify.sweep" <<<"$err" ||
@@ -87,7 +88,7 @@ refused() {
     mkdir "$copy"
     cp "$dir/peaks.csv" "$copy/peaks.csv"
     set_column "$copy/peaks.csv" "$2" "$3"
-    err=$("$PEAKFIT" verify "$copy" --budget "${budget}MiB" 2>&1 >/dev/null); rc=$?
+    err=$("$PEAKFIT" verify "$copy" --process worker --budget "${budget}MiB" 2>&1 >/dev/null); rc=$?
     expect_eq "$1: exit status" "$rc" 2
     expect_eq "$1: message" "$err" "$4"
     ! ls "$copy"/verify-*/verify.sweep 2>/dev/null || fail "$1: a verify sweep was written"

@@ -1,6 +1,8 @@
 # verify on tiny with a small budget: the predicted largest micro-batch and
-# the next size up run for real under mem_limit = budget less the baseline,
-# and the output says whether the predicted boundary held (exit 0) or not (5).
+# the next size up run for real under mem_limit = the budget less the
+# baseline (for a Python trainer's process, the default, less the process
+# term too), and the output says whether the predicted boundary held (exit
+# 0) or not (5).
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
 
@@ -33,6 +35,17 @@ out=$("$PEAKFIT" verify "$dir" --budget "${budget}MiB" 2>"$TMP/err"); rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 5 ] || fail "verify: exit status $rc: $(cat "$TMP/err")"
 grep -q "^  b = $b (predicted largest): \(ok\|oom\)" <<<"$out" || fail "verify: the largest b: $out"
 grep -q "^  b = $((b + 1)) (next size up): \(ok\|oom\)" <<<"$out" || fail "verify: the next size up: $out"
+# For a Python trainer's process (the default) the worker runs under the
+# limit at which the trainer's predicted peak reaches the budget: below the
+# budget less the baseline, and the worker's own plan under that limit
+# proposes the same micro-batch at the estimate.
+read -r limit base < <(sed -n "s/^verify .* (a Python trainer's whole process): memory limit \([0-9.]*\) MiB above the baseline (\([0-9.]*\) MiB)$/\1 \2/p" <<<"$out")
+[ -n "$limit" ] || fail "verify's first line: $(head -n 1 <<<"$out")"
+expect_gt "budget less the baseline against the worker's limit" "$((budget)).0" "$(awk -v l="$limit" -v b="$base" 'BEGIN { print l + b }')"
+estimate() { json_value max_micro_batch_at_estimate "$("$PEAKFIT" calc "$dir" "$@" --json)"; }
+expect_eq "the worker's plan under the translated limit" \
+    "$(estimate --budget "$(awk -v l="$limit" -v b="$base" 'BEGIN { printf "%.3f", l + b }')MiB" --process worker)" \
+    "$(estimate --budget "${budget}MiB")"
 if [ "$rc" = 0 ]; then want="the predicted boundary held"; else want="the predicted boundary did not hold"; fi
 grep -q "^  $want" <<<"$out" || fail "verify: exit $rc but: $out"
 # Each run: predicted vs measured, the error in % of the measured peak.

@@ -264,7 +264,10 @@ def measure(a, cfg, checkpoint):
             if a.warm:
                 warm_optimizer(optimizer)
         report.build_time(time.perf_counter() - t0)
-        report.model(model, optimizer)
+        # with --warm 0 the optimizer has no state before its first step: its
+        # size is reported once, after the steps (a key reported twice must
+        # not change)
+        report.model(model, optimizer if a.warm else None)
         for _ in range(a.steps):
             with report.step():
                 if optimizer is None:

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The process term: what a Python trainer's whole process holds beyond
+peakfit's worker at the same point, per technique class, with its spread.
+
+    bench/process-term.py PEAKS_CSV
+
+PEAKS_CSV is bench/process-term.sh term's run (bench/process-term.sweep): each
+point measured by the built-in worker (measured_by worker) and by a command
+job running examples/transformers/train_step.py with the published
+SmolLM2-135M script's protocol (measured_by command ...), each in a fresh
+process. For each pair: the worker's peak above its baseline y, and the
+difference d = the trainer's whole-process peak - the worker's (peak_rss_mib:
+VmHWM, baseline included, on both sides). Per technique class (full;
+full+ckpt; lora, for LoRA with or without checkpointing: the classes of
+reports/process_term.c) a least-squares line d = offset + proportional * y;
+one residual sd pooled over every class (each class has too few points for
+its own), its degrees of freedom the points less two per class. Prints the
+pairs, the classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes
+them, and each point's difference as the worker's figure would carry it.
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+
+
+def technique_class(technique):
+    return "lora" if technique.startswith("lora") else "full+ckpt" if technique.endswith("+ckpt") else "full"
+
+
+def pairs(path):
+    sides = defaultdict(dict)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok":
+                print(f"# not ok, left out: {r['point_id']} ({r['status']}: {r['error'][:120]})")
+                continue
+            side = "worker" if r["measured_by"] == "worker" else "python"
+            sides[(r["model"], r["technique"], int(r["batch"]), int(r["seq_len"]))][side] = r
+    out = []
+    for key, s in sorted(sides.items()):
+        if len(s) == 2:
+            w, p = s["worker"], s["python"]
+            out.append(dict(model=key[0], technique=key[1], batch=key[2], seq_len=key[3],
+                            worker_baseline=float(w["baseline_rss_mib"]), worker_peak=float(w["peak_rss_mib"]),
+                            python_baseline=float(p["baseline_rss_mib"]), python_peak=float(p["peak_rss_mib"])))
+    return out
+
+
+def line(points):
+    """Least squares d = a + k * y; returns a, k and the residuals."""
+    n = len(points)
+    ys = [p["y"] for p in points]
+    ds = [p["d"] for p in points]
+    my, md = sum(ys) / n, sum(ds) / n
+    sxx = sum((y - my) ** 2 for y in ys)
+    k = sum((y - my) * (d - md) for y, d in zip(ys, ds)) / sxx if n > 1 and sxx > 0 else 0.0
+    a = md - k * my
+    return a, k, [d - (a + k * y) for y, d in zip(ys, ds)]
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__.split("\n\n")[1])
+    points = pairs(argv[1])
+    for p in points:
+        p["y"] = p["worker_peak"] - p["worker_baseline"]
+        p["d"] = p["python_peak"] - p["worker_peak"]
+        p["cls"] = technique_class(p["technique"])
+    print("# A Python trainer (train_step.py --build config, the published script's protocol) beside peakfit's")
+    print("# worker at the same points, each a fresh process; MiB, whole process (VmHWM, baseline included).")
+    print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'worker_base':>11} {'worker_peak':>11} "
+          f"{'python_base':>11} {'python_peak':>11} {'difference':>10} {'ratio':>7}")
+    for p in points:
+        print(f"{p['model']:<14} {p['technique']:<10} {p['batch']:>3} {p['seq_len']:>5} {p['worker_baseline']:>11.1f} "
+              f"{p['worker_peak']:>11.1f} {p['python_baseline']:>11.1f} {p['python_peak']:>11.1f} {p['d']:>10.1f} "
+              f"{p['python_peak'] / p['worker_peak']:>7.4f}")
+    classes = sorted({p["cls"] for p in points}, key=["full", "full+ckpt", "lora"].index)
+    fits, ss, n = {}, 0.0, 0
+    for c in classes:
+        members = [p for p in points if p["cls"] == c]
+        a, k, res = line(members)
+        fits[c] = (a, k, members, res)
+        ss += sum(r * r for r in res)
+        n += len(members)
+    dof = n - 2 * len(classes)
+    sd = math.sqrt(ss / dof) if dof > 0 else float("nan")
+    print()
+    print(f"# The term per technique class: difference = offset + proportional x the worker's peak above its")
+    print(f"# baseline (least squares per class); the residual sd pooled over the classes: {sd:.1f} MiB,")
+    print(f"# {dof} degrees of freedom ({n} pairs less 2 per class). As reports/process_term.c's rows:")
+    for c in classes:
+        a, k, members, res = fits[c]
+        models = ", ".join(sorted({m["model"] for m in members}))
+        print(f'    X("{c}", {a:.1f}, {k:.4f}, {sd:.1f}, {dof})  /* {len(members)} pairs: {models} */')
+    print()
+    print("# Each pair against its class's line: residual MiB, and in % of the trainer's peak")
+    for c in classes:
+        a, k, members, res = fits[c]
+        for p, r in zip(members, res):
+            print(f"{c:<10} {p['model']:<14} b{p['batch']} s{p['seq_len']}: term {a + k * p['y']:7.1f}, "
+                  f"measured {p['d']:7.1f}, residual {r:+6.1f} ({100 * r / p['python_peak']:+.2f}%)")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
