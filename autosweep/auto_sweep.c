@@ -3,7 +3,7 @@
 #include <string.h>
 #include "autosweep/auto_sweep.h"
 #include "core/technique.h"
-#include "sweeps/limits.h"
+#include "sweeps/job_train_options.h"
 #include "sweeps/sweep_write.h"
 #include "util/output_file.h"
 
@@ -70,13 +70,13 @@ int auto_sweep_write(const char *path, const char *model, const struct auto_requ
 
 pf_train_options auto_train_options(const struct auto_request *r, pf_technique t)
 {
-    int opt = r->optimizer ? optimizer_from_name(r->optimizer) : PF_OPT_AUTO,
-        zero = r->zero_grad ? zero_grad_from_name(r->zero_grad) : PF_ZERO_GRAD_NONE;
-    return (pf_train_options){
-        .technique = t,
-        .lora_rank = DEFAULT_LORA_RANK,
-        .lora_targets = lora_targets_from_list(DEFAULT_LORA_TARGETS_TEXT),
-        .learning_rate = DEFAULT_LEARNING_RATE,
-        .optimizer = optimizer_resolved(opt < 0 ? PF_OPT_AUTO : (pf_optimizer)opt, r->device ? r->device : "cpu"),
-        .zero_grad = zero < 0 ? PF_ZERO_GRAD_NONE : (pf_zero_grad)zero};
+    struct sweep_job job;
+    char err[256];
+    sweep_job_defaults(&job);
+    if (r->optimizer)
+        (void)sweep_set(NULL, &job, "optimizer", r->optimizer, err, sizeof err);
+    if (r->zero_grad)
+        (void)sweep_set(NULL, &job, "zero_grad", r->zero_grad, err, sizeof err);
+    job.optimizer = optimizer_resolved(job.optimizer, r->device ? r->device : "cpu");
+    return job_train_options(&job, t, PF_ATTN_SDPA);
 }

@@ -1,6 +1,6 @@
 /* group_key.c: the group key's functions walk GROUP_KEY_FIELDS; the
- * training options a key stands for read its texts back as the shim's
- * enums. */
+ * training options a key stands for are its settings of training read
+ * back by their sweep keys' own setters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "core/attention.h"
 #include "core/optimizer.h"
 #include "core/technique.h"
-#include "sweeps/limits.h"
+#include "sweeps/job_train_options.h"
 
 void group_key_of(const struct observation *o, struct group_key *key)
 {
@@ -92,14 +92,16 @@ static pf_attention attention_of(const char *name)
 
 pf_train_options group_key_train_options(const struct group_key *key)
 {
-    int t = technique_from_name(key->technique), opt = optimizer_from_name(key->optimizer),
-        zero = zero_grad_from_name(key->zero_grad);
-    return (pf_train_options){
-        .technique = t < 0 ? PF_TECH_FULL : (pf_technique)t,
-        .lora_rank = key->lora_rank[0] ? atoi(key->lora_rank) : DEFAULT_LORA_RANK,
-        .lora_targets = lora_targets_from_list(key->lora_targets[0] ? key->lora_targets : DEFAULT_LORA_TARGETS_TEXT),
-        .learning_rate = DEFAULT_LEARNING_RATE,
-        .attention = attention_of(key->attention),
-        .optimizer = opt < 0 ? PF_OPT_AUTO : (pf_optimizer)opt,
-        .zero_grad = zero < 0 ? PF_ZERO_GRAD_NONE : (pf_zero_grad)zero};
+    struct sweep_job job;
+    char err[256];
+    sweep_job_defaults(&job);
+    /* Each setting of training as its column holds it; an empty one (a
+     * technique without it, a file from before its column) keeps its default. */
+#define SET_TRAIN(name)                                                                                    \
+    if (key->name[0])                                                                                      \
+        (void)sweep_set(NULL, &job, #name, key->name, err, sizeof err);
+    SETTING_TRAIN(SET_TRAIN)
+#undef SET_TRAIN
+    int t = technique_from_name(key->technique);
+    return job_train_options(&job, t < 0 ? PF_TECH_FULL : (pf_technique)t, attention_of(key->attention));
 }

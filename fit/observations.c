@@ -1,5 +1,5 @@
 /* observations.c: peaks.csv rows to numbers. Every field is checked by its
- * column's declared type (util/peaks_columns.h); then the checks that
+ * column's declared type (sweeps/peaks_columns.h); then the checks that
  * concern the fit (a batch in range, tokens = batch x seq_len). */
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "util/capped_notes.h"
 #include "util/csv_table.h"
 #include "util/id_index.h"
-#include "util/peaks_columns.h"
+#include "sweeps/peaks_columns.h"
 
 static int is_ok(const char *status) { return strcmp(status, "ok") == 0; }
 

@@ -24,7 +24,7 @@
 #include "util/options.h"
 #include "util/output_file.h"
 #include "util/parse.h"
-#include "util/peaks_columns.h"
+#include "sweeps/peaks_columns.h"
 
 static int usage(const char *why)
 {

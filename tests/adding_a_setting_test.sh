@@ -29,7 +29,7 @@ append_to_macro() {
         { print }' "$tree/$1" >"$TMP/new" && mv "$TMP/new" "$tree/$1"
 }
 block sweeps/setting_rows.h | append_to_macro sweeps/setting_rows.h SETTING_ROWS
-block util/peaks_columns.h | append_to_macro util/peaks_columns.h PEAKS_COLUMNS
+block sweeps/peaks_columns.h | append_to_macro sweeps/peaks_columns.h PEAKS_COLUMNS
 use=sweeps/job_train_options.c
 old=$(block $use | sed -n 's/^-//p') new=$(block $use | sed -n 's/^+//p')
 [ -n "$old" ] && [ -n "$new" ] || fail "$page has no - and + line for $use"
@@ -37,7 +37,7 @@ grep -qxF -- "$old" "$tree/$use" || fail "$use has no line '$old' (the page's ex
 awk -v old="$old" -v new="$new" '$0 == old { print new; next } { print }' "$root/$use" >"$tree/$use"
 
 changed=$(cd "$root" && git ls-files | while read -r f; do cmp -s "$f" "$tree/$f" || echo "$f"; done)
-expect_eq "files the example changes" "$(echo $changed)" "sweeps/job_train_options.c sweeps/setting_rows.h util/peaks_columns.h"
+expect_eq "files the example changes" "$(echo $changed)" "sweeps/job_train_options.c sweeps/setting_rows.h sweeps/peaks_columns.h"
 
 # peakfit, its use included (job_train_options is peakfit's as the worker's).
 make -C "$tree" -s B=build BIN=bin CFLAGS=-O0 bin/peakfit >"$TMP/make.out" 2>&1 ||

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "point/command_job.h"
 #include "sweeps/command_template.h"
 #include "tests/check.h"
 #include "tests/doc_table.h"
@@ -25,7 +26,7 @@ static const char *value_of(void *ctx, const char *name, size_t len)
     (void)ctx;
     if (len == 1 && name[0] == 'v')
         return value;
-    if (command_placeholder_find(name, len) == COMMAND_batch)
+    if (command_placeholder_find(name, len) == command_placeholder_find("batch", 5))
         return "8";
     return NULL;
 }
@@ -68,9 +69,9 @@ static void test_rules(void)
     expect_error("prog 'a", "unterminated ' quote");
     expect_error("prog \"a", "unterminated \" quote");
     expect_error("prog a\\", "a \\ at the end of the command");
-    expect_error("prog {nope}", "unknown placeholder {nope} (placeholders: batch, seq_len, technique, attention, "
-                 "device, model, model_name, seed, repeat, steps, threads, lora_rank, lora_targets, layers, optimizer, "
-                 "zero_grad, warm, job, point_id, param.NAME)");
+    expect_error("prog {nope}", "unknown placeholder {nope} (placeholders: device, technique, lora_rank, lora_targets, "
+                 "layers, attention, batch, seq_len, steps, model, seed, threads, timeout, mem_limit, weights, warm, "
+                 "optimizer, zero_grad, job, model_name, repeat, point_id, param.NAME)");
     expect_error("prog {batch", "a { without its } (write {{ for a brace)");
     expect_error("prog batch}", "a } without its { (write }} for a brace)");
     expect_error("   ", "the command is empty");
