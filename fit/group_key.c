@@ -97,7 +97,7 @@ pf_train_options group_key_train_options(const struct group_key *key)
     sweep_job_defaults(&job);
     /* Each setting of training as its column holds it; an empty one (a
      * technique without it, a file from before its column) keeps its default. */
-#define SET_TRAIN(name)                                                                                    \
+#define SET_TRAIN(name, option)                                                                                  \
     if (key->name[0])                                                                                      \
         (void)sweep_set(NULL, &job, #name, key->name, err, sizeof err);
     SETTING_TRAIN(SET_TRAIN)

@@ -12,11 +12,10 @@
  * those layers expand too; a row gives these members by name.
  *
  * A new setting that reaches the worker: its row in sweeps/setting_rows.h
- * (with its sweep key's option-engine row, its struct sweep_job field and
- * the worker's flag), its peaks.csv column (sweeps/peaks_columns.h) and its
- * use in the worker (docs/adding-a-setting.md, held by
- * tests/adding_a_setting_test.sh); tests/point_fields_test.c fails while
- * the row and the column disagree. */
+ * (with its sweep key's option-engine row, its struct sweep_job field, the
+ * worker's flag and its peaks.csv column) and its use in the worker
+ * (docs/adding-a-setting.md, held by tests/adding_a_setting_test.sh);
+ * tests/point_fields_test.c fails while the row and the column disagree. */
 #ifndef PEAKFIT_POINT_FIELDS_H
 #define PEAKFIT_POINT_FIELDS_H
 #include <stddef.h>

@@ -191,11 +191,24 @@
       "what zero_grad left in the gradients (`zero_grad` key): none (freed) or zeros (kept, zeroed); empty for "     \
       "techniques without an optimizer")
 
+/* Measured columns added after the settings' own columns (none yet):
+ * a column already written never moves (tests/peaks_header_test.sh). */
+#define PEAKS_LATER_COLUMNS(X)
+
 /* Every column: the fixed ones, then each setting's own, made from its
- * row (sweeps/setting_rows.h, NEW_COLUMN). */
+ * row (sweeps/setting_rows.h, NEW_COLUMN), then the later measured ones. */
 #define PEAKS_COLUMNS(X)    \
     PEAKS_FIXED_COLUMNS(X) \
-    SETTING_COLUMNS(X)
+    SETTING_COLUMNS(X)     \
+    PEAKS_LATER_COLUMNS(X)
+
+/* The fixed columns' count: a file of the version just before the first
+ * setting's own column has exactly these. */
+enum {
+#define PEAKS_COUNT(name, type, role, what) +1
+    PEAKS_N_FIXED_COLUMNS = 0 PEAKS_FIXED_COLUMNS(PEAKS_COUNT)
+#undef PEAKS_COUNT
+};
 
 enum peaks_column {
     PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */

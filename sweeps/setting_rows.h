@@ -230,17 +230,18 @@
 #define SETTING_HAS_KEY_KEY(n, ...) 1
 #define SETTING_HAS_KEY_NOKEY 0
 
-/* SETTING_TRAIN(X): X(name) for each JOB_TRAIN row, in
- * the table's order: pf_train_options' members that are settings. */
-#define SETTING_TRAIN_ROW(X, name, key, ...) SETTING_TRAIN_KEY_##key(X, name)
-#define SETTING_TRAIN_KEY_NOKEY(X, name)
+/* SETTING_TRAIN(X): X(name, option) for each JOB_TRAIN row, in the
+ * table's order: pf_train_options' members that are settings, each with
+ * its group key option. */
+#define SETTING_TRAIN_ROW(X, name, key, group, ...) SETTING_TRAIN_KEY_##key(X, name, group)
+#define SETTING_TRAIN_KEY_NOKEY(X, name, group)
 #define SETTING_TRAIN_KEY_KEY(n, storage, ...) SETTING_TRAIN_STORE_##storage
 #define SETTING_TRAIN_STORE_JOB_FIELD(type, f) SETTING_TRAIN_NONE
 #define SETTING_TRAIN_STORE_JOB_TEXT(f, size) SETTING_TRAIN_NONE
 #define SETTING_TRAIN_STORE_JOB_LIST(type, f, n, most) SETTING_TRAIN_NONE
 #define SETTING_TRAIN_STORE_JOB_TRAIN(type, f) SETTING_TRAIN_ONE
-#define SETTING_TRAIN_NONE(X, name)
-#define SETTING_TRAIN_ONE(X, name) X(name)
+#define SETTING_TRAIN_NONE(X, name, group)
+#define SETTING_TRAIN_ONE(X, name, group) X(name, SETTING_GROUP_OPTION(group))
 #define SETTING_TRAIN(X) SETTING_ROWS(SETTING_TRAIN_ROW, X)
 
 /* A row's group as "kind, size, usual" (GROUP_NONE and the others are
@@ -253,6 +254,10 @@
 #define SETTING_GROUP_SIZE(group) SETTING_GROUP_SIZE_OF(SETTING_GROUP(group))
 #define SETTING_GROUP_SIZE_OF(...) SETTING_GROUP_SIZE_KIND(__VA_ARGS__)
 #define SETTING_GROUP_SIZE_KIND(kind, size, usual, option) size
+/* A row's group --option; NULL: not in the key. */
+#define SETTING_GROUP_OPTION(group) SETTING_GROUP_OPTION_OF(SETTING_GROUP(group))
+#define SETTING_GROUP_OPTION_OF(...) SETTING_GROUP_OPTION_KIND(__VA_ARGS__)
+#define SETTING_GROUP_OPTION_KIND(kind, size, usual, option) option
 /* Whether a row is in the group key: 0 or 1. */
 #define SETTING_IN_GROUP(group) SETTING_IN_GROUP_OF(SETTING_GROUP(group))
 #define SETTING_IN_GROUP_OF(...) SETTING_IN_GROUP_KIND(__VA_ARGS__)
