@@ -10,7 +10,7 @@
 namespace {
 
 // PyTorch's defaults for torch.optim.AdamW (and libtorch's AdamWOptions).
-constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8, kWeightDecay = 1e-2;
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
 
 // What a training step's AdamW is given: its learning rate and its
 // decoupled weight decay.
@@ -218,7 +218,7 @@ std::unique_ptr<StepOptimizer> make_step_optimizer(const pf_train_options &opts,
     std::string problem = optimizer_problem(opts.optimizer, device);
     if (!problem.empty())
         throw std::invalid_argument(problem);
-    const AdamWRates adamw = {opts.learning_rate, kWeightDecay};
+    const AdamWRates adamw = {opts.learning_rate, opts.weight_decay};
     switch (optimizer_resolved(opts.optimizer, device.str().c_str())) {
     case PF_OPT_ADAMW_FOREACH: return std::make_unique<MultiTensorAdamW>(params, adamw, false);
     case PF_OPT_ADAMW_FUSED: return std::make_unique<MultiTensorAdamW>(params, adamw, true);

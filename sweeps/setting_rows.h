@@ -199,7 +199,12 @@
           .help = "%s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
                   "default), `zeros` keeps them zeroed through the next forward (set_to_none=False)"),               \
       GROUP_SETTING(8, "none", "zero-grad"), COLUMN(zero_grad), .uses = POINT_SETTINGS | POINT_KIND,                  \
-      .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves")
+      .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves") \
+    R(A, weight_decay, \
+      KEY("weight_decay", JOB_TRAIN(double, weight_decay), .arg = "D", .type = OPT_DOUBLE, .min = 0, .max = 1, \
+          .def = "0.01", .flag = "weight-decay", .help = "AdamW's decoupled weight decay, %s"), \
+      GROUP_SETTING(24, "0.01", "weight-decay"), NEW_COLUMN(NUM), .uses = POINT_SETTINGS | POINT_KIND, \
+      .option_help = "AdamW's decoupled weight decay")
 
 /* A row's column as "kind, arg": OLD, name (PEAKS_FIXED_COLUMNS') or
  * NEW, type. SETTING_COLUMN_ENUM(name, column) is its enum peaks_column;
