@@ -28,7 +28,7 @@ int group_key_compare(const struct group_key *a, const struct group_key *b)
     return 0;
 }
 
-void group_key_format(const struct group_key *key, char *out, size_t size)
+void group_key_text(const struct group_key *key, const char *sep, const char *between, char *out, size_t size)
 {
     struct group_key shown = *key;
     char name[sizeof key->model];
@@ -37,14 +37,19 @@ void group_key_format(const struct group_key *key, char *out, size_t size)
     out[0] = '\0';
 #define FORMAT_FIELD(field, size_)                                                              \
     if (used < size)                                                                            \
-        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " / " : "", shown.field);
+        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? sep : "", shown.field);
     GROUP_KEY_FIELDS(FORMAT_FIELD)
 #undef FORMAT_FIELD
 #define FORMAT_SETTING(field, size_, usual)                                                            \
     if (used < size && shown.field[0] && strcmp(shown.field, usual))                                  \
-        used += (size_t)snprintf(out + used, size - used, " / %s %s", #field, shown.field);
+        used += (size_t)snprintf(out + used, size - used, "%s%s%s%s", sep, #field, between, shown.field);
     GROUP_KEY_SETTINGS(FORMAT_SETTING)
 #undef FORMAT_SETTING
+}
+
+void group_key_format(const struct group_key *key, char *out, size_t size)
+{
+    group_key_text(key, " / ", " ", out, size);
 }
 
 static int ends_with(const char *text, const char *tail)

@@ -52,27 +52,6 @@ static int row_in_group(const char *const *f, const struct group_key *key)
     return 1;
 }
 
-/* "SmolLM2-135M-cpu-full-sdpa-lora_rank16": the key's shown fields (the
- * model by its display name), then each setting that holds other than its
- * usual value, for a directory name. */
-static void key_named(const struct group_key *key, char *out, size_t size)
-{
-    struct group_key shown = *key;
-    size_t used = 0;
-    model_display_name(key->model, shown.model, sizeof shown.model);
-    out[0] = '\0';
-#define NAME_FIELD(field, size_)                                                                           \
-    if (used < size)                                                                                       \
-        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "-" : "", shown.field);
-    GROUP_KEY_FIELDS(NAME_FIELD)
-#undef NAME_FIELD
-#define NAME_SETTING(field, size_, usual)                                                                  \
-    if (used < size && shown.field[0] && strcmp(shown.field, usual))                                       \
-        used += (size_t)snprintf(out + used, size - used, "-%s%s", #field, shown.field);
-    GROUP_KEY_SETTINGS(NAME_SETTING)
-#undef NAME_SETTING
-}
-
 /* The fields of the group's first ok row of DIR/peaks.csv (by column,
  * observation_fields): how its points were measured. Rows from before a
  * column of the fixed ones do not say enough; 0, or -1 when none. */
@@ -314,7 +293,7 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     int found = group_row(&t, &p.fit->key, fields);
     /* Every part of the group key, so that two groups' verifies never share a directory. */
     char named[1024];
-    key_named(&p.fit->key, named, sizeof named);
+    group_key_text(&p.fit->key, "-", "", named, sizeof named);
     snprintf(vdir, sizeof vdir, "%s/verify-%s-s%ld-%.0fMiB", dir, named, p.seq_len, req->budget_mib);
     snprintf(sweep, sizeof sweep, "%s/verify.sweep", vdir);
     int rc = found != 0 ? (fprintf(stderr, "peakfit: %s: no row of this version for the group\n", path), EXIT_BAD_INPUT)
