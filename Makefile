@@ -310,6 +310,7 @@ demo: deps
 docs: $(BIN)/peakfit
 	$(BIN)/peakfit columns >docs/peaks-csv.md
 	$(BIN)/peakfit keys | tests/tools/doc-splice.sh docs/sweeps.md
+	$(BIN)/peakfit placeholders | tests/tools/doc-splice.sh docs/own-script.md
 	tests/tools/layout-graph.sh table | tests/tools/doc-splice.sh docs/layout.md
 	bench/run --list | tests/tools/doc-splice.sh docs/benchmarks.md
 

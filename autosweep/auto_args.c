@@ -46,6 +46,11 @@ static const int metric_values[] = {METRIC_TENSOR, METRIC_RSS};
 static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_values};
 
 #define AUTO_FIELD(f) offsetof(struct auto_request, f)
+#define AUTO_SETTING_ROW(field, opt)                                                                              \
+    {.name = opt, .arg = "V", .type = OPT_TEXT,                                                                   \
+     .off = AUTO_FIELD(settings) + offsetof(struct group_choice, want) + GROUP_AXIS_##field * sizeof(const char *), \
+     .flags = OPT_DEF_WORDS | OPT_GROUP_AXIS, .def = "the sweep key's",                                           \
+     .help = "the points' " #field ", as its sweep key reads it (docs/sweeps.md)"},
 
 static struct opt_row auto_rows[] = {
     SETTING_OPTION("technique", .arg = "T[,T...]", .type = OPT_ENUM, .off = AUTO_FIELD(techniques),
@@ -84,6 +89,10 @@ static struct opt_row auto_rows[] = {
     {"slices", 0, NULL, OPT_FLAG, AUTO_FIELD(slices),
      .help = "measure the model cut to 1, 2 and 4 layers and fit the whole one from them (the default where the "
              "whole model's weights do not fit this machine)"},
+    /* Each setting of training, from the table (sweeps/setting_rows.h):
+     * those auto has a row for above (--optimizer, --zero-grad) are those
+     * rows' (util/options.h, OPT_GROUP_AXIS). */
+    SETTING_TRAIN(AUTO_SETTING_ROW)
 };
 
 SETTING_OPTIONS_COMPLETE(auto_rows)
@@ -111,6 +120,8 @@ int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, si
                             "model's heap is not in them); measure the whole model for RSS");
         return -1;
     }
+    if (auto_settings_check(r, why, size) != 0)
+        return -1;
     r->model_arg = model[0];
     r->seq_len = r->seq_lens[0];
     return 0;

@@ -7,11 +7,14 @@
 
 static int selected(const struct observation *ob, const struct auto_select *sel)
 {
-    return !ob->holdout && ob->seq_len == sel->seq_len && !strcmp(ob->model, sel->model) &&
-           !strcmp(ob->device, sel->device) && !strcmp(ob->technique, sel->technique) &&
-           !strcmp(ob->attention[0] ? ob->attention : "eager", sel->attention) && !strcmp(ob->layers, sel->layers) &&
-           (!ob->optimizer[0] || !strcmp(ob->optimizer, sel->optimizer)) &&
-           (!ob->zero_grad[0] || !strcmp(ob->zero_grad, sel->zero_grad));
+    struct group_key key;
+    if (ob->holdout || ob->seq_len != sel->seq_len)
+        return 0;
+    group_key_of(ob, &key);
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++)
+        if (!group_axis_matches(&key, &sel->want, a))
+            return 0;
+    return 1;
 }
 
 /* Keeps pts in ascending batch; a later row of the same batch replaces. */

@@ -9,6 +9,7 @@
  * data, or for RSS the allocator-level fit's) do not pull A (issue #18). */
 #ifndef PEAKFIT_AUTO_FIT_H
 #define PEAKFIT_AUTO_FIT_H
+#include "fit/group_choice.h"
 #include "fit/group_fit.h"
 #include "fit/observations.h"
 #include "fit/ols.h"
@@ -22,13 +23,12 @@ struct auto_point {
     int ok, on_floor;
 };
 
-/* Which points: model (display name), device, technique, attention,
- * seq_len and layers (peaks.csv's text: "" for the whole model); of a
- * training technique's, optimizer (resolved for the device) and zero_grad. */
+/* Which points: those at seq_len whose group key holds what want wants
+ * on every axis (auto_track_choice, autosweep/auto_sweep.h: every setting
+ * in the key, from the settings table). */
 struct auto_select {
-    const char *model, *device, *technique, *attention, *optimizer, *zero_grad;
+    struct group_choice want;
     int seq_len;
-    const char *layers;
     enum metric metric; /* METRIC_TENSOR or METRIC_RSS: what A is fitted to */
 };
 

@@ -62,14 +62,9 @@ static int read_fits(struct auto_run *a)
         return EXIT_BAD_INPUT;
     }
     for (int i = 0; i < n_tracks(a); i++) {
-        char layers[16] = "";
-        if (track_layers(a, i) > 0)
-            snprintf(layers, sizeof layers, "%d", track_layers(a, i));
-        pf_optimizer chosen = optimizer_resolved((pf_optimizer)optimizer_from_name(a->r->optimizer), a->r->device);
-        struct auto_select sel = {.model = a->spec.name, .device = a->r->device,
-                                  .technique = technique_name(track_technique(a, i)), .attention = a->r->attention,
-                                  .optimizer = optimizer_name(chosen), .zero_grad = a->r->zero_grad,
-                                  .seq_len = (int)track_seq_len(a, i), .layers = layers, .metric = a->r->metric};
+        char layers[16];
+        struct auto_select sel = {.seq_len = (int)track_seq_len(a, i), .metric = a->r->metric};
+        auto_track_choice(a->r, a->spec.name, track_technique(a, i), track_layers(a, i), layers, &sel.want);
         auto_fit_read(&o, &sel, &a->fits[i]);
     }
     observations_free(&o);

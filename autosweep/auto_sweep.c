@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "autosweep/auto_sweep.h"
+#include "core/optimizer.h"
 #include "core/technique.h"
-#include "sweeps/limits.h"
+#include "point/point_fields.h"
+#include "sweeps/job_train_options.h"
 #include "sweeps/sweep_write.h"
 #include "util/output_file.h"
 
@@ -28,6 +30,9 @@ static void write_global(struct sweep_writer *w, const char *model, const struct
         sweep_write_valuef(w, "mem_limit", "%.0fMiB", r->mem_limit_mib);
     if (r->point_timeout_s > 0)
         sweep_write_valuef(w, "timeout", "%.0fs", r->point_timeout_s);
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++)
+        if (r->settings.want[a]) /* a setting of training: its key is named as its axis */
+            sweep_write_value(w, group_axis_field(a), r->settings.want[a]);
 }
 
 static void write_job(struct sweep_writer *w, const struct auto_request *r, const struct auto_job *j)
@@ -68,15 +73,65 @@ int auto_sweep_write(const char *path, const char *model, const struct auto_requ
     return output_file_commit(&out, err, errlen);
 }
 
+/* The table's defaults with the request's settings of training set. */
+static int settings_job(const struct auto_request *r, struct sweep_job *job, char *why, size_t size)
+{
+    char err[256];
+    sweep_job_defaults(job);
+    if (r->optimizer && sweep_set(NULL, job, "optimizer", r->optimizer, err, sizeof err) != 0)
+        return snprintf(why, size, "--optimizer: %s", err), -1;
+    if (r->zero_grad && sweep_set(NULL, job, "zero_grad", r->zero_grad, err, sizeof err) != 0)
+        return snprintf(why, size, "--zero-grad: %s", err), -1;
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++)
+        if (r->settings.want[a] && sweep_set(NULL, job, group_axis_field(a), r->settings.want[a], err, sizeof err))
+            return snprintf(why, size, "--%s: %s", group_axis_option(a), err), -1;
+    return 0;
+}
+
+int auto_settings_check(const struct auto_request *r, char *why, size_t size)
+{
+    struct sweep_job job;
+    return settings_job(r, &job, why, size);
+}
+
 pf_train_options auto_train_options(const struct auto_request *r, pf_technique t)
 {
-    int opt = r->optimizer ? optimizer_from_name(r->optimizer) : PF_OPT_AUTO,
-        zero = r->zero_grad ? zero_grad_from_name(r->zero_grad) : PF_ZERO_GRAD_NONE;
-    return (pf_train_options){
-        .technique = t,
-        .lora_rank = DEFAULT_LORA_RANK,
-        .lora_targets = lora_targets_from_list(DEFAULT_LORA_TARGETS_TEXT),
-        .learning_rate = DEFAULT_LEARNING_RATE,
-        .optimizer = optimizer_resolved(opt < 0 ? PF_OPT_AUTO : (pf_optimizer)opt, r->device ? r->device : "cpu"),
-        .zero_grad = zero < 0 ? PF_ZERO_GRAD_NONE : (pf_zero_grad)zero};
+    struct sweep_job job;
+    char why[320];
+    (void)settings_job(r, &job, why, sizeof why); /* checked when the options were read */
+    job.optimizer = optimizer_resolved(job.optimizer, r->device ? r->device : "cpu");
+    return job_train_options(&job, t, PF_ATTN_SDPA);
+}
+
+/* The setting row of a group key axis (the row named as the axis). */
+static const struct point_field *axis_row(int a)
+{
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++)
+        if (!strcmp(f->name, group_axis_field(a)))
+            return f;
+    return NULL;
+}
+
+void auto_track_choice(const struct auto_request *r, const char *model, pf_technique t, int layers,
+                       char layers_text[16], struct group_choice *c)
+{
+    pf_optimizer chosen = optimizer_resolved((pf_optimizer)optimizer_from_name(r->optimizer), r->device);
+    struct grid_point p = {.technique = t, .layers = layers};
+    layers_text[0] = '\0';
+    if (layers > 0)
+        snprintf(layers_text, 16, "%d", layers);
+    *c = r->settings;
+    c->want[GROUP_AXIS_model] = model;
+    c->want[GROUP_AXIS_device] = r->device;
+    c->want[GROUP_AXIS_technique] = technique_name(t);
+    c->want[GROUP_AXIS_attention] = r->attention;
+    c->want[GROUP_AXIS_optimizer] = optimizer_name(chosen);
+    c->want[GROUP_AXIS_zero_grad] = r->zero_grad;
+    c->want[GROUP_AXIS_layers] = layers_text;
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++) {
+        const struct point_field *f = axis_row(a);
+        if (c->want[a] && f && !point_field_applies(f, &p) && f->off_text)
+            c->want[a] = f->off_text;
+    }
 }

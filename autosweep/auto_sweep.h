@@ -11,6 +11,7 @@
 #ifndef PEAKFIT_AUTO_SWEEP_H
 #define PEAKFIT_AUTO_SWEEP_H
 #include <stddef.h>
+#include "fit/group_choice.h"
 #include "fit/group_fit.h"
 #include "core/technique.h"
 #include "sweeps/sweep.h"
@@ -21,6 +22,12 @@ struct auto_request {
     const char *model_arg;   /* as given */
     const char *dir, *device, *attention;
     const char *optimizer, *zero_grad; /* as given: auto is the sweep's to resolve */
+    /* Each setting of training (a JOB_TRAIN row of sweeps/setting_rows.h)
+     * as given by its option, its sweep key's text (NULL: the key's
+     * default): written into the sweep's [global], its training options',
+     * and its points' alone fitted. --optimizer and --zero-grad are
+     * auto's own rows (above), so their axes are never set here. */
+    struct group_choice settings;
     int warm;                /* 1: the state made before one step (warm = 1, steps = 1): the
                               * allocator level of a plain loop in half the time, not its RSS;
                               * slices' default (they fit the allocator level alone) */
@@ -63,8 +70,20 @@ struct auto_job {
  * read back otherwise, with the reason in err; nothing is written then. */
 /* What technique t of the request trains with, as its sweep's jobs
  * will: the optimizer resolved for the device (its state is what the
- * budget and the slices' memory checks count), LoRA's defaults. */
+ * budget and the slices' memory checks count), the settings given, the
+ * keys' defaults for the rest. */
 pf_train_options auto_train_options(const struct auto_request *r, pf_technique t);
+
+/* Checks each of r->settings as its sweep key would read it: 0, or -1
+ * with "--OPTION: what is wrong" in why. */
+int auto_settings_check(const struct auto_request *r, char *why, size_t size);
+
+/* The group key texts of the points of the track of technique t at depth
+ * layers (0: the whole model), as the sweep's points will write them:
+ * each axis's value, or where the setting does not apply to t its text
+ * then (peaks.csv's), or NULL for any. model is the model's display name. */
+void auto_track_choice(const struct auto_request *r, const char *model, pf_technique t, int layers,
+                       char layers_text[16], struct group_choice *c);
 
 int auto_sweep_write(const char *path, const char *model, const struct auto_request *r, const struct auto_job *jobs,
                      int n_jobs, char *err, size_t errlen);

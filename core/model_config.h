@@ -186,7 +186,7 @@ typedef struct {
     pf_technique technique;
     int lora_rank;
     unsigned lora_targets;
-    double learning_rate;
+    double learning_rate, weight_decay;
     pf_attention attention;
     pf_optimizer optimizer; /* auto resolves by the device (optimizer_resolved) */
     pf_zero_grad zero_grad;

@@ -1,6 +1,6 @@
 /* group_key.c: the group key's functions walk GROUP_KEY_FIELDS; the
- * training options a key stands for read its texts back as the shim's
- * enums. */
+ * training options a key stands for are its settings of training read
+ * back by their sweep keys' own setters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "core/attention.h"
 #include "core/optimizer.h"
 #include "core/technique.h"
-#include "sweeps/limits.h"
+#include "sweeps/job_train_options.h"
 
 void group_key_of(const struct observation *o, struct group_key *key)
 {
@@ -28,7 +28,7 @@ int group_key_compare(const struct group_key *a, const struct group_key *b)
     return 0;
 }
 
-void group_key_format(const struct group_key *key, char *out, size_t size)
+void group_key_text(const struct group_key *key, const char *sep, const char *between, char *out, size_t size)
 {
     struct group_key shown = *key;
     char name[sizeof key->model];
@@ -37,14 +37,19 @@ void group_key_format(const struct group_key *key, char *out, size_t size)
     out[0] = '\0';
 #define FORMAT_FIELD(field, size_)                                                              \
     if (used < size)                                                                            \
-        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " / " : "", shown.field);
+        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? sep : "", shown.field);
     GROUP_KEY_FIELDS(FORMAT_FIELD)
 #undef FORMAT_FIELD
 #define FORMAT_SETTING(field, size_, usual)                                                            \
     if (used < size && shown.field[0] && strcmp(shown.field, usual))                                  \
-        used += (size_t)snprintf(out + used, size - used, " / %s %s", #field, shown.field);
+        used += (size_t)snprintf(out + used, size - used, "%s%s%s%s", sep, #field, between, shown.field);
     GROUP_KEY_SETTINGS(FORMAT_SETTING)
 #undef FORMAT_SETTING
+}
+
+void group_key_format(const struct group_key *key, char *out, size_t size)
+{
+    group_key_text(key, " / ", " ", out, size);
 }
 
 static int ends_with(const char *text, const char *tail)
@@ -92,14 +97,16 @@ static pf_attention attention_of(const char *name)
 
 pf_train_options group_key_train_options(const struct group_key *key)
 {
-    int t = technique_from_name(key->technique), opt = optimizer_from_name(key->optimizer),
-        zero = zero_grad_from_name(key->zero_grad);
-    return (pf_train_options){
-        .technique = t < 0 ? PF_TECH_FULL : (pf_technique)t,
-        .lora_rank = key->lora_rank[0] ? atoi(key->lora_rank) : DEFAULT_LORA_RANK,
-        .lora_targets = lora_targets_from_list(key->lora_targets[0] ? key->lora_targets : DEFAULT_LORA_TARGETS_TEXT),
-        .learning_rate = DEFAULT_LEARNING_RATE,
-        .attention = attention_of(key->attention),
-        .optimizer = opt < 0 ? PF_OPT_AUTO : (pf_optimizer)opt,
-        .zero_grad = zero < 0 ? PF_ZERO_GRAD_NONE : (pf_zero_grad)zero};
+    struct sweep_job job;
+    char err[256];
+    sweep_job_defaults(&job);
+    /* Each setting of training as its column holds it; an empty one (a
+     * technique without it, a file from before its column) keeps its default. */
+#define SET_TRAIN(name, option)                                                                                  \
+    if (key->name[0])                                                                                      \
+        (void)sweep_set(NULL, &job, #name, key->name, err, sizeof err);
+    SETTING_TRAIN(SET_TRAIN)
+#undef SET_TRAIN
+    int t = technique_from_name(key->technique);
+    return job_train_options(&job, t < 0 ? PF_TECH_FULL : (pf_technique)t, attention_of(key->attention));
 }

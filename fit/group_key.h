@@ -33,6 +33,10 @@ int group_key_compare(const struct group_key *a, const struct group_key *b);
 /* "SmolLM2-135M / cpu / full / sdpa": the model by its display name, then
  * each setting that is set ("lora_rank 8"). */
 void group_key_format(const struct group_key *key, char *out, size_t size);
+/* The same with sep between the parts and between between a setting's
+ * name and its value: ("-", "") gives "SmolLM2-135M-cpu-full-sdpa-warm1",
+ * a file name's. */
+void group_key_text(const struct group_key *key, const char *sep, const char *between, char *out, size_t size);
 
 /* The training options the group's points ran with, read off its key:
  * technique, LoRA rank and targets (the defaults where the key holds

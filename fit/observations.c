@@ -1,5 +1,5 @@
 /* observations.c: peaks.csv rows to numbers. Every field is checked by its
- * column's declared type (util/peaks_columns.h); then the checks that
+ * column's declared type (sweeps/peaks_columns.h); then the checks that
  * concern the fit (a batch in range, tokens = batch x seq_len). */
 #include <limits.h>
 #include <stdio.h>
@@ -12,15 +12,19 @@
 #include "util/capped_notes.h"
 #include "util/csv_table.h"
 #include "util/id_index.h"
-#include "util/peaks_columns.h"
+#include "sweeps/peaks_columns.h"
 
 static int is_ok(const char *status) { return strcmp(status, "ok") == 0; }
 
-/* A row's fields by column; columns an older file lacks are "". */
-static void fields_of(const struct csv_row *row, const char *f[PEAKS_N_COLUMNS])
+void observation_fields(const struct csv_row *row, const char *f[PEAKS_N_COLUMNS])
 {
     for (int c = 0; c < PEAKS_N_COLUMNS; c++)
         f[c] = c < row->n_fields ? row->fields[c] : "";
+#define USUAL_BEFORE_ITS_COLUMN(field, size, usual)                                 \
+    if ((int)PEAKS_COL_##field >= PEAKS_N_FIXED_COLUMNS && (int)PEAKS_COL_##field >= row->n_fields) \
+        f[PEAKS_COL_##field] = usual;
+    GROUP_KEY_SETTINGS(USUAL_BEFORE_ITS_COLUMN)
+#undef USUAL_BEFORE_ITS_COLUMN
 }
 
 /* A whole number that fits an int (a checked INT field may hold up to
@@ -104,7 +108,7 @@ static int read_row(const struct csv_row *row, struct observation *o, char *bad,
     o->line = row->line;
     if (peaks_row_check(row->fields, row->n_fields, bad, badlen) != 0)
         return -1;
-    fields_of(row, f);
+    observation_fields(row, f);
     read_fields(f, o);
     double batch = peaks_number(f[PEAKS_COL_batch]), seq = peaks_number(f[PEAKS_COL_seq_len]);
     if (batch < 0 || batch > LIMIT_BATCH_MAX || seq < 0 || seq > LIMIT_SEQ_LEN_MAX || !f[PEAKS_COL_batch][0] ||

@@ -4,7 +4,9 @@
 #ifndef PEAKFIT_OBSERVATIONS_H
 #define PEAKFIT_OBSERVATIONS_H
 #include "core/phase.h"
+#include "sweeps/peaks_columns.h"
 #include "sweeps/setting_rows.h"
+#include "util/csv_table.h"
 #include "util/rank_peaks.h"
 
 struct observation {
@@ -69,5 +71,10 @@ struct observations {
  * the later row is used". Returns 0, or -1 with err set when the file
  * cannot be used (not a regular file, too large, another header). */
 int observations_load(const char *path, struct observations *out, char *err, unsigned long errlen);
+/* A peaks.csv row's fields by column. A column an older file lacks is
+ * "" (unknown), but a setting's own column (sweeps/setting_rows.h,
+ * NEW_COLUMN) holds its group key's usual value: the constant it was
+ * before it was a setting, so old and new rows of it are one group. */
+void observation_fields(const struct csv_row *row, const char *f[PEAKS_N_COLUMNS]);
 void observations_free(struct observations *o);
 #endif

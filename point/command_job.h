@@ -7,8 +7,13 @@
 #define PEAKFIT_COMMAND_JOB_H
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "point/point.h"
 #include "sweeps/command_template.h"
+
+/* docs/own-script.md's "| placeholder | value |" table: each setting's
+ * (its row's .option_help) and the grid's (sweeps/command_template.h). */
+void command_placeholders_markdown(FILE *out);
 
 /* Is the point a command job's? */
 int command_job_is(const struct grid_point *p);
@@ -18,9 +23,4 @@ int command_job_is(const struct grid_point *p);
 int command_job_argv(const struct grid_point *p, int threads, struct command_argv *argv, char path[PATH_MAX],
                      char *err, size_t errlen);
 
-/* The point's command as peaks.csv records it: each word shell-quoted,
- * after the environment that holds its values with shell = true
- * (PEAKFIT_BATCH='8' '/bin/sh' '-c' '...'), with the sweep's threads; "" for the built-in worker. Points into a
- * buffer that the next call reuses. */
-const char *command_job_text(const struct grid_point *p);
 #endif

@@ -3,12 +3,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "point/command_job.h"
 #include "point/point_fields.h"
 #include "util/parse.h"
 #include "core/attention.h"
 #include "core/device.h"
 #include "core/optimizer.h"
+#include "sweeps/command_template.h"
 #include "sweeps/sweep_keys.h"
 #include "core/technique.h"
 
@@ -96,7 +96,16 @@ static const char *command_of(const struct grid_point *p, point_text b)
     snprintf(b, sizeof(point_text), "%016llx", (unsigned long long)sweep_job_command_hash(p->job));
     return b;
 }
-static const char *command_column(const struct grid_point *p, point_text b) { return (void)b, command_job_text(p); }
+/* The command as run, each word shell-quoted, with the sweep's threads. */
+static const char *command_column(const struct grid_point *p, point_text b)
+{
+    static char text[8192];
+    struct point_placeholders v = {.p = p, .threads = p->job->threads};
+    (void)b;
+    if (!p->job->command[0])
+        return "";
+    return command_quoted(p->job->command, p->job->shell, point_placeholder_value, &v, text, sizeof text);
+}
 static const char *optimizer_of(const struct grid_point *p, point_text b)
 {
     return (void)b, optimizer_name(optimizer_resolved(p->job->optimizer, p->device));
@@ -116,10 +125,10 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
     return b;
 }
 
-/* The row's own parameters are spelt n, k, g: .name and .key are members. */
-#define FIELD_ROW(A, n, k, g, ...) \
+/* The row's own parameters are spelt n, k, g, c: .name and .key are members. */
+#define FIELD_ROW(A, n, k, g, c, ...) \
     {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g),               \
-     .group_size = SETTING_GROUP_SIZE(g), __VA_ARGS__},
+     .group_size = SETTING_GROUP_SIZE(g), .column = SETTING_COLUMN_ENUM(n, c), __VA_ARGS__},
 static const struct point_field fields[] = {SETTING_ROWS(FIELD_ROW, _)};
 #undef FIELD_ROW
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
@@ -201,4 +210,24 @@ int point_field_passed(const struct point_field *f, const struct grid_point *p)
     const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
     return k && k->flag && point_field_applies(f, p) && !(f->uses & POINT_RUNNER_PASSES) &&
            (!f->passed_if || f->passed_if(p));
+}
+
+const struct point_field *point_field_of_placeholder(const char *name, size_t len)
+{
+    const char *row = command_placeholder_row(name, len);
+    for (int i = 0; row && i < FIELD_COUNT; i++)
+        if (!strcmp(fields[i].name, row))
+            return &fields[i];
+    return NULL;
+}
+
+const char *point_placeholder_value(void *ctx, const char *name, size_t len)
+{
+    struct point_placeholders *v = ctx;
+    const struct point_field *f = point_field_of_placeholder(name, len);
+    if (!f)
+        return sweep_job_param(v->p->job, name, len);
+    if (f->uses & POINT_RUNNER_PASSES)
+        return whole(v->text, v->threads);
+    return point_field_value(f, v->p, v->text);
 }

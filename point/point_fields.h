@@ -4,7 +4,7 @@
  * From it come the worker's argv (point/worker_command.c), the settings
  * line that tells two points apart and the point id (point/grid.c), the
  * point's peaks.csv columns (store/results_csv.c), hence the resume check
- * (store/results_resume.c, by each column's role in util/peaks_columns.h),
+ * (store/results_resume.c, by each column's role in sweeps/peaks_columns.h),
  * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c),
  * the predictor's "same kind" test (point/predict.c) and the fit's group
  * key with the observation fields it is read from (fit/group_key.h,
@@ -12,17 +12,16 @@
  * those layers expand too; a row gives these members by name.
  *
  * A new setting that reaches the worker: its row in sweeps/setting_rows.h
- * (with its sweep key's option-engine row, its struct sweep_job field and
- * the worker's flag), its peaks.csv column (util/peaks_columns.h) and its
- * use in the worker (docs/adding-a-setting.md, held by
- * tests/adding_a_setting_test.sh); tests/point_fields_test.c fails while
- * the row and the column disagree. */
+ * (with its sweep key's option-engine row, its struct sweep_job field, the
+ * worker's flag and its peaks.csv column) and its use in the worker
+ * (docs/adding-a-setting.md, held by tests/adding_a_setting_test.sh);
+ * tests/point_fields_test.c fails while the row and the column disagree. */
 #ifndef PEAKFIT_POINT_FIELDS_H
 #define PEAKFIT_POINT_FIELDS_H
 #include <stddef.h>
 #include "point/point.h"
 #include "sweeps/setting_rows.h"
-#include "util/peaks_columns.h"
+#include "sweeps/peaks_columns.h"
 
 /* What each row takes part in (bits of .uses). */
 enum {
@@ -79,6 +78,18 @@ const char *point_field_value(const struct point_field *f, const struct grid_poi
 const char *point_field_text(const struct point_field *f, const struct grid_point *p, point_text buf);
 /* Does the worker get it, as its sweep key's flag (a key that has one)? */
 int point_field_passed(const struct point_field *f, const struct grid_point *p);
+/* A command job's placeholders (sweeps/command_template.h) for point p:
+ * a setting's is its row's value (the runner's threads where the runner
+ * passes its own), the grid's its row's; {param.NAME} the job's own. */
+struct point_placeholders {
+    const struct grid_point *p;
+    int threads;
+    point_text text; /* a number or the LoRA list, used before the next value is asked for */
+};
+/* The row a placeholder (len bytes) reads, or NULL (a param's, or none). */
+const struct point_field *point_field_of_placeholder(const char *name, size_t len);
+/* A command_value_fn: ctx is a struct point_placeholders. */
+const char *point_placeholder_value(void *ctx, const char *name, size_t len);
 /* The field's peaks.csv text for the point. */
 const char *point_field_column_text(const struct point_field *f, const struct grid_point *p, point_text buf);
 #endif

@@ -85,7 +85,7 @@ extern "C" pf_status pf_model_new(const pf_model_config *config, const pf_train_
     choose_trainable(*m);
     if (is_training(opts.technique)) {
         m->net->train();
-        m->optimizer = make_step_optimizer(opts.optimizer, m->trainable, opts.learning_rate, m->device);
+        m->optimizer = make_step_optimizer(opts, m->trainable, m->device);
     } else {
         m->net->eval();
     }

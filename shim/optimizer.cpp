@@ -10,7 +10,13 @@
 namespace {
 
 // PyTorch's defaults for torch.optim.AdamW (and libtorch's AdamWOptions).
-constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8, kWeightDecay = 1e-2;
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
+
+// What a training step's AdamW is given: its learning rate and its
+// decoupled weight decay.
+struct AdamWRates {
+    double lr, weight_decay;
+};
 constexpr double kSgdMomentum = 0.9;
 
 // One of libtorch's optimizers, whose state entry for a parameter is made
@@ -82,8 +88,8 @@ template <> int64_t LibtorchSgd::bytes(const torch::optim::SGDParamState &s) { r
 // _multi_tensor_adam or _fused_adam runs over each device and dtype's lists.
 class MultiTensorAdamW : public StepOptimizer {
 public:
-    MultiTensorAdamW(const std::vector<torch::Tensor> &params, double lr, bool fused)
-        : params_(params), state_(params.size()), lr_(lr), fused_(fused) {}
+    MultiTensorAdamW(const std::vector<torch::Tensor> &params, AdamWRates rates, bool fused)
+        : params_(params), state_(params.size()), lr_(rates.lr), weight_decay_(rates.weight_decay), fused_(fused) {}
     void step() override;
     void make_state() override
     {
@@ -110,7 +116,7 @@ private:
     };
     std::vector<torch::Tensor> params_;
     std::vector<State> state_;
-    double lr_;
+    double lr_, weight_decay_;
     bool fused_;
 
     // The step counter: a CPU float32 scalar unless fused (then on the
@@ -171,7 +177,7 @@ void MultiTensorAdamW::step()
 void MultiTensorAdamW::foreach_step(Lists &l) const
 {
     pf_compat::foreach_increment_steps_(l.steps);
-    at::_foreach_mul_(l.params, 1 - lr_ * kWeightDecay);
+    at::_foreach_mul_(l.params, 1 - lr_ * weight_decay_);
     pf_compat::foreach_lerp_(l.exp_avgs, l.grads, 1 - kBeta1);
     at::_foreach_mul_(l.exp_avg_sqs, kBeta2);
     at::_foreach_addcmul_(l.exp_avg_sqs, l.grads, l.grads, 1 - kBeta2);
@@ -192,7 +198,7 @@ void MultiTensorAdamW::fused_step(Lists &l) const
 {
     at::_foreach_add_(l.steps, 1);
     pf_compat::fused_adamw_(l.params, l.grads, l.exp_avgs, l.exp_avg_sqs, l.steps, lr_, kBeta1, kBeta2,
-                            kWeightDecay, kEps);
+                            weight_decay_, kEps);
 }
 
 } // namespace
@@ -206,19 +212,23 @@ std::string optimizer_problem(pf_optimizer choice, const torch::Device &device)
            " has no _fused_adamw_ for " + device.str() + " (" + pf_compat::kFusedAdamWSince + ")";
 }
 
-std::unique_ptr<StepOptimizer> make_step_optimizer(pf_optimizer choice, const std::vector<torch::Tensor> &params,
-                                                   double lr, const torch::Device &device)
+std::unique_ptr<StepOptimizer> make_step_optimizer(const pf_train_options &opts,
+                                                   const std::vector<torch::Tensor> &params, const torch::Device &device)
 {
-    std::string problem = optimizer_problem(choice, device);
+    std::string problem = optimizer_problem(opts.optimizer, device);
     if (!problem.empty())
         throw std::invalid_argument(problem);
-    switch (optimizer_resolved(choice, device.str().c_str())) {
-    case PF_OPT_ADAMW_FOREACH: return std::make_unique<MultiTensorAdamW>(params, lr, false);
-    case PF_OPT_ADAMW_FUSED: return std::make_unique<MultiTensorAdamW>(params, lr, true);
-    case PF_OPT_SGD: return std::make_unique<LibtorchSgd>(params, torch::optim::SGDOptions(lr).momentum(kSgdMomentum));
+    const AdamWRates adamw = {opts.learning_rate, opts.weight_decay};
+    switch (optimizer_resolved(opts.optimizer, device.str().c_str())) {
+    case PF_OPT_ADAMW_FOREACH: return std::make_unique<MultiTensorAdamW>(params, adamw, false);
+    case PF_OPT_ADAMW_FUSED: return std::make_unique<MultiTensorAdamW>(params, adamw, true);
+    case PF_OPT_SGD:
+        return std::make_unique<LibtorchSgd>(params, torch::optim::SGDOptions(adamw.lr).momentum(kSgdMomentum));
     default:
-        return std::make_unique<LibtorchAdamW>(
-            params, torch::optim::AdamWOptions(lr).betas({kBeta1, kBeta2}).eps(kEps).weight_decay(kWeightDecay));
+        return std::make_unique<LibtorchAdamW>(params, torch::optim::AdamWOptions(adamw.lr)
+                                                           .betas({kBeta1, kBeta2})
+                                                           .eps(kEps)
+                                                           .weight_decay(adamw.weight_decay));
     }
 }
 

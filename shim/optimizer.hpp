@@ -28,11 +28,11 @@ public:
 // adamw-fused: libtorch 1.13.0 has no _fused_adamw_ for cpu (...)"), or "".
 std::string optimizer_problem(pf_optimizer choice, const torch::Device &device);
 
-// The optimizer over params (auto resolved for device). Throws
-// std::invalid_argument naming what is missing where this libtorch lacks
-// the optimizer's op on device.
-std::unique_ptr<StepOptimizer> make_step_optimizer(pf_optimizer choice, const std::vector<torch::Tensor> &params,
-                                                   double learning_rate, const torch::Device &device);
+// The optimizer opts names over params (auto resolved for device), with
+// opts' rates. Throws std::invalid_argument naming what is missing where
+// this libtorch lacks the optimizer's op on device.
+std::unique_ptr<StepOptimizer> make_step_optimizer(const pf_train_options &opts,
+                                                   const std::vector<torch::Tensor> &params, const torch::Device &device);
 
 // What optimizer.zero_grad() leaves: none frees each gradient, zeros
 // keeps it, zeroed in place, through the next forward.

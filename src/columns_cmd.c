@@ -1,12 +1,15 @@
 /* columns_cmd.c: the reference tables printed from the code's own tables,
  * as Markdown: `peakfit columns`, the peaks.csv columns (docs/peaks-csv.md
  * is its output), and `peakfit keys`, the sweep file's keys (the table in
- * docs/sweeps.md). `make docs` writes both into docs/. */
+ * docs/sweeps.md), and `peakfit placeholders`, a command job's
+ * placeholders (the table in docs/own-script.md). `make docs` writes them
+ * into docs/. */
 #include <stdio.h>
+#include "point/command_job.h"
 #include "src/columns_cmd.h"
 #include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"
-#include "util/peaks_columns_doc.h"
+#include "sweeps/peaks_columns_doc.h"
 
 static int print_table(int argc, char **argv, void (*markdown)(FILE *out))
 {
@@ -21,3 +24,5 @@ static int print_table(int argc, char **argv, void (*markdown)(FILE *out))
 int columns_main(int argc, char **argv) { return print_table(argc, argv, peaks_csv_markdown); }
 
 int keys_main(int argc, char **argv) { return print_table(argc, argv, sweep_keys_markdown); }
+
+int placeholders_main(int argc, char **argv) { return print_table(argc, argv, command_placeholders_markdown); }

@@ -66,6 +66,8 @@ static const struct command commands[] = {
     {"columns", columns_main, "", "what each column of peaks.csv holds, as Markdown (docs/peaks-csv.md)", NULL, NULL, NULL},
     {"keys", keys_main, "", "what each key of a sweep file takes, as Markdown (docs/sweeps.md's table)", NULL, NULL,
      NULL},
+    {"placeholders", placeholders_main, "",
+     "a command job's placeholders, as Markdown (docs/own-script.md's table)", NULL, NULL, NULL},
     {"worker", worker_binary_exec, "--model SPEC --technique T [--batch B --seq-len S] [options]",
      "measure one point (started by run; reports on stdout by hand)", NULL, worker_options_help,
      WORKER_EXIT_STATUS_TEXT},

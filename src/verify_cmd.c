@@ -16,6 +16,7 @@
 #include "runner/run_sweep.h"
 #include "core/technique.h"
 #include "reports/verify_options.h"
+#include "fit/observations.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep_write.h"
 #include "src/verify_cmd.h"
@@ -24,7 +25,7 @@
 #include "util/options.h"
 #include "util/output_file.h"
 #include "util/parse.h"
-#include "util/peaks_columns.h"
+#include "sweeps/peaks_columns.h"
 
 static int usage(const char *why)
 {
@@ -39,24 +40,38 @@ static int parse_args(int argc, char **argv, struct calc_request *r, const char 
     return verify_parse_args(argc, argv, r, dir, why, sizeof why) == 0 ? 0 : usage(why);
 }
 
-/* The group's first ok row of DIR/peaks.csv: how its points were measured. */
-static const struct csv_row *group_row(const struct csv_table *t, const struct group_key *key)
+/* Does a row of this version hold key, field by field? Each field of the
+ * group key is named as the peaks.csv column it is read from. */
+static int row_in_group(const char *const *f, const struct group_key *key)
+{
+#define SAME_FIELD(field, ...)                     \
+    if (strcmp(f[PEAKS_COL_##field], key->field)) \
+        return 0;
+    GROUP_KEY_ALL(SAME_FIELD)
+#undef SAME_FIELD
+    return 1;
+}
+
+/* The fields of the group's first ok row of DIR/peaks.csv (by column,
+ * observation_fields): how its points were measured. Rows from before a
+ * column of the fixed ones do not say enough; 0, or -1 when none. */
+static int group_row(const struct csv_table *t, const struct group_key *key, const char *f[PEAKS_N_COLUMNS])
 {
     for (int r = 0; r < t->n_rows; r++) {
-        char *const *f = t->rows[r].fields;
-        if (t->rows[r].n_fields == PEAKS_N_COLUMNS && !strcmp(f[PEAKS_COL_status], "ok") &&
-            !strcmp(f[PEAKS_COL_model], key->model) && !strcmp(f[PEAKS_COL_device], key->device) &&
-            !strcmp(f[PEAKS_COL_technique], key->technique) && !strcmp(f[PEAKS_COL_attention], key->attention))
-            return &t->rows[r];
+        if (t->rows[r].n_fields < PEAKS_N_FIXED_COLUMNS)
+            continue;
+        observation_fields(&t->rows[r], f);
+        if (!strcmp(f[PEAKS_COL_status], "ok") && row_in_group(f, key))
+            return 0;
     }
-    return NULL;
+    return -1;
 }
 
 /* The config the group's rows were measured on is the one at its path now
  * (its config_hash; a preset has none): else verify would measure another
  * model against this fit, as resume refuses to mix it in. EXIT_DONE, or
  * EXIT_BAD_INPUT after saying so. */
-static int same_config(const char *path, char *const *f)
+static int same_config(const char *path, const char *const *f)
 {
     const char *had = f[PEAKS_COL_config_hash], *source = f[PEAKS_COL_model_source];
     struct model_spec now;
@@ -75,7 +90,7 @@ static int same_config(const char *path, char *const *f)
 
 /* Every setting of the group's row, as the sweep key that set it; the
  * plan sets the rest. An empty column is the key's default. */
-static void write_settings(struct sweep_writer *w, char *const *f, const struct calc_plan *p, double limit_mib)
+static void write_settings(struct sweep_writer *w, const char *const *f, const struct calc_plan *p, double limit_mib)
 {
     const struct point_field *pf;
     int batches[2] = {(int)p->max_micro_batch, (int)p->max_micro_batch + 1};
@@ -90,7 +105,7 @@ static void write_settings(struct sweep_writer *w, char *const *f, const struct 
     sweep_write_valuef(w, "mem_limit", "%.0fB", floor(limit_mib * 1048576));
 }
 
-static int write_sweep(const char *path, char *const *f, const struct calc_plan *p, double limit_mib)
+static int write_sweep(const char *path, const char *const *f, const struct calc_plan *p, double limit_mib)
 {
     char err[4400];
     struct output_file out;
@@ -279,17 +294,17 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
     if (csv_table_read(path, &t, err, sizeof err) != 0)
         return fprintf(stderr, "peakfit: %s\n", err), EXIT_BAD_INPUT;
-    const struct csv_row *row = group_row(&t, &p.fit->key);
+    const char *fields[PEAKS_N_COLUMNS];
+    int found = group_row(&t, &p.fit->key, fields);
     /* Every part of the group key, so that two groups' verifies never share a directory. */
-    char model[sizeof p.fit->key.model];
-    model_display_name(p.fit->key.model, model, sizeof model);
-    snprintf(vdir, sizeof vdir, "%s/verify-%s-%s-%s-%s-s%ld-%.0fMiB", dir, model, p.fit->key.device,
-             p.fit->key.technique, p.fit->key.attention, p.seq_len, req->budget_mib);
+    char named[1024];
+    group_key_text(&p.fit->key, "-", "", named, sizeof named);
+    snprintf(vdir, sizeof vdir, "%s/verify-%s-s%ld-%.0fMiB", dir, named, p.seq_len, req->budget_mib);
     snprintf(sweep, sizeof sweep, "%s/verify.sweep", vdir);
-    int rc = !row ? (fprintf(stderr, "peakfit: %s: no row of this version for the group\n", path), EXIT_BAD_INPUT)
-             : same_config(path, row->fields) != EXIT_DONE ? EXIT_BAD_INPUT
+    int rc = found != 0 ? (fprintf(stderr, "peakfit: %s: no row of this version for the group\n", path), EXIT_BAD_INPUT)
+             : same_config(path, fields) != EXIT_DONE ? EXIT_BAD_INPUT
              : mkdir(vdir, 0755) != 0 && errno != EEXIST ? (fprintf(stderr, "peakfit: %s: %s\n", vdir, strerror(errno)), EXIT_IO)
-                                                        : write_sweep(sweep, row->fields, &p, limit_mib);
+                                                        : write_sweep(sweep, fields, &p, limit_mib);
     csv_table_free(&t);
     if (rc != EXIT_DONE)
         return rc; /* said why; nothing ran, so there is nothing to judge */

@@ -6,31 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sweeps/command_template.h"
+#include "util/shell_quote.h"
 
-static const char *const placeholder_names[] = {
-#define COMMAND_NAME(name, what) #name,
-    COMMAND_PLACEHOLDERS(COMMAND_NAME)
-#undef COMMAND_NAME
+/* Each placeholder's name and the setting row it reads. */
+static const struct {
+    const char *name, *row, *what;
+} placeholders[COMMAND_PLACEHOLDER_COUNT] = {
+#define SETTING_PLACEHOLDER(A, name, key, ...) SETTING_PLACEHOLDER_IF(SETTING_HAS_KEY(key), name, SETTING_KEY_NAME(key))
+#define SETTING_PLACEHOLDER_IF(has, name, k) SETTING_PLACEHOLDER_IF_(has, name, k)
+#define SETTING_PLACEHOLDER_IF_(has, name, k) SETTING_PLACEHOLDER_##has(name, k)
+#define SETTING_PLACEHOLDER_1(name, k) {k, #name, NULL},
+#define SETTING_PLACEHOLDER_0(name, k)
+    SETTING_ROWS(SETTING_PLACEHOLDER, _)
+#undef SETTING_PLACEHOLDER
+#define GRID_PLACEHOLDER(placeholder, row, what) {#placeholder, #row, what},
+    COMMAND_GRID_PLACEHOLDERS(GRID_PLACEHOLDER)
+#undef GRID_PLACEHOLDER
 };
 
-void command_placeholders_markdown(FILE *out)
-{
-    fprintf(out, "| placeholder | value |\n|---|---|\n");
-#define COMMAND_ROW(name, what) fprintf(out, "| `{%s}` | %s |\n", #name, what);
-    COMMAND_PLACEHOLDERS(COMMAND_ROW)
-#undef COMMAND_ROW
-    fprintf(out, "| `{%sNAME}` | the job's `%sNAME = value` (one key per name; those in `[global]` apply to every "
-            "job, a job's own override them) |\n", COMMAND_PARAM_PREFIX, COMMAND_PARAM_PREFIX);
-}
+const char *command_placeholder_name(int i) { return placeholders[i].name; }
 
 const char *command_placeholder_names(void)
 {
-    static char text[512];
+    static char text[1024];
     size_t used = 0;
     if (text[0])
         return text;
     for (int i = 0; i < COMMAND_PLACEHOLDER_COUNT; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s, ", placeholder_names[i]);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s, ", placeholders[i].name);
     snprintf(text + used, sizeof text - used, "%sNAME", COMMAND_PARAM_PREFIX);
     return text;
 }
@@ -38,9 +41,21 @@ const char *command_placeholder_names(void)
 int command_placeholder_find(const char *name, size_t len)
 {
     for (int i = 0; i < COMMAND_PLACEHOLDER_COUNT; i++)
-        if (strlen(placeholder_names[i]) == len && strncmp(placeholder_names[i], name, len) == 0)
+        if (strlen(placeholders[i].name) == len && strncmp(placeholders[i].name, name, len) == 0)
             return i;
     return -1;
+}
+
+const char *command_placeholder_row(const char *name, size_t len)
+{
+    int i = command_placeholder_find(name, len);
+    return i < 0 ? NULL : placeholders[i].row;
+}
+
+const char *command_placeholder_what(const char *name, size_t len)
+{
+    int i = command_placeholder_find(name, len);
+    return i < 0 ? NULL : placeholders[i].what;
 }
 
 /* The state of the one pass. */
@@ -303,4 +318,31 @@ void command_argv_free(struct command_argv *a)
     free(a->env);
     free(a->env_text);
     *a = (struct command_argv){0};
+}
+
+const char *command_quoted(const char *text, int shell, command_value_fn value_of, void *ctx, char *out,
+                           size_t size)
+{
+    struct command_argv argv;
+    char err[256];
+    out[0] = '\0';
+    if (command_expand(text, shell, value_of, ctx, &argv, err, sizeof err) != 0)
+        return out;
+    FILE *f = fmemopen(out, size, "w");
+    for (char **e = argv.env; f && *e; e++) {
+        size_t name = strcspn(*e, "=");
+        fprintf(f, "%.*s=", (int)name, *e);
+        shell_quote(f, *e + name + 1);
+        fputc(' ', f);
+    }
+    for (int w = 0; f && w < argv.argc; w++) {
+        if (w)
+            fputc(' ', f);
+        shell_quote(f, argv.argv[w]);
+    }
+    if (f)
+        fclose(f);
+    out[size - 1] = '\0';
+    command_argv_free(&argv);
+    return out;
 }

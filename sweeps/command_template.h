@@ -18,47 +18,45 @@
 #define PEAKFIT_COMMAND_TEMPLATE_H
 #include <stddef.h>
 #include <stdio.h>
+#include "sweeps/setting_rows.h"
 
-/* The placeholders every command job has, one per setting of a point, with
- * what each stands for (docs/own-script.md's table is printed from this
- * list); {param.NAME} adds a job's own (its `param.NAME = value` keys). */
-#define COMMAND_PLACEHOLDERS(X)                                                                        \
-    X(batch, "the point's micro-batch")                                                               \
-    X(seq_len, "the point's sequence length")                                                         \
-    X(technique, "the point's technique, as in the sweep (`full`, `lora+ckpt`)")                      \
-    X(attention, "the point's attention (`sdpa`, `eager`)")                                            \
-    X(device, "the point's device, as in the sweep (`cpu`, `cuda`, `cuda:1`)")                         \
-    X(model, "the preset's name, or the canonical path of the model's `config.json`")                  \
-    X(model_name, "the model's name, as in point ids")                                                 \
-    X(seed, "the job's seed")                                                                          \
-    X(repeat, "the repeat, 0 … repeats − 1")                                                          \
-    X(steps, "the job's steps")                                                                        \
-    X(threads, "the intra-op threads the point gets: the sweep's, or under `-j` its share of the cores") \
-    X(lora_rank, "the job's LoRA rank")                                                                \
-    X(lora_targets, "the job's LoRA targets, comma-separated (`q,v`)")                                 \
-    X(layers, "the job's `layers`: a slice's decoder layers (0: the config's depth)")                 \
-    X(optimizer, "the point's optimizer, `auto` resolved for its device (`adamw`, `adamw-foreach`)")    \
-    X(zero_grad, "the job's zero_grad (`none`, `zeros`)")                                              \
-    X(warm, "the job's warm (`1`: the optimizer's state made before the first step, `0`)")             \
-    X(job, "the job's name")                                                                           \
-    X(point_id, "the point's id")
+/* The placeholders every command job has: one per setting with a sweep
+ * key, named as its key, in the settings table's order
+ * (sweeps/setting_rows.h: a setting added there is a placeholder with no
+ * more code, its value the text the worker is given,
+ * point/command_job.c), then what the grid makes of each point,
+ * COMMAND_GRID_PLACEHOLDERS: X(placeholder, row, what), row the setting
+ * row it reads. docs/own-script.md's table is printed from both;
+ * {param.NAME} adds a job's own (its `param.NAME = value` keys). */
+#define COMMAND_GRID_PLACEHOLDERS(X)                                   \
+    X(job, job, "the job's name")                                      \
+    X(model_name, model, "the model's name, as in point ids")          \
+    X(repeat, repeat, "the repeat, 0 … repeats − 1")                  \
+    X(point_id, point_id, "the point's id")
 
-enum command_placeholder {
-#define COMMAND_ENUM(name, what) COMMAND_##name,
-    COMMAND_PLACEHOLDERS(COMMAND_ENUM)
-#undef COMMAND_ENUM
-    COMMAND_PLACEHOLDER_COUNT
+#define COMMAND_SETTING_PLACEHOLDER(A, name, key, ...) SETTING_HAS_KEY(key) +
+#define COMMAND_GRID_PLACEHOLDER(placeholder, row, what) 1 +
+enum {
+    COMMAND_PLACEHOLDER_COUNT = SETTING_ROWS(COMMAND_SETTING_PLACEHOLDER, _)
+                                COMMAND_GRID_PLACEHOLDERS(COMMAND_GRID_PLACEHOLDER) 0
 };
+#undef COMMAND_SETTING_PLACEHOLDER
+#undef COMMAND_GRID_PLACEHOLDER
 
 #define COMMAND_PARAM_PREFIX "param."
 /* shell = true: {batch} is $PEAKFIT_BATCH, {param.lr} $PEAKFIT_PARAM_lr. */
 #define COMMAND_ENV_PREFIX "PEAKFIT_"
 enum { COMMAND_MAX_WORDS = 512, COMMAND_MAX_ENV = 64, COMMAND_ENV_NAME_MAX = 64 };
 
-/* "batch, seq_len, ..., point_id, param.NAME", for messages and docs. */
+/* "device, technique, ..., point_id, param.NAME", for messages and docs. */
 const char *command_placeholder_names(void);
-/* docs/own-script.md's "| placeholder | value |" table. */
-void command_placeholders_markdown(FILE *out);
+/* The i-th placeholder's name, 0 <= i < COMMAND_PLACEHOLDER_COUNT. */
+const char *command_placeholder_name(int i);
+/* The setting row a placeholder reads (its key's for a setting's, the
+ * grid's row for the grid's), or NULL for no placeholder. */
+const char *command_placeholder_row(const char *name, size_t len);
+/* What a grid placeholder stands for; NULL for a setting's. */
+const char *command_placeholder_what(const char *name, size_t len);
 /* The placeholder of that name (len bytes), or -1. */
 int command_placeholder_find(const char *name, size_t len);
 
@@ -81,4 +79,9 @@ struct command_argv {
 int command_expand(const char *text, int shell, command_value_fn value_of, void *ctx, struct command_argv *out,
                    char *err, size_t errlen);
 void command_argv_free(struct command_argv *a);
+/* The command as run, for a record: the environment that holds its values
+ * with shell (NAME='value' ...), then each word shell-quoted, written into
+ * out (size bytes, cut at its end); "" where text does not expand. */
+const char *command_quoted(const char *text, int shell, command_value_fn value_of, void *ctx, char *out,
+                           size_t size);
 #endif

@@ -5,11 +5,8 @@
 
 pf_train_options job_train_options(const struct sweep_job *job, pf_technique t, pf_attention a)
 {
-    return (pf_train_options){.technique = t,
-                              .lora_rank = job->lora_rank,
-                              .lora_targets = job->lora_targets,
-                              .learning_rate = DEFAULT_LEARNING_RATE,
-                              .attention = a,
-                              .optimizer = job->optimizer,
-                              .zero_grad = job->zero_grad};
+#define TRAIN_MEMBER(name, option) .name = job->name,
+    return (pf_train_options){.technique = t, .attention = a, .learning_rate = DEFAULT_LEARNING_RATE,
+                              SETTING_TRAIN(TRAIN_MEMBER)};
+#undef TRAIN_MEMBER
 }

@@ -6,6 +6,8 @@
 #include "sweeps/sweep.h"
 
 /* The options of job's point with technique t and attention a (a job
- * lists several of each; its other settings are one value). */
+ * lists several of each; its other settings are one value): each
+ * JOB_TRAIN row's field of the job (sweeps/setting_rows.h), so a setting
+ * of training reaches every options made here by its row alone. */
 pf_train_options job_train_options(const struct sweep_job *job, pf_technique t, pf_attention a);
 #endif

@@ -6,11 +6,18 @@
  * here, expanded only by the layer that has them. docs/adding-a-setting.md
  * says what a new setting adds; point/point_fields.h what each field means.
  *
- * R(A, name, key, group, fields...):
+ * R(A, name, key, group, column, fields...):
  *   name    the setting's name in the settings line;
- *   key     KEY("name", opt_row fields): its sweep key, the rest of the
- *           option engine's row (util/options.h: type, where in struct
- *           sweep_job, range, default, .flag: the worker's option, help);
+ *   key     KEY("name", storage, opt_row fields): its sweep key. storage
+ *           is its field in struct sweep_job: JOB_FIELD(type, field),
+ *           JOB_TEXT(field, size), JOB_LIST(type, field, count, most), or
+ *           JOB_TRAIN(type, name): a setting of training, named as its
+ *           row and key, and the member of pf_train_options of that name
+ *           as well: every training options the code makes (a point's,
+ *           a group key's, auto's) take it from a job
+ *           (sweeps/job_train_options.h), and such a row is in the group
+ *           key, which a group's options are read back from. The rest is the option engine's row (util/options.h:
+ *           type, range, default, .flag: the worker's option, help);
  *           NOKEY: the grid makes it;
  *   group   GROUP_NONE: not in the fit's group key; GROUP_SHOWN(size,
  *           option): in it and always shown (fit.csv's leading columns,
@@ -20,7 +27,15 @@
  *           peaks.csv column is); option is the --option by which calc,
  *           verify and grid --peaks choose among groups that differ in it
  *           (fit/group_choice.h);
- *   fields  struct point_field's members by name (.column, .uses,
+ *   column  its peaks.csv column: COLUMN(name), one of the columns
+ *           written before settings' columns came from this table
+ *           (sweeps/peaks_columns.h's PEAKS_FIXED_COLUMNS, in the file's
+ *           historical order), or NEW_COLUMN(type): a column of its
+ *           own, named after the setting, of type TEXT, INT or NUM,
+ *           after those, in this table's order (a file's columns are
+ *           only ever appended: a setting with a column of its own is a
+ *           row after the last such row);
+ *   fields  struct point_field's members by name (.uses,
  *           .id_prefix, .applies, .off_text, .value, .column_text,
  *           .passed_if, .option_help; point/point_fields.h), the functions
  *           those of point/point_fields.c.
@@ -37,31 +52,31 @@
 #define PEAKFIT_SETTING_ROWS_H
 
 #define SETTING_ROWS(R, A)                                                                                           \
-    R(A, job, NOKEY, GROUP_NONE, .column = PEAKS_COL_job, .id_prefix = "", .value = job_of)                          \
-    R(A, model, NOKEY, GROUP_SHOWN(256, "model"), .column = PEAKS_COL_model, .id_prefix = "/", .value = model_of)             \
+    R(A, job, NOKEY, GROUP_NONE, COLUMN(job), .id_prefix = "", .value = job_of)                          \
+    R(A, model, NOKEY, GROUP_SHOWN(256, "model"), COLUMN(model), .id_prefix = "/", .value = model_of)             \
     R(A, device,                                                                                                     \
       KEY("device", JOB_LIST(sweep_device, devices, n_devices, SWEEP_MAX_LIST), .arg = "D", .type = OPT_CUSTOM,      \
           .set = sweep_set_device, .choices = device_names, .flag = "device", .def = "cpu",                          \
           .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"),                    \
-      GROUP_SHOWN(16, "device"), .column = PEAKS_COL_device, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
+      GROUP_SHOWN(16, "device"), COLUMN(device), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
       .value = device_of, .option_help = "device")                                                                   \
     R(A, technique,                                                                                                  \
       KEY("technique", JOB_LIST(pf_technique, techniques, n_techniques, SWEEP_MAX_LIST), .arg = "T",                 \
           .type = OPT_CUSTOM, .set = sweep_set_technique, .names = &technique_option_names, .flag = "technique",     \
           .unset = "required; a command job: `" COMMAND_TECHNIQUE_DEFAULT "`, a label",                            \
           .help = "list of %s"),                                                                                     \
-      GROUP_SHOWN(16, "technique"), .column = PEAKS_COL_technique, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
+      GROUP_SHOWN(16, "technique"), COLUMN(technique), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
       .value = technique_of, .option_help = "technique")                                                             \
     R(A, lora_rank,                                                                                                  \
-      KEY("lora_rank", JOB_FIELD(int, lora_rank), .arg = "R", .type = OPT_INT, .min = 1, .max = LIMIT_LORA_RANK_MAX, \
+      KEY("lora_rank", JOB_TRAIN(int, lora_rank), .arg = "R", .type = OPT_INT, .min = 1, .max = LIMIT_LORA_RANK_MAX, \
           .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "LoRA rank r, %s"),                    \
-      GROUP_SETTING(12, "", "lora-rank"), .column = PEAKS_COL_lora_rank, .uses = POINT_SETTINGS | POINT_KIND,                     \
+      GROUP_SETTING(12, "", "lora-rank"), COLUMN(lora_rank), .uses = POINT_SETTINGS | POINT_KIND,                     \
       .id_prefix = "/lora", .applies = is_lora, .off_text = "", .option_help = "LoRA rank r")                        \
     R(A, lora_targets,                                                                                               \
-      KEY("lora_targets", JOB_FIELD(unsigned, lora_targets), .arg = "q,v", .type = OPT_CUSTOM,                       \
+      KEY("lora_targets", JOB_TRAIN(unsigned, lora_targets), .arg = "q,v", .type = OPT_CUSTOM,                       \
           .set = lora_targets_option_set, .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT,            \
           .flag = "lora-targets", .help = "projections with adapters: %s"),                                          \
-      GROUP_SETTING(256, "", "lora-targets"), .column = PEAKS_COL_lora_targets, .uses = POINT_SETTINGS | POINT_KIND,                 \
+      GROUP_SETTING(256, "", "lora-targets"), COLUMN(lora_targets), .uses = POINT_SETTINGS | POINT_KIND,                 \
       .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
       .option_help = "projections with adapters")                                                                    \
     /* A slice: the model cut to its first N decoder layers, the rest from its config. */                           \
@@ -70,7 +85,7 @@
           .max = LIMIT_LAYERS_MAX, .def = "0", .flag = "layers",                                                     \
           .help = "list of decoder layers to build, %s: a slice of the model, everything else (embedding, head, "   \
                   "norms, widths, vocabulary) from its config; 0: the config's own depth"),                          \
-      GROUP_SETTING(48, "", "layers"), .column = PEAKS_COL_layers, .uses = POINT_SETTINGS | POINT_KIND,                        \
+      GROUP_SETTING(48, "", "layers"), COLUMN(layers), .uses = POINT_SETTINGS | POINT_KIND,                        \
       .id_prefix = "/layers", .applies = is_slice, .off_text = "", .value = layers_of,                              \
       .option_help = "decoder layers, a slice's (0: the config's depth)")                                            \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
@@ -79,20 +94,20 @@
           .type = OPT_ENUM, .names = &attention_option_names, .flag = "attention", .def = "sdpa",                    \
           .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "        \
               "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"),                  \
-      GROUP_SHOWN(8, "attention"), .column = PEAKS_COL_attention, .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
+      GROUP_SHOWN(8, "attention"), COLUMN(attention), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
       .applies = runs_steps, .value = attention_of, .option_help = "attention implementation")                       \
     R(A, batch,                                                                                                      \
       KEY("batch", JOB_LIST(int, batches, n_batches, SWEEP_MAX_LIST), .type = OPT_INT, .min = 1,                     \
           .max = LIMIT_BATCH_MAX, .flag = "batch", .unset = "required unless only `load`",                           \
           .help = "list of micro-batch sizes, %s"),                                                                  \
-      GROUP_NONE, .column = PEAKS_COL_batch, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,               \
+      GROUP_NONE, COLUMN(batch), .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,               \
       .id_prefix = "/b", .applies = runs_steps, .off_text = "0", .value = batch_of)                                  \
     R(A, seq_len,                                                                                                    \
       KEY("seq_len", JOB_LIST(int, seq_lens, n_seq_lens, SWEEP_MAX_LIST), .arg = "S", .type = OPT_INT, .min = 1,     \
           .max = LIMIT_SEQ_LEN_MAX, .flag = "seq-len",                                                               \
           .unset = "required unless only `load`; a command job: 1, per sample",                                      \
           .help = "list of sequence lengths, %s"),                                                                   \
-      GROUP_NONE, .column = PEAKS_COL_seq_len, .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,             \
+      GROUP_NONE, COLUMN(seq_len), .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,             \
       .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of,                                \
       .option_help = "sequence length")                                                                              \
     R(A, steps,                                                                                                      \
@@ -101,40 +116,40 @@
           .help = "training steps per point, %s: with `warm = 0` the first makes the optimizer's state, as a "       \
                   "plain loop does, and the second is a steady-state step (one step under-reports); with "           \
                   "`warm = 1` one is enough on the allocator's level"),                                              \
-      GROUP_NONE, .column = PEAKS_COL_steps, .uses = POINT_SETTINGS | POINT_ID_ALWAYS, .id_prefix = "/st",           \
+      GROUP_NONE, COLUMN(steps), .uses = POINT_SETTINGS | POINT_ID_ALWAYS, .id_prefix = "/st",           \
       .applies = runs_steps, .off_text = "0")                                                                        \
-    R(A, repeat, NOKEY, GROUP_NONE, .column = PEAKS_COL_repeat, .id_prefix = "/r", .value = repeat_of)               \
-    R(A, tokens, NOKEY, GROUP_NONE, .column = PEAKS_COL_tokens, .value = tokens_of)                                  \
-    R(A, point_id, NOKEY, GROUP_NONE, .column = PEAKS_COL_point_id, .value = id_of)                                  \
+    R(A, repeat, NOKEY, GROUP_NONE, COLUMN(repeat), .id_prefix = "/r", .value = repeat_of)               \
+    R(A, tokens, NOKEY, GROUP_NONE, COLUMN(tokens), .value = tokens_of)                                  \
+    R(A, point_id, NOKEY, GROUP_NONE, COLUMN(point_id), .value = id_of)                                  \
     R(A, model_source,                                                                                               \
       KEY("model", JOB_LIST(int, models, n_models, SWEEP_MAX_MODELS), .arg = "M", .type = OPT_CUSTOM,                \
           .set = sweep_set_model, .choices = model_preset_names, .flag = "model", .unset = "required",               \
           .help = "list of presets (%s) or paths to a Hugging Face `config.json`, or its folder, of a model of a "   \
               "family peakfit builds (relative to the sweep file)"),                                                 \
-      GROUP_NONE, .column = PEAKS_COL_model_source, .uses = POINT_SETTINGS | POINT_KIND, .value = source_of,         \
+      GROUP_NONE, COLUMN(model_source), .uses = POINT_SETTINGS | POINT_KIND, .value = source_of,         \
       .option_help = "model")                                                                                        \
-    R(A, config_hash, NOKEY, GROUP_NONE, .column = PEAKS_COL_config_hash, .uses = POINT_SETTINGS, .value = hash_of)  \
+    R(A, config_hash, NOKEY, GROUP_NONE, COLUMN(config_hash), .uses = POINT_SETTINGS, .value = hash_of)  \
     R(A, seed,                                                                                                       \
       KEY("seed", JOB_FIELD(long, seed), .type = OPT_LONG, .min = 0, .max = LIMIT_SEED_MAX, .def = "0",              \
           .flag = "seed", .help = "weight initialisation seed, %s"),                                                 \
-      GROUP_NONE, .column = PEAKS_COL_seed, .uses = POINT_SETTINGS)                                                  \
+      GROUP_NONE, COLUMN(seed), .uses = POINT_SETTINGS)                                                  \
     /* The worker gets the runner's share of the cores instead (worker_command.c). */                                \
     R(A, threads,                                                                                                    \
       KEY("threads", JOB_FIELD(int, threads), .arg = "N", .type = OPT_INT, .min = 0, .max = LIMIT_THREADS_MAX,       \
           .def = "0", .flag = "threads", .help = "libtorch intra-op threads, %s; 0 keeps libtorch's default"),       \
-      GROUP_NONE, .column = PEAKS_COL_threads_requested, .uses = POINT_SETTINGS | POINT_RUNNER_PASSES,               \
+      GROUP_NONE, COLUMN(threads_requested), .uses = POINT_SETTINGS | POINT_RUNNER_PASSES,               \
       .option_help = "libtorch intra-op threads")                                                                    \
     R(A, timeout_s,                                                                                                  \
       KEY("timeout", JOB_FIELD(double, timeout_s), .arg = "T", .type = OPT_DURATION, .max = 1e9,                     \
           .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S), .help = "per point: `90`, `90s`, `15m`, `2h`"),                     \
-      GROUP_NONE, .column = PEAKS_COL_timeout_s, .uses = POINT_SETTINGS, .option_help = "each point's timeout",      \
+      GROUP_NONE, COLUMN(timeout_s), .uses = POINT_SETTINGS, .option_help = "each point's timeout",      \
       .column_text = timeout_column)                                                                                 \
     R(A, mem_limit,                                                                                                  \
       KEY("mem_limit", JOB_FIELD(int64_t, mem_limit), .arg = "SIZE", .type = OPT_BYTES, .def = "none",               \
           .flag = "mem-limit",                                                                                       \
           .help = "per point: `512MiB`, `4GiB`, `none`; on cpu the RSS above the worker's baseline, on cuda what "   \
               "the caching allocator may reserve above its baseline (its memory fraction)"),                         \
-      GROUP_NONE, .column = PEAKS_COL_mem_limit_mib, .uses = POINT_SETTINGS | POINT_PLANNED,                         \
+      GROUP_NONE, COLUMN(mem_limit_mib), .uses = POINT_SETTINGS | POINT_PLANNED,                         \
       .option_help = "each point's memory limit above its baseline", .column_text = mem_limit_column,                \
       .passed_if = worker_enforces_limit)                                                                            \
     R(A, weights,                                                                                                    \
@@ -142,10 +157,10 @@
           .flag = "weights", .unset = "random weights",                                                              \
           .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file), " \
               "a sharded checkpoint's `model.safetensors.index.json`, or a model folder holding either"),            \
-      GROUP_NONE, .column = PEAKS_COL_weights, .uses = POINT_SETTINGS, .value = weights_of,                          \
+      GROUP_NONE, COLUMN(weights), .uses = POINT_SETTINGS, .value = weights_of,                          \
       .passed_if = has_weights)                                                                                      \
     /* Its key is a list of points, not the point's value (sweeps/sweep_keys.c's plain rows). */                     \
-    R(A, holdout, NOKEY, GROUP_NONE, .column = PEAKS_COL_holdout, .uses = POINT_SETTINGS, .value = holdout_of)       \
+    R(A, holdout, NOKEY, GROUP_NONE, COLUMN(holdout), .uses = POINT_SETTINGS, .value = holdout_of)       \
     /* Only training makes AdamW's state. */                                                                         \
     R(A, warm,                                                                                                       \
       KEY("warm", JOB_FIELD(int, warm), .arg = "0|1", .type = OPT_INT, .min = 0, .max = 1,                          \
@@ -155,41 +170,84 @@
                   "its RSS is what the loop holds); 1: the state is made before the first step (zero-filled, "       \
                   "as a resumed run holds it), so one step reaches the allocator-level peak of two plain ones "      \
                   "but not their RSS (docs/measurement.md)"),                                                        \
-      GROUP_SETTING(4, "0", "warm"), .column = PEAKS_COL_warm, .uses = POINT_SETTINGS, .applies = is_training,               \
+      GROUP_SETTING(4, "0", "warm"), COLUMN(warm), .uses = POINT_SETTINGS, .applies = is_training,               \
       .off_text = "0",                                                                                               \
       .option_help = "1: the optimizer's state made before one step: a plain loop's allocator level in half the "    \
                      "time, not its RSS")                                                                            \
     /* No key: verify measures again with the built-in worker, not a command. */                                     \
-    R(A, command, NOKEY, GROUP_NONE, .column = PEAKS_COL_command, .uses = POINT_SETTINGS, .value = command_of,       \
+    R(A, command, NOKEY, GROUP_NONE, COLUMN(command), .uses = POINT_SETTINGS, .value = command_of,       \
       .column_text = command_column)                                                                                 \
     /* The settings line has the command's hash already (the row above). */                                          \
-    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker", "measured-by"), .column = PEAKS_COL_measured_by, .value = measured_by_of)  \
+    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker", "measured-by"), COLUMN(measured_by), .value = measured_by_of)  \
     /* fit.csv's leading columns are the group key's, in this table's order, then the fit's own: a setting here    \
      * is a column after measured_by, and each fit column after it moves one to the right. optimizer's auto is       \
      * resolved by the point's device: the worker is given, the column and the group key say, what ran. */           \
     R(A, optimizer,                                                                                                  \
-      KEY("optimizer", JOB_FIELD(pf_optimizer, optimizer), .arg = "O", .type = OPT_ENUM,                             \
+      KEY("optimizer", JOB_TRAIN(pf_optimizer, optimizer), .arg = "O", .type = OPT_ENUM,                             \
           .names = &optimizer_option_names,                                                                          \
           .def = "auto", .flag = "optimizer",                                                                        \
           .help = "%s: `auto` is what torch.optim.AdamW(params) runs on the device (`adamw-foreach` on cuda, "       \
                   "`adamw` elsewhere); `adamw` one parameter at a time, `adamw-foreach` PyTorch's multi-tensor "     \
                   "form (_foreach_* ops), `adamw-fused` its _fused_adamw_ (fused=True, the Trainer's default on "    \
                   "torch >= 2.8; libtorch >= 2.4 on cpu), `sgd` momentum 0.9"),                                      \
-      GROUP_SETTING(16, "adamw", "optimizer"), .column = PEAKS_COL_optimizer, .uses = POINT_SETTINGS | POINT_KIND,                \
+      GROUP_SETTING(16, "adamw", "optimizer"), COLUMN(optimizer), .uses = POINT_SETTINGS | POINT_KIND,                \
       .applies = is_training, .off_text = "", .value = optimizer_of, .option_help = "optimizer")                     \
     R(A, zero_grad,                                                                                                  \
-      KEY("zero_grad", JOB_FIELD(pf_zero_grad, zero_grad), .arg = "Z", .type = OPT_ENUM,                             \
+      KEY("zero_grad", JOB_TRAIN(pf_zero_grad, zero_grad), .arg = "Z", .type = OPT_ENUM,                             \
           .names = &zero_grad_option_names,                                                                          \
           .def = "none", .flag = "zero-grad",                                                                        \
           .help = "%s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
                   "default), `zeros` keeps them zeroed through the next forward (set_to_none=False)"),               \
-      GROUP_SETTING(8, "none", "zero-grad"), .column = PEAKS_COL_zero_grad, .uses = POINT_SETTINGS | POINT_KIND,                  \
-      .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves")
+      GROUP_SETTING(8, "none", "zero-grad"), COLUMN(zero_grad), .uses = POINT_SETTINGS | POINT_KIND,                  \
+      .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves") \
+    R(A, weight_decay, \
+      KEY("weight_decay", JOB_TRAIN(double, weight_decay), .arg = "D", .type = OPT_DOUBLE, .min = 0, .max = 1, \
+          .def = "0.01", .flag = "weight-decay", .help = "AdamW's decoupled weight decay, %s"), \
+      GROUP_SETTING(24, "0.01", "weight-decay"), NEW_COLUMN(NUM), .uses = POINT_SETTINGS | POINT_KIND, \
+      .option_help = "AdamW's decoupled weight decay")
+
+/* A row's column as "kind, arg": OLD, name (PEAKS_FIXED_COLUMNS') or
+ * NEW, type. SETTING_COLUMN_ENUM(name, column) is its enum peaks_column;
+ * SETTING_COLUMNS(X) gives X(name, type, SETTING, what) for each
+ * NEW_COLUMN row, in the table's order: the columns after the fixed ones. */
+#define SETTING_COLUMN_ARGS(column) SETTING_COLUMN_ARGS_##column
+#define SETTING_COLUMN_ARGS_COLUMN(name) OLD, name
+#define SETTING_COLUMN_ARGS_NEW_COLUMN(type) NEW, type
+#define SETTING_COLUMN_ENUM(name, column) SETTING_COLUMN_ENUM_OF(name, SETTING_COLUMN_ARGS(column))
+#define SETTING_COLUMN_ENUM_OF(...) SETTING_COLUMN_ENUM_KIND(__VA_ARGS__)
+#define SETTING_COLUMN_ENUM_KIND(name, kind, arg) SETTING_COLUMN_ENUM_##kind(name, arg)
+#define SETTING_COLUMN_ENUM_OLD(name, column) PEAKS_COL_##column
+#define SETTING_COLUMN_ENUM_NEW(name, type) PEAKS_COL_##name
+#define SETTING_COLUMN_ROW(X, name, key, group, column, ...) SETTING_COLUMN_PICK(X, name, SETTING_COLUMN_ARGS(column))
+#define SETTING_COLUMN_PICK(...) SETTING_COLUMN_PICK_(__VA_ARGS__)
+#define SETTING_COLUMN_PICK_(X, name, kind, arg) SETTING_COLUMN_NEW_##kind(X, name, arg)
+#define SETTING_COLUMN_NEW_OLD(X, name, column)
+#define SETTING_COLUMN_NEW_NEW(X, name, type) \
+    X(name, type, SETTING, "the sweep's `" #name "` ([sweeps.md](sweeps.md)); empty where it does not apply")
+#define SETTING_COLUMNS(X) SETTING_ROWS(SETTING_COLUMN_ROW, X)
 
 /* A row's sweep key name: "name" or NULL (KEY and NOKEY are never macros). */
 #define SETTING_KEY_NAME(key) SETTING_KEY_NAME_##key
 #define SETTING_KEY_NAME_KEY(n, ...) n
 #define SETTING_KEY_NAME_NOKEY NULL
+/* Whether a row has a sweep key: 1 or 0. */
+#define SETTING_HAS_KEY(key) SETTING_HAS_KEY_##key
+#define SETTING_HAS_KEY_KEY(n, ...) 1
+#define SETTING_HAS_KEY_NOKEY 0
+
+/* SETTING_TRAIN(X): X(name, option) for each JOB_TRAIN row, in the
+ * table's order: pf_train_options' members that are settings, each with
+ * its group key option. */
+#define SETTING_TRAIN_ROW(X, name, key, group, ...) SETTING_TRAIN_KEY_##key(X, name, group)
+#define SETTING_TRAIN_KEY_NOKEY(X, name, group)
+#define SETTING_TRAIN_KEY_KEY(n, storage, ...) SETTING_TRAIN_STORE_##storage
+#define SETTING_TRAIN_STORE_JOB_FIELD(type, f) SETTING_TRAIN_NONE
+#define SETTING_TRAIN_STORE_JOB_TEXT(f, size) SETTING_TRAIN_NONE
+#define SETTING_TRAIN_STORE_JOB_LIST(type, f, n, most) SETTING_TRAIN_NONE
+#define SETTING_TRAIN_STORE_JOB_TRAIN(type, f) SETTING_TRAIN_ONE
+#define SETTING_TRAIN_NONE(X, name, group)
+#define SETTING_TRAIN_ONE(X, name, group) X(name, SETTING_GROUP_OPTION(group))
+#define SETTING_TRAIN(X) SETTING_ROWS(SETTING_TRAIN_ROW, X)
 
 /* A row's group as "kind, size, usual" (GROUP_NONE and the others are
  * never macros): kind NONE, SHOWN or SETTING. */
@@ -201,6 +259,10 @@
 #define SETTING_GROUP_SIZE(group) SETTING_GROUP_SIZE_OF(SETTING_GROUP(group))
 #define SETTING_GROUP_SIZE_OF(...) SETTING_GROUP_SIZE_KIND(__VA_ARGS__)
 #define SETTING_GROUP_SIZE_KIND(kind, size, usual, option) size
+/* A row's group --option; NULL: not in the key. */
+#define SETTING_GROUP_OPTION(group) SETTING_GROUP_OPTION_OF(SETTING_GROUP(group))
+#define SETTING_GROUP_OPTION_OF(...) SETTING_GROUP_OPTION_KIND(__VA_ARGS__)
+#define SETTING_GROUP_OPTION_KIND(kind, size, usual, option) option
 /* Whether a row is in the group key: 0 or 1. */
 #define SETTING_IN_GROUP(group) SETTING_IN_GROUP_OF(SETTING_GROUP(group))
 #define SETTING_IN_GROUP_OF(...) SETTING_IN_GROUP_KIND(__VA_ARGS__)

@@ -28,13 +28,15 @@ struct sweep_model {
 typedef char sweep_device[SWEEP_DEVICE_MAX];
 
 /* A setting's field, as its row's key names it (sweeps/setting_rows.h):
- * JOB_FIELD(type, name), JOB_TEXT(name, size) or JOB_LIST(type, name,
- * count, most), a list with its count. sweeps/sweep_keys.c reads the
+ * JOB_FIELD(type, name) or JOB_TRAIN(type, name) (a training option too),
+ * JOB_TEXT(name, size) or JOB_LIST(type, name, count, most), a list with
+ * its count. sweeps/sweep_keys.c reads the
  * same words for where the key's value goes. */
 #define SWEEP_JOB_MEMBER(A, name, key, ...) SWEEP_JOB_MEMBER_##key
 #define SWEEP_JOB_MEMBER_NOKEY
 #define SWEEP_JOB_MEMBER_KEY(n, storage, ...) SWEEP_JOB_DECL_##storage
 #define SWEEP_JOB_DECL_JOB_FIELD(type, f) type f;
+#define SWEEP_JOB_DECL_JOB_TRAIN(type, f) type f;
 #define SWEEP_JOB_DECL_JOB_TEXT(f, size) char f[size];
 #define SWEEP_JOB_DECL_JOB_LIST(type, f, n, most) \
     type f[most];                                 \
@@ -94,7 +96,7 @@ int sweep_job_name_valid(const char *name);
  * relative to the current directory. NULL when out of memory. */
 struct sweep *sweep_new_point(void);
 /* Sets key of job as a sweep file's `key = value` would, with the same
- * checks, but to one value: a list key's value is not split at its commas
+ * checks (s may be NULL for a key that names no model), but to one value: a list key's value is not split at its commas
  * (the worker's options are one point's, and a model's canonical path may
  * hold a comma). Returns 0, or -1 with the message (no file or line) in
  * err. */
@@ -113,6 +115,8 @@ pf_model_config sweep_job_config(const struct sweep *s, const struct sweep_job *
  * "what is wrong" in why. */
 int sweep_job_model_check(const struct sweep *s, const struct sweep_job *job, int i, char *why, size_t whylen);
 void sweep_free(struct sweep *s);
+/* The table's defaults, as a job starts before [global] changes them. */
+void sweep_job_defaults(struct sweep_job *job);
 /* The value of a command job's {param.NAME} placeholder (name: "param.NAME",
  * len bytes), or NULL when the job has no such param. */
 const char *sweep_job_param(const struct sweep_job *job, const char *name, size_t len);

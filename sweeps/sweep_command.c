@@ -86,7 +86,7 @@ static int check_layers_passed(struct parser *p, const struct sweep_job *job, un
     int slice = 0;
     for (int i = 0; i < job->n_layers && !slice; i++)
         slice = job->layers[i];
-    if (slice == 0 || (used & (1ULL << COMMAND_layers)))
+    if (slice == 0 || (used & (1ULL << command_placeholder_find("layers", 6))))
         return 0;
     return parser_fail(p, "command: layers = %d needs {layers} in the command: the command builds the model, and "
                           "its points would name a slice of %d layers it never cut", slice, slice);

@@ -257,8 +257,7 @@ static int parse_stream(struct reader *r, FILE *in)
     return rc;
 }
 
-/* The table's defaults, as a job starts before [global] changes them. */
-static void sweep_job_defaults(struct sweep_job *job)
+void sweep_job_defaults(struct sweep_job *job)
 {
     char err[256];
     struct parser p = {.job = job, .err = err, .errlen = sizeof err};

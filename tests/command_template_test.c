@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "point/command_job.h"
 #include "sweeps/command_template.h"
 #include "tests/check.h"
 #include "tests/doc_table.h"
@@ -25,7 +26,7 @@ static const char *value_of(void *ctx, const char *name, size_t len)
     (void)ctx;
     if (len == 1 && name[0] == 'v')
         return value;
-    if (command_placeholder_find(name, len) == COMMAND_batch)
+    if (command_placeholder_find(name, len) == command_placeholder_find("batch", 5))
         return "8";
     return NULL;
 }
@@ -49,7 +50,7 @@ static void expect_argv(const char *text, const char *const *want, int n)
 static void expect_error_of(const char *text, int shell, const char *want)
 {
     struct command_argv a;
-    char err[256] = "";
+    char err[1024] = "";
     CHECK(command_expand(text, shell, value_of, NULL, &a, err, sizeof err) == -1 && strcmp(err, want) == 0,
           "%s: got [%s], expected [%s]", text, err, want);
 }
@@ -68,9 +69,15 @@ static void test_rules(void)
     expect_error("prog 'a", "unterminated ' quote");
     expect_error("prog \"a", "unterminated \" quote");
     expect_error("prog a\\", "a \\ at the end of the command");
-    expect_error("prog {nope}", "unknown placeholder {nope} (placeholders: batch, seq_len, technique, attention, "
-                 "device, model, model_name, seed, repeat, steps, threads, lora_rank, lora_targets, layers, optimizer, "
-                 "zero_grad, warm, job, point_id, param.NAME)");
+    /* Every placeholder named, the settings' in the table's order, then the grid's and a param's. */
+    char names[1024] = "";
+    for (int i = 0; i < COMMAND_PLACEHOLDER_COUNT; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", command_placeholder_name(i));
+    CHECK(strncmp(names, "device, technique, lora_rank, ", 30) == 0 &&
+              strstr(names, ", zero_grad, ") && strstr(names, "job, model_name, repeat, point_id, "), "%s", names);
+    char want[1200];
+    snprintf(want, sizeof want, "unknown placeholder {nope} (placeholders: %sparam.NAME)", names);
+    expect_error("prog {nope}", want);
     expect_error("prog {batch", "a { without its } (write {{ for a brace)");
     expect_error("prog batch}", "a } without its { (write }} for a brace)");
     expect_error("   ", "the command is empty");

@@ -50,7 +50,7 @@ refused "verify, two attentions" \
     verify "$smol" --budget 8GiB
 PEAKFIT_WORKER=$TMP/none "$PEAKFIT" verify "$smol" --budget 8GiB --attention eager >/dev/null 2>"$TMP/err"
 grep -q "choose one\|no attention" "$TMP/err" && fail "verify --attention eager: $(cat "$TMP/err")"
-ls -d "$smol"/verify-smollm2-135m-cpu-full-eager-s*-8192MiB >/dev/null 2>&1 ||
+ls -d "$smol"/verify-smollm2-135m-cpu-full-eager*-s*-8192MiB >/dev/null 2>&1 ||
     fail "verify --attention eager made no verify directory for eager: $(ls "$smol"): $(cat "$TMP/err")"
 
 # warm, a setting of the key that most rows leave at its usual value:

@@ -83,7 +83,7 @@ expect_eq "peakfit-worker -V" "$("$PEAKFIT_WORKER" -V)" "$out"
 err=$("$PEAKFIT" fitt DIR 2>&1); rc=$?
 expect_eq "unknown command: exit status" "$rc" 2
 expect_eq "unknown command: message" "$err" \
-    "peakfit: unknown command \"fitt\" (commands: run, grid, all, fit, plot, report, calc, verify, auto, params, columns, keys, worker, slurm); peakfit --help for usage"
+    "peakfit: unknown command \"fitt\" (commands: run, grid, all, fit, plot, report, calc, verify, auto, params, columns, keys, placeholders, worker, slurm); peakfit --help for usage"
 err=$("$PEAKFIT" help fitt 2>&1); rc=$?
 expect_eq "help for an unknown command: exit status" "$rc" 2
 

@@ -1,15 +1,22 @@
 # Every malformed sweep in tests/bad-sweeps/ gives exactly its expected
-# "FILE:LINE: message" (tests/bad-sweeps/EXPECTED), exit status 2, and
-# leaves the output directory uncreated.
+# "FILE:LINE: message" (tests/bad-sweeps/EXPECTED; @KEYS@ and @PLACEHOLDERS@
+# stand for the lists the tables give), exit status 2, and leaves the
+# output directory uncreated.
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
 dir=$TESTS/bad-sweeps
+# @KEYS@ and @PLACEHOLDERS@ are the lists a message names, in the tables' order.
+keys=$("$PEAKFIT" keys | sed -n 's/^| `\([a-zA-Z_.]*\)` | .*/\1/p' | paste -sd, | sed 's/,/, /g')
+placeholders=$("$PEAKFIT" placeholders | sed -n 's/^| `{\([a-zA-Z_.]*\)}` | .*/\1/p' | paste -sd, | sed 's/,/, /g')
+[ -n "$keys" ] && [ -n "$placeholders" ] || fail "no key or placeholder list read"
 n=0
 while IFS=$'\t' read -r file expected; do
     n=$((n + 1))
     out=$TMP/out-$n
     err=$("$PEAKFIT" run "$dir/$file" -o "$out" 2>&1); rc=$?
     expect_eq "$file: exit status" "$rc" 2
+    expected=${expected//@KEYS@/$keys}
+    expected=${expected//@PLACEHOLDERS@/$placeholders}
     expect_eq "$file: message" "$err" "peakfit: $dir/$file:${expected//@DIR@/$dir}"
     [ ! -e "$out" ] || fail "$file: $out was created"
 done <"$dir/EXPECTED"

@@ -42,6 +42,16 @@ static size_t append_word(char *buf, size_t used, size_t size, const char *word,
     return used;
 }
 
+/* Has an earlier row row i's name? Then that row is the option
+ * (OPT_GROUP_AXIS, util/options.h), and row i is never listed. */
+static int shadowed(const struct opt_table *t, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (strcmp(t->rows[j].name, t->rows[i].name) == 0)
+            return 1;
+    return 0;
+}
+
 void opt_synopsis(const struct opt_table *t, char *buf, size_t size)
 {
     char word[160];
@@ -54,7 +64,7 @@ void opt_synopsis(const struct opt_table *t, char *buf, size_t size)
         for (int i = 0; i < t->n_rows; i++) {
             const struct opt_row *r = &t->rows[i];
             int bare = (r->flags & (OPT_REQUIRED | OPT_MAIN_FORM)) != 0;
-            if (bare != (pass == 0))
+            if (bare != (pass == 0) || shadowed(t, i))
                 continue;
             char use[128];
             usage_of(r, use, sizeof use);
@@ -77,6 +87,8 @@ void opt_print_help(const struct opt_table *t, FILE *out)
     for (int i = 0; i < t->n_rows; i++) {
         const struct opt_row *o = &t->rows[i];
         char left[64], shorter[8] = "";
+        if (shadowed(t, i))
+            continue;
         if (o->short_name)
             snprintf(shorter, sizeof shorter, "-%c, ", o->short_name); /* "-o, --output DIR" */
         snprintf(left, sizeof left, "%s--%s%s%s", shorter, o->name, o->arg ? " " : "", o->arg ? o->arg : "");

@@ -45,7 +45,10 @@ enum {
     OPT_DEF_WORDS = 8, /* .def says what happens without it ("the cluster's"): not a value to read */
     OPT_NOTE_GIVEN = 16, /* given (not its default): the int at .given_off becomes 1 */
     OPT_GROUP_AXIS = 32, /* an axis of the fit's group key, expanded from the settings table
-                          * (fit/group_choice.h): the table's, not a row written by hand */
+                          * (fit/group_choice.h): the table's, not a row written by hand; where
+                          * an earlier row of the table has its name (the command's own option
+                          * for that setting), that row is the option and this one is never
+                          * read, listed or offered */
 };
 
 struct opt_row {

@@ -1,7 +1,9 @@
 /* peaks_columns.h: the columns of peaks.csv, written once. The runner's
  * writer, the resume check and the fit's reader all walk this list, so a
- * column is added by adding its row here (at the end: files written by
- * older versions must stay readable by `fit`) plus the code that fills it.
+ * measured column is added by adding its row here (at the end: files
+ * written by older versions must stay readable by `fit`) plus the code
+ * that fills it; a setting's column is its row's in the settings table
+ * (sweeps/setting_rows.h: NEW_COLUMN), after these.
  *
  * X(name, type, role, what). Units are part of each name.
  *   type: how every reader checks the field: TEXT (any text), INT (a whole
@@ -11,12 +13,13 @@
  *         the sweep's), LIMIT (a limit a failure depends on: a timeout or
  *         watchdog oom under a smaller limit is measured again), RESULT.
  *   what: what it holds, in Markdown: docs/peaks-csv.md's column
- *         (`peakfit columns`, util/peaks_columns_doc.c). */
+ *         (`peakfit columns`, sweeps/peaks_columns_doc.c). */
 #ifndef PEAKFIT_PEAKS_COLUMNS_H
 #define PEAKFIT_PEAKS_COLUMNS_H
 #include <stddef.h>
+#include "sweeps/setting_rows.h"
 
-#define PEAKS_COLUMNS(X)                                                                                             \
+#define PEAKS_FIXED_COLUMNS(X)                                                                                           \
     X(point_id, TEXT, POINT,                                                                                         \
       "the point's key: `job/model/device/technique[/loraR-targets]/attention/bB/sS/stSTEPS/rREPEAT`")               \
     X(job, TEXT, POINT,                                                                                              \
@@ -187,6 +190,25 @@
     X(zero_grad, TEXT, SETTING,                                                                                      \
       "what zero_grad left in the gradients (`zero_grad` key): none (freed) or zeros (kept, zeroed); empty for "     \
       "techniques without an optimizer")
+
+/* Measured columns added after the settings' own columns (none yet):
+ * a column already written never moves (tests/peaks_header_test.sh). */
+#define PEAKS_LATER_COLUMNS(X)
+
+/* Every column: the fixed ones, then each setting's own, made from its
+ * row (sweeps/setting_rows.h, NEW_COLUMN), then the later measured ones. */
+#define PEAKS_COLUMNS(X)    \
+    PEAKS_FIXED_COLUMNS(X) \
+    SETTING_COLUMNS(X)     \
+    PEAKS_LATER_COLUMNS(X)
+
+/* The fixed columns' count: a file of the version just before the first
+ * setting's own column has exactly these. */
+enum {
+#define PEAKS_COUNT(name, type, role, what) +1
+    PEAKS_N_FIXED_COLUMNS = 0 PEAKS_FIXED_COLUMNS(PEAKS_COUNT)
+#undef PEAKS_COUNT
+};
 
 enum peaks_column {
     PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */
