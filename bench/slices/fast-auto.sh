@@ -18,25 +18,18 @@ peakfit=${PEAKFIT:-$root/bin/peakfit}
 top=${OUT:-$root/bench/results/slices-fast-auto}
 wait_load=${WAIT_LOAD:-1.0} wait_s=${WAIT_S:-2400}
 cd "$root"
+source bench/slices/timed-auto.sh
 
 # one NAME MODEL: auto's slices of MODEL into $top/NAME, timed, fitted and planned.
 one() {
-    local out=$top/$1 model=$2 waited=0 t0 t1
+    local out=$top/$1 model=$2 waited=0
     mkdir -p "$out"
     while awk -v max="$wait_load" '{ exit !($1 >= max) }' /proc/loadavg && [ "$waited" -lt "$wait_s" ]; do
         sleep 60
         waited=$((waited + 60))
     done
     echo "auto: waited $waited s for a 1-minute load below $wait_load; start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >"$out/run.txt"
-    t0=$(date +%s.%N)
-    "$peakfit" auto "$model" --slices --technique full --seq-len 256 --threads 2 -o "$out/slices" \
-        >"$out/auto-output.txt" 2>"$out/auto-stderr.txt"
-    t1=$(date +%s.%N)
-    echo "auto: end $(date -u +%FT%TZ), $(python3 -c "print(f'{$t1 - $t0:.1f}')") s wall clock, load $(cut -d' ' -f1-3 /proc/loadavg)" \
-        >>"$out/run.txt"
-    # The model's path as the repository holds it, not this checkout's (bench/peaks-tidy.py).
-    PEAKFIT=$peakfit python3 bench/peaks-tidy.py "$out/slices" >/dev/null
-    "$peakfit" fit "$out/slices" >"$out/fit.txt" 2>&1
+    timed_auto "$peakfit" "$out" "$model" --slices --technique full --seq-len 256 --threads 2
     "$peakfit" calc "$out/slices" --budget 80GiB --metric tensor --technique full >"$out/calc-80GiB.txt" 2>&1 || true
     cat "$out/run.txt" "$out/calc-80GiB.txt"
 }

@@ -11,17 +11,11 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 peakfit=${PEAKFIT:-$root/bin/peakfit}
 out=${OUT:-bench/results/slices-mistral-7b}
 cd "$root"
+source bench/slices/timed-auto.sh
 mkdir -p "$out"
 echo "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >"$out/run.txt"
-t0=$(date +%s.%N)
-"$peakfit" auto tests/fixtures/models/Mistral-7B-v0.1 --slices --technique full,lora --seq-len 128 --warm 1 \
-    --threads 2 -o "$out/slices" >"$out/auto-output.txt" 2>"$out/auto-stderr.txt"
-t1=$(date +%s.%N)
-echo "auto: end $(date -u +%FT%TZ), $(python3 -c "print(f'{$t1 - $t0:.1f}')") s wall clock, load $(cut -d' ' -f1-3 /proc/loadavg)" \
-    >>"$out/run.txt"
-# The model's path as the repository holds it, not this checkout's (bench/peaks-tidy.py).
-PEAKFIT=$peakfit python3 bench/peaks-tidy.py "$out/slices" >/dev/null
-"$peakfit" fit "$out/slices" >"$out/fit.txt" 2>&1
+timed_auto "$peakfit" "$out" tests/fixtures/models/Mistral-7B-v0.1 --slices --technique full,lora --seq-len 128 \
+    --warm 1 --threads 2
 # calc exits 4 where the plan does not fit: that is the answer, not a failure.
 "$peakfit" calc "$out/slices" --budget 80GiB --metric tensor --technique full >"$out/calc-80GiB.txt" 2>&1 || true
 "$peakfit" calc "$out/slices" --budget 80GiB --metric tensor --technique lora >>"$out/calc-80GiB.txt" 2>&1 || true
