@@ -94,12 +94,19 @@ int auto_settings_check(const struct auto_request *r, char *why, size_t size)
     return settings_job(r, &job, why, size);
 }
 
+/* The request's job, its optimizer resolved for its device (auto: the
+ * one PyTorch would choose there). */
+static void resolved_job(const struct auto_request *r, struct sweep_job *job)
+{
+    char why[320];
+    (void)settings_job(r, job, why, sizeof why); /* checked when the options were read */
+    job->optimizer = optimizer_resolved(job->optimizer, r->device ? r->device : "cpu");
+}
+
 pf_train_options auto_train_options(const struct auto_request *r, pf_technique t)
 {
     struct sweep_job job;
-    char why[320];
-    (void)settings_job(r, &job, why, sizeof why); /* checked when the options were read */
-    job.optimizer = optimizer_resolved(job.optimizer, r->device ? r->device : "cpu");
+    resolved_job(r, &job);
     return job_train_options(&job, t, PF_ATTN_SDPA);
 }
 
@@ -116,7 +123,8 @@ static const struct point_field *axis_row(int a)
 void auto_track_choice(const struct auto_request *r, const char *model, pf_technique t, int layers,
                        char layers_text[16], struct group_choice *c)
 {
-    pf_optimizer chosen = optimizer_resolved((pf_optimizer)optimizer_from_name(r->optimizer), r->device);
+    struct sweep_job job;
+    resolved_job(r, &job);
     struct grid_point p = {.technique = t, .layers = layers};
     layers_text[0] = '\0';
     if (layers > 0)
@@ -126,7 +134,7 @@ void auto_track_choice(const struct auto_request *r, const char *model, pf_techn
     c->want[GROUP_AXIS_device] = r->device;
     c->want[GROUP_AXIS_technique] = technique_name(t);
     c->want[GROUP_AXIS_attention] = r->attention;
-    c->want[GROUP_AXIS_optimizer] = optimizer_name(chosen);
+    c->want[GROUP_AXIS_optimizer] = optimizer_name(job.optimizer);
     c->want[GROUP_AXIS_zero_grad] = r->zero_grad;
     c->want[GROUP_AXIS_layers] = layers_text;
     for (int a = 0; a < GROUP_AXIS_COUNT; a++) {
