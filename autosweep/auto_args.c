@@ -46,11 +46,13 @@ static const int metric_values[] = {METRIC_TENSOR, METRIC_RSS};
 static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_values};
 
 #define AUTO_FIELD(f) offsetof(struct auto_request, f)
-#define AUTO_SETTING_ROW(field, opt)                                                                              \
-    {.name = opt, .arg = "V", .type = OPT_TEXT,                                                                   \
-     .off = AUTO_FIELD(settings) + offsetof(struct group_choice, want) + GROUP_AXIS_##field * sizeof(const char *), \
-     .flags = OPT_DEF_WORDS | OPT_GROUP_AXIS, .def = "the sweep key's",                                           \
-     .help = "the points' " #field ", as its sweep key reads it (docs/sweeps.md)"},
+/* A list axis's option (its flag, from the setting's row), its text into
+ * the request's choice on that axis, checked as its sweep key reads it. */
+#define AUTO_SETTING_ROW(ctype, field)                                                                            \
+    SETTING_OPTION(#field, .type = OPT_TEXT,                                                                      \
+                   .off = AUTO_FIELD(settings) + offsetof(struct group_choice, want) +                           \
+                          GROUP_AXIS_##field * sizeof(const char *),                                              \
+                   .flags = OPT_DEF_WORDS | OPT_GROUP_AXIS, .def = "the sweep key's"),
 
 static struct opt_row auto_rows[] = {
     SETTING_OPTION("technique", .arg = "T[,T...]", .type = OPT_ENUM, .off = AUTO_FIELD(techniques),
@@ -78,21 +80,16 @@ static struct opt_row auto_rows[] = {
     SETTING_OPTION("threads", .type = OPT_LONG, .off = AUTO_FIELD(threads), .flags = OPT_DEF_WORDS,
                    .def = "0, libtorch's"),
     SETTING_OPTION("attention", .type = OPT_NAME, .off = AUTO_FIELD(attention)),
-    SETTING_OPTION("optimizer", .type = OPT_NAME, .off = AUTO_FIELD(optimizer)),
-    SETTING_OPTION("zero_grad", .type = OPT_NAME, .off = AUTO_FIELD(zero_grad)),
-    SETTING_OPTION("warm", .type = OPT_INT, .off = AUTO_FIELD(warm), .flags = OPT_DEF_WORDS | OPT_NOTE_GIVEN,
-                   .given_off = AUTO_FIELD(warm_given),
-                   .def = "0; 1 with --slices, which fit the allocator level that one step on a warm state reaches"),
     SETTING_OPTION("device", .type = OPT_CUSTOM, .off = AUTO_FIELD(device), .set = device_option_set),
     {"metric", 0, "tensor|rss", OPT_ENUM, AUTO_FIELD(metric), .def = "tensor", .names = &metric_names,
      .help = "what A is fitted to"},
     {"slices", 0, NULL, OPT_FLAG, AUTO_FIELD(slices),
      .help = "measure the model cut to 1, 2 and 4 layers and fit the whole one from them (the default where the "
-             "whole model's weights do not fit this machine)"},
-    /* Each setting of training, from the table (sweeps/setting_rows.h):
-     * those auto has a row for above (--optimizer, --zero-grad) are those
-     * rows' (util/options.h, OPT_GROUP_AXIS). */
-    SETTING_TRAIN(AUTO_SETTING_ROW)
+             "whole model's weights do not fit this machine), with `warm = 1` unless --warm is given: they fit the "
+             "allocator level, which one step on a warm state reaches"},
+    /* Each list axis whose value is a point's (lora_rank, warm, optimizer,
+     * zero_grad...), from the table (sweeps/setting_rows.h). */
+    SETTING_AXES(AUTO_SETTING_ROW)
 };
 
 SETTING_OPTIONS_COMPLETE(auto_rows)

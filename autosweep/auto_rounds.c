@@ -62,9 +62,9 @@ static int read_fits(struct auto_run *a)
         return EXIT_BAD_INPUT;
     }
     for (int i = 0; i < n_tracks(a); i++) {
-        char layers[16];
+        auto_axis_texts texts;
         struct auto_select sel = {.seq_len = (int)track_seq_len(a, i), .metric = a->r->metric};
-        auto_track_choice(a->r, a->spec.name, track_technique(a, i), track_layers(a, i), layers, &sel.want);
+        auto_track_choice(a->r, a->spec.name, track_technique(a, i), track_layers(a, i), texts, &sel.want);
         auto_fit_read(&o, &sel, &a->fits[i]);
     }
     observations_free(&o);

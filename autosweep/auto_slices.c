@@ -87,8 +87,8 @@ int auto_load_model(struct auto_request *r, struct model_spec *spec, char *err, 
     /* Slices are fitted at the allocator level alone (RSS is not predicted
      * from them), which one step on a state made before it reaches: the
      * same points in about half the worker time. */
-    if (r->slices && !r->warm_given)
-        r->warm = 1;
+    if (r->slices && !r->settings.want[GROUP_AXIS_warm])
+        r->settings.want[GROUP_AXIS_warm] = "1";
     auto_default_points(r);
     return 0;
 }

@@ -17,22 +17,24 @@ static void write_global(struct sweep_writer *w, const char *model, const struct
     sweep_write_value(w, "model", model);
     sweep_write_value(w, "device", r->device);
     sweep_write_value(w, "attention", r->attention);
-    sweep_write_value(w, "optimizer", r->optimizer);
-    sweep_write_value(w, "zero_grad", r->zero_grad);
     sweep_write_valuef(w, "seq_len", "%ld", r->seq_len);
-    if (r->warm) {
-        sweep_write_value(w, "warm", "1");
+    for (int a = 0; a < GROUP_AXIS_COUNT; a++)
+        if (r->settings.want[a]) /* a list axis of the table: its key is named as its axis */
+            sweep_write_value(w, group_axis_field(a), r->settings.want[a]);
+    if (auto_warm(r))
         sweep_write_value(w, "steps", "1");
-    }
     if (r->threads > 0)
         sweep_write_valuef(w, "threads", "%ld", r->threads);
     if (r->mem_limit_mib > 0)
         sweep_write_valuef(w, "mem_limit", "%.0fMiB", r->mem_limit_mib);
     if (r->point_timeout_s > 0)
         sweep_write_valuef(w, "timeout", "%.0fs", r->point_timeout_s);
-    for (int a = 0; a < GROUP_AXIS_COUNT; a++)
-        if (r->settings.want[a]) /* a setting of training: its key is named as its axis */
-            sweep_write_value(w, group_axis_field(a), r->settings.want[a]);
+}
+
+int auto_warm(const struct auto_request *r)
+{
+    const char *warm = r->settings.want[GROUP_AXIS_warm];
+    return warm && strcmp(warm, "0") != 0;
 }
 
 static void write_job(struct sweep_writer *w, const struct auto_request *r, const struct auto_job *j)
@@ -73,15 +75,16 @@ int auto_sweep_write(const char *path, const char *model, const struct auto_requ
     return output_file_commit(&out, err, errlen);
 }
 
-/* The table's defaults with the request's settings of training set. */
+/* The table's defaults with the request's device, attention and list
+ * axes set: the job its points are. */
 static int settings_job(const struct auto_request *r, struct sweep_job *job, char *why, size_t size)
 {
     char err[256];
     sweep_job_defaults(job);
-    if (r->optimizer && sweep_set(NULL, job, "optimizer", r->optimizer, err, sizeof err) != 0)
-        return snprintf(why, size, "--optimizer: %s", err), -1;
-    if (r->zero_grad && sweep_set(NULL, job, "zero_grad", r->zero_grad, err, sizeof err) != 0)
-        return snprintf(why, size, "--zero-grad: %s", err), -1;
+    if (r->device && sweep_set(NULL, job, "device", r->device, err, sizeof err) != 0)
+        return snprintf(why, size, "--device: %s", err), -1;
+    if (r->attention && sweep_set(NULL, job, "attention", r->attention, err, sizeof err) != 0)
+        return snprintf(why, size, "--attention: %s", err), -1;
     for (int a = 0; a < GROUP_AXIS_COUNT; a++)
         if (r->settings.want[a] && sweep_set(NULL, job, group_axis_field(a), r->settings.want[a], err, sizeof err))
             return snprintf(why, size, "--%s: %s", group_axis_option(a), err), -1;
@@ -100,14 +103,15 @@ static void resolved_job(const struct auto_request *r, struct sweep_job *job)
 {
     char why[320];
     (void)settings_job(r, job, why, sizeof why); /* checked when the options were read */
-    job->optimizer = optimizer_resolved(job->optimizer, r->device ? r->device : "cpu");
+    job->optimizer[0] = optimizer_resolved(job->optimizer[0], r->device ? r->device : "cpu");
 }
 
 pf_train_options auto_train_options(const struct auto_request *r, pf_technique t)
 {
     struct sweep_job job;
     resolved_job(r, &job);
-    return job_train_options(&job, t, PF_ATTN_SDPA);
+    struct point_axes axes = job_axes_first(&job);
+    return train_options_of(&axes, t, PF_ATTN_SDPA);
 }
 
 /* The setting row of a group key axis (the row named as the axis). */
@@ -121,25 +125,14 @@ static const struct point_field *axis_row(int a)
 }
 
 void auto_track_choice(const struct auto_request *r, const char *model, pf_technique t, int layers,
-                       char layers_text[16], struct group_choice *c)
+                       auto_axis_texts texts, struct group_choice *c)
 {
     struct sweep_job job;
     resolved_job(r, &job);
-    struct grid_point p = {.technique = t, .layers = layers};
-    layers_text[0] = '\0';
-    if (layers > 0)
-        snprintf(layers_text, 16, "%d", layers);
-    *c = r->settings;
-    c->want[GROUP_AXIS_model] = model;
-    c->want[GROUP_AXIS_device] = r->device;
-    c->want[GROUP_AXIS_technique] = technique_name(t);
-    c->want[GROUP_AXIS_attention] = r->attention;
-    c->want[GROUP_AXIS_optimizer] = optimizer_name(job.optimizer);
-    c->want[GROUP_AXIS_zero_grad] = r->zero_grad;
-    c->want[GROUP_AXIS_layers] = layers_text;
+    struct grid_point p = {.job = &job, .model = model, .device = job.devices[0], .technique = t,
+                           .attention = job.attentions[0], .layers = layers, .axes = job_axes_first(&job)};
     for (int a = 0; a < GROUP_AXIS_COUNT; a++) {
         const struct point_field *f = axis_row(a);
-        if (c->want[a] && f && !point_field_applies(f, &p) && f->off_text)
-            c->want[a] = f->off_text;
+        c->want[a] = f ? point_field_text(f, &p, texts[a]) : NULL;
     }
 }

@@ -1,7 +1,7 @@
 /* auto_sweep.h: the automated sweep's request, and the sweep file it
  * writes into DIR before each round (DIR/auto.sweep): a [global] section
- * with the model, device, attention, optimizer, zero_grad, seq_len and settings (with
- * --warm 1 also warm = 1 and steps = 1), and one job
+ * with the model, device, attention, seq_len and each list axis given
+ * (with warm = 1 also steps = 1), and one job
  * [auto-TECHNIQUE] per technique listing every batch chosen so far (with
  * several seq_lens also [auto-TECHNIQUE-sS] per technique and further
  * seq_len S, so that a DIR measured at the first resumes with more; with
@@ -21,17 +21,14 @@ enum { AUTO_MAX_TECHNIQUES = 8, AUTO_MAX_SEQ_LENS = 4, AUTO_MAX_DEPTHS = 3 };
 struct auto_request {
     const char *model_arg;   /* as given */
     const char *dir, *device, *attention;
-    const char *optimizer, *zero_grad; /* as given: auto is the sweep's to resolve */
-    /* Each setting of training (a JOB_TRAIN row of sweeps/setting_rows.h)
-     * as given by its option, its sweep key's text (NULL: the key's
-     * default): written into the sweep's [global], its training options',
-     * and its points' alone fitted. --optimizer and --zero-grad are
-     * auto's own rows (above), so their axes are never set here. */
+    /* Each list axis whose value is a point's (a JOB_AXIS or JOB_TRAIN row
+     * of sweeps/setting_rows.h: lora_rank, warm, optimizer, ...) as given
+     * by its option, its sweep key's text (NULL: the key's default):
+     * written into the sweep's [global], its training options', and its
+     * points' alone fitted. --slices sets warm to 1 where --warm is not
+     * given: the state made before one step (with steps = 1) reaches the
+     * allocator level of a plain loop in half the time, not its RSS. */
     struct group_choice settings;
-    int warm;                /* 1: the state made before one step (warm = 1, steps = 1): the
-                              * allocator level of a plain loop in half the time, not its RSS;
-                              * slices' default (they fit the allocator level alone) */
-    int warm_given;          /* --warm was given: slices keep it */
     pf_technique techniques[AUTO_MAX_TECHNIQUES];
     int n_techniques;
     long seq_len, threads, points;  /* seq_len: seq_lens[0] */
@@ -78,12 +75,19 @@ pf_train_options auto_train_options(const struct auto_request *r, pf_technique t
  * with "--OPTION: what is wrong" in why. */
 int auto_settings_check(const struct auto_request *r, char *why, size_t size);
 
+/* Whether the request's points make the optimizer's state before one
+ * step (warm = 1): the sweep then runs one step a point. */
+int auto_warm(const struct auto_request *r);
+
+/* Room for the texts of a track's group key, one per axis. */
+typedef char auto_axis_texts[GROUP_AXIS_COUNT][64];
 /* The group key texts of the points of the track of technique t at depth
  * layers (0: the whole model), as the sweep's points will write them:
- * each axis's value, or where the setting does not apply to t its text
- * then (peaks.csv's), or NULL for any. model is the model's display name. */
+ * each field's text from its row of the settings table (peaks.csv's,
+ * the optimizer resolved), written into texts. model is the model's
+ * display name. */
 void auto_track_choice(const struct auto_request *r, const char *model, pf_technique t, int layers,
-                       char layers_text[16], struct group_choice *c);
+                       auto_axis_texts texts, struct group_choice *c);
 
 int auto_sweep_write(const char *path, const char *model, const struct auto_request *r, const struct auto_job *jobs,
                      int n_jobs, char *err, size_t errlen);

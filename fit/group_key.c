@@ -108,5 +108,6 @@ pf_train_options group_key_train_options(const struct group_key *key)
     SETTING_TRAIN(SET_TRAIN)
 #undef SET_TRAIN
     int t = technique_from_name(key->technique);
-    return job_train_options(&job, t < 0 ? PF_TECH_FULL : (pf_technique)t, attention_of(key->attention));
+    struct point_axes axes = job_axes_first(&job);
+    return train_options_of(&axes, t < 0 ? PF_TECH_FULL : (pf_technique)t, attention_of(key->attention));
 }

@@ -13,12 +13,44 @@
 
 enum { SETTINGS_MAX = 2 * SWEEP_LONG_PATH_MAX + 512 };
 
+/* --- the list axes of the settings table (JOB_AXIS, JOB_TRAIN rows) ------ */
+
+/* The combinations of a point's list axes: the product of each axis's
+ * count, where the axis matters to the point (a LoRA rank does not to
+ * full training: its one text there is off_text, so it counts once). */
+static long long axes_count(const struct grid_point *base)
+{
+    long long n = 1;
+    const struct point_field *f;
+    for (int i = 0; (f = point_field_at(i)); i++)
+        if (f->point_off && point_field_applies(f, base))
+            n *= point_field_listed(f, base->job);
+    return n;
+}
+
+/* Sets p's axes to the combination numbered c (mixed radix over the
+ * axes that matter to p, the first value of each other). */
+static void axes_at(struct grid_point *p, long long c)
+{
+    const struct sweep_job *j = p->job;
+    p->axes = job_axes_first(j);
+#define PICK(type, name)                                                                                       \
+    if (point_field_applies(point_field_of_key(#name), p)) {                                                  \
+        p->axes.name = j->name[c % j->n_##name];                                                              \
+        c /= j->n_##name;                                                                                     \
+    }
+    SETTING_AXES(PICK)
+#undef PICK
+}
+
 static long long job_count(const struct sweep_job *j)
 {
     long long per_model_device = 0;
-    for (int t = 0; t < j->n_techniques; t++)
-        per_model_device += technique_runs_steps(j->techniques[t])
-            ? (long long)j->n_attentions * (j->n_seq_lens * j->n_batches + j->n_holdouts) : 1;
+    for (int t = 0; t < j->n_techniques; t++) {
+        struct grid_point base = {.job = j, .technique = j->techniques[t]};
+        per_model_device += axes_count(&base) * (technique_runs_steps(j->techniques[t])
+            ? (long long)j->n_attentions * (j->n_seq_lens * j->n_batches + j->n_holdouts) : 1);
+    }
     return (long long)j->n_models * j->n_devices * j->n_layers * per_model_device * j->repeats;
 }
 
@@ -53,7 +85,8 @@ static void make_id(struct grid_point *p)
     const struct point_field *f;
     for (int i = 0; (f = point_field_at(i)) && used < sizeof p->id; i++) {
         point_text buf;
-        if (!f->id_prefix || (!(f->uses & POINT_ID_ALWAYS) && !point_field_applies(f, p)))
+        if (!f->id_prefix || (!(f->uses & POINT_ID_ALWAYS) && !point_field_applies(f, p)) ||
+            ((f->uses & POINT_ID_IF_LISTED) && point_field_listed(f, p->job) < 2))
             continue;
         used += (size_t)snprintf(p->id + used, sizeof p->id - used, "%s%s", f->id_prefix, point_field_value(f, p, buf));
     }
@@ -137,6 +170,19 @@ static int add_technique(struct grid *g, struct dedupe *d, const struct grid_poi
     return 0;
 }
 
+/* Each combination of the list axes' values, each with its points. */
+static int add_axes(struct grid *g, struct dedupe *d, const struct grid_point *base)
+{
+    long long n = axes_count(base);
+    for (long long c = 0; c < n; c++) {
+        struct grid_point p = *base;
+        axes_at(&p, c);
+        if (add_technique(g, d, &p) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int add_job(const struct sweep *sweep, const struct sweep_job *j, struct grid *g, struct dedupe *d)
 {
     for (int m = 0; m < j->n_models; m++) {
@@ -149,7 +195,7 @@ static int add_job(const struct sweep *sweep, const struct sweep_job *j, struct 
                                                   .config_hash = spec->config_hash, .device = j->devices[dev],
                                                   .layers = j->layers[l], .technique = j->techniques[t],
                                                   .attention = j->attentions[a]};
-                        if (add_technique(g, d, &base) != 0)
+                        if (add_axes(g, d, &base) != 0)
                             return -1;
                     }
     }

@@ -7,12 +7,14 @@
 #include <stdint.h>
 #include "core/attention.h"
 #include "core/technique.h"
+#include "sweeps/job_train_options.h"
 #include "sweeps/sweep.h"
 
 /* A point, and (through job) every setting it is measured under: steps,
- * seed, threads (requested), timeout_s, mem_limit, weights (canonical),
- * lora_rank and lora_targets; grid_point_settings() writes them all. */
-enum { GRID_ID_MAX = 400 };
+ * seed, threads (requested), timeout_s, mem_limit, weights (canonical);
+ * the list axes' values (lora_rank, lora_targets, warm, optimizer, ...)
+ * are its own; grid_point_settings() writes them all. */
+enum { GRID_ID_MAX = 512 };
 
 struct grid_point {
     const struct sweep_job *job;
@@ -27,8 +29,10 @@ struct grid_point {
     int seq_len;  /* 0 for a technique without steps (load) */
     int repeat;   /* 0 .. job->repeats - 1 */
     int holdout;  /* 1: one of the job's holdout points, measured but kept out of the fit */
-    /* job/model/device/technique[/loraR-targets]/bN/sN/stK/rR: stable, for
-     * resuming. At most 63 + 127 + 15 + 9 + 31 + 31 + 5 characters: never cut. */
+    struct point_axes axes; /* one value of each of the job's list axes of the settings table */
+    /* job/model/device/technique[/loraR-targets][/layersN][/attention]/bN/sN/stK/rR,
+     * then each list axis the job lists more than one value of ([/warmW][/O]
+     * [/zero-grad-Z][/wdD]): stable, for resuming, and never cut (grid.c). */
     char id[GRID_ID_MAX];
 };
 #endif

@@ -35,7 +35,7 @@ static const char *technique_of(const struct grid_point *p, point_text b)
 }
 static const char *lora_targets_of(const struct grid_point *p, point_text b)
 {
-    lora_targets_to_list(p->job->lora_targets, b, sizeof(point_text));
+    lora_targets_to_list(p->axes.lora_targets, b, sizeof(point_text));
     return b;
 }
 /* A point of a slice: the model cut to p->layers decoder layers. */
@@ -108,11 +108,11 @@ static const char *command_column(const struct grid_point *p, point_text b)
 }
 static const char *optimizer_of(const struct grid_point *p, point_text b)
 {
-    return (void)b, optimizer_name(optimizer_resolved(p->job->optimizer, p->device));
+    return (void)b, optimizer_name(optimizer_resolved(p->axes.optimizer, p->device));
 }
 static const char *zero_grad_of(const struct grid_point *p, point_text b)
 {
-    return (void)b, zero_grad_name(p->job->zero_grad);
+    return (void)b, zero_grad_name(p->axes.zero_grad);
 }
 /* The fit's group key keeps what measured a point apart: the built-in
  * worker, or a command job by its command (the hash of its words as written,
@@ -126,8 +126,10 @@ static const char *measured_by_of(const struct grid_point *p, point_text b)
 }
 
 /* The row's own parameters are spelt n, k, g, c: .name and .key are members. */
-#define FIELD_ROW(A, n, k, g, c, ...) \
-    {.name = #n, .key = SETTING_KEY_NAME(k), .in_group_key = SETTING_IN_GROUP(g),               \
+#define AXIS_OFF(type, f) offsetof(struct grid_point, axes.f)
+#define FIELD_ROW(A, n, k, g, c, ...)                                                                             \
+    {.name = #n, .key = SETTING_KEY_NAME(k), .point_off = SETTING_AXIS_OF(k, AXIS_OFF, 0),                     \
+     .in_group_key = SETTING_IN_GROUP(g),                                                                        \
      .group_size = SETTING_GROUP_SIZE(g), .column = SETTING_COLUMN_ENUM(n, c), __VA_ARGS__},
 static const struct point_field fields[] = {SETTING_ROWS(FIELD_ROW, _)};
 #undef FIELD_ROW
@@ -151,12 +153,13 @@ const struct point_field *point_field_of_column(enum peaks_column c)
     return NULL;
 }
 
-/* A row without .value: its key's field in the point's job, a number
- * written by the key's type (a duration to the last bit, a size in bytes). */
+/* A row without .value: the point's value of a list axis, or its key's
+ * field in the point's job, a number written by the key's type (a
+ * duration to the last bit, a size in bytes). */
 static const char *job_value(const struct point_field *f, const struct grid_point *p, point_text b)
 {
     const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
-    const char *at = k ? (const char *)p->job + k->off : NULL;
+    const char *at = !k ? NULL : f->point_off ? (const char *)p + f->point_off : (const char *)p->job + k->off;
     switch (k ? k->type : OPT_CUSTOM) {
     case OPT_INT:
     case OPT_BOOL:
@@ -177,8 +180,14 @@ static const char *job_value(const struct point_field *f, const struct grid_poin
 int point_field_has_value(const struct point_field *f)
 {
     const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
-    return f->value || (k && !(k->flags & OPT_LIST) && k->type != OPT_CUSTOM && k->type != OPT_TEXT &&
+    return f->value || (k && (!(k->flags & OPT_LIST) || f->point_off) && k->type != OPT_CUSTOM && k->type != OPT_TEXT &&
                         k->type != OPT_ENUM && k->type != OPT_NAME && k->type != OPT_FLAG && k->type != OPT_SIZE_MIB);
+}
+
+int point_field_listed(const struct point_field *f, const struct sweep_job *job)
+{
+    const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
+    return k && (k->flags & OPT_LIST) ? *(const int *)((const char *)job + k->count_off) : 1;
 }
 
 int point_field_applies(const struct point_field *f, const struct grid_point *p)

@@ -30,6 +30,7 @@ enum {
     POINT_PLANNED = 1 << 2,  /* verify's plan sets it (batch, seq_len, mem_limit), not the measured row */
     POINT_ID_ALWAYS = 1 << 4, /* in the id even where it does not apply (b0/s0 of load; its steps) */
     POINT_RUNNER_PASSES = 1 << 5, /* the worker gets the runner's value instead (threads: a run's share) */
+    POINT_ID_IF_LISTED = 1 << 6,  /* in the id only where its job lists more than one value (a list axis) */
 };
 
 /* Numbers and the LoRA list are written into it; text the grid holds
@@ -39,6 +40,7 @@ typedef char point_text[64];
 struct point_field {
     const char *name;          /* in the settings line */
     const char *key;           /* its sweep key (the worker's flag is that key's); NULL: the grid makes it */
+    size_t point_off;          /* a list axis (JOB_AXIS, JOB_TRAIN): its value's offset in the point; else 0 */
     enum peaks_column column;  /* the peaks.csv column that records it */
     unsigned uses;             /* POINT_* bits */
     int in_group_key;          /* 1: a field of the fit's group key (fit/group_key.h), named after the setting */
@@ -50,8 +52,9 @@ struct point_field {
      * off_text (NULL: the value all the same). */
     int (*applies)(const struct grid_point *p);
     const char *off_text;
-    /* The value as the sweep and the worker read it; NULL: its key's
-     * field in the point's job, a number as the key's type writes it. */
+    /* The value as the sweep and the worker read it; NULL: the point's
+     * own value of a list axis (point_off), or its key's field in the
+     * point's job, a number as the key's type writes it. */
     const char *(*value)(const struct grid_point *p, point_text buf);
     /* The column's text where it differs from the value (units, empty for
      * none); NULL: the value. */
@@ -70,6 +73,9 @@ const struct point_field *point_field_of_key(const char *key);
 const struct point_field *point_field_of_column(enum peaks_column c);
 /* Has it a value: its own .value, or a key of one number? */
 int point_field_has_value(const struct point_field *f);
+/* How many values the job lists for the field: a list key's count (a
+ * list axis's, the grid's lists'), 1 for any other. */
+int point_field_listed(const struct point_field *f, const struct sweep_job *job);
 /* Does the field matter to the point? */
 int point_field_applies(const struct point_field *f, const struct grid_point *p);
 /* The value as the sweep and the worker read it (.value, or the key's field). */

@@ -123,7 +123,7 @@ static double from_params(const struct predictor *pr, const struct grid_point *p
      * to the host is libraries and the CUDA context, in the baseline. */
     if (config_of(pr, p, &c) != 0 || device_is_gpu(p->device))
         return 0;
-    pf_train_options o = job_train_options(p->job, p->technique, p->attention);
+    pf_train_options o = train_options_of(&p->axes, p->technique, p->attention);
     pf_model_stats st = model_footprint(&c, &o);
     double activations = tokens_of(p) * activation_bytes_per_token(&c, p);
     return ((double)st.weight_bytes + (double)st.grad_bytes + (double)st.optimizer_bytes + activations) / MIB;

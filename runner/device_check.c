@@ -32,7 +32,7 @@ static int job_trains(const struct sweep_job *j)
     return 0;
 }
 
-/* A job that names an optimizer this libtorch cannot run on kind
+/* A job that lists an optimizer this libtorch cannot run on kind
  * (adamw-fused before libtorch 2.4 on cpu) is refused before anything
  * runs; auto is always there, and peakfit-worker is asked only for a job
  * that names another. */
@@ -40,11 +40,13 @@ static int optimizer_refused(const struct sweep *sweep, const struct sweep_job *
                              size_t errlen)
 {
     char why[512];
-    if (j->optimizer == PF_OPT_AUTO || !job_trains(j) ||
-        !torch_facts_optimizer_refused(kind, optimizer_name(j->optimizer), why, sizeof why))
-        return 0;
-    snprintf(err, errlen, "%s:%d: job %s: %s", sweep->path, j->line, j->name, why);
-    return 1;
+    for (int o = 0; o < j->n_optimizer && job_trains(j); o++)
+        if (j->optimizer[o] != PF_OPT_AUTO &&
+            torch_facts_optimizer_refused(kind, optimizer_name(j->optimizer[o]), why, sizeof why)) {
+            snprintf(err, errlen, "%s:%d: job %s: %s", sweep->path, j->line, j->name, why);
+            return 1;
+        }
+    return 0;
 }
 
 int device_check_sweep(const struct sweep *sweep, char *err, size_t errlen)

@@ -1,13 +1,25 @@
-/* job_train_options.h: what a job's point trains with, read off the job
- * once: the worker builds its model with it, and the arithmetic that
- * predicts a point's memory (point/predict.c) counts the same state. */
+/* job_train_options.h: the values a point takes from its job's list axes
+ * (every JOB_AXIS and JOB_TRAIN row of sweeps/setting_rows.h), and what a
+ * point trains with, made from them: the worker builds its model with it,
+ * and the arithmetic that predicts a point's memory (point/predict.c)
+ * counts the same state. */
 #ifndef PEAKFIT_JOB_TRAIN_OPTIONS_H
 #define PEAKFIT_JOB_TRAIN_OPTIONS_H
 #include "sweeps/sweep.h"
 
-/* The options of job's point with technique t and attention a (a job
- * lists several of each; its other settings are one value): each
- * JOB_TRAIN row's field of the job (sweeps/setting_rows.h), so a setting
+/* One value of each list axis: a member per row, named as the row. */
+#define POINT_AXIS_MEMBER(type, name) type name;
+struct point_axes {
+    SETTING_AXES(POINT_AXIS_MEMBER)
+};
+#undef POINT_AXIS_MEMBER
+
+/* The first value of each of job's axes: the one value of a job that
+ * lists one (the worker's, a group key's, auto's). */
+struct point_axes job_axes_first(const struct sweep_job *job);
+
+/* The training options of a point with these axes, technique t and
+ * attention a: each JOB_TRAIN row's member from its axis, so a setting
  * of training reaches every options made here by its row alone. */
-pf_train_options job_train_options(const struct sweep_job *job, pf_technique t, pf_attention a);
+pf_train_options train_options_of(const struct point_axes *axes, pf_technique t, pf_attention a);
 #endif

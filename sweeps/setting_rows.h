@@ -10,14 +10,19 @@
  *   name    the setting's name in the settings line;
  *   key     KEY("name", storage, opt_row fields): its sweep key. storage
  *           is its field in struct sweep_job: JOB_FIELD(type, field),
- *           JOB_TEXT(field, size), JOB_LIST(type, field, count, most), or
- *           JOB_TRAIN(type, name): a setting of training, named as its
- *           row and key, and the member of pf_train_options of that name
- *           as well: every training options the code makes (a point's,
- *           a group key's, auto's) take it from a job
- *           (sweeps/job_train_options.h), and such a row is in the group
- *           key, which a group's options are read back from. The rest is the option engine's row (util/options.h:
- *           type, range, default, .flag: the worker's option, help);
+ *           JOB_TEXT(field, size), JOB_LIST(type, field, count, most),
+ *           JOB_AXIS(type, name) or JOB_TRAIN(type, name). JOB_AXIS: a
+ *           list axis of the grid that is a value of the point, named as
+ *           its row and key: the job lists its values (the field, and
+ *           their count n_<name>), each point takes one (struct
+ *           point_axes, sweeps/job_train_options.h), and the point id
+ *           names it where the job lists more than one
+ *           (POINT_ID_IF_LISTED). JOB_TRAIN: such an axis that is also
+ *           the member of pf_train_options of that name: every training
+ *           options the code makes (a point's, a group key's, auto's)
+ *           take it from a point's axes, and such a row is in the group
+ *           key, which a group's options are read back from. The rest is
+ *           the option engine's row (util/options.h: type, range, default, .flag: the worker's option, help);
  *           NOKEY: the grid makes it;
  *   group   GROUP_NONE: not in the fit's group key; GROUP_SHOWN(size,
  *           option): in it and always shown (fit.csv's leading columns,
@@ -69,13 +74,14 @@
       .value = technique_of, .option_help = "technique")                                                             \
     R(A, lora_rank,                                                                                                  \
       KEY("lora_rank", JOB_TRAIN(int, lora_rank), .arg = "R", .type = OPT_INT, .min = 1, .max = LIMIT_LORA_RANK_MAX, \
-          .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "LoRA rank r, %s"),                    \
+          .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "list of LoRA ranks r, %s"),                    \
       GROUP_SETTING(12, "", "lora-rank"), COLUMN(lora_rank), .uses = POINT_SETTINGS | POINT_KIND,                     \
       .id_prefix = "/lora", .applies = is_lora, .off_text = "", .option_help = "LoRA rank r")                        \
     R(A, lora_targets,                                                                                               \
       KEY("lora_targets", JOB_TRAIN(unsigned, lora_targets), .arg = "q,v", .type = OPT_CUSTOM,                       \
           .set = lora_targets_option_set, .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT,            \
-          .flag = "lora-targets", .help = "projections with adapters: %s"),                                          \
+          .flag = "lora-targets", .list_separator = '|',                                                    \
+          .help = "list of sets of projections with adapters, `|` between sets (`q,v | all`): %s"),                                          \
       GROUP_SETTING(256, "", "lora-targets"), COLUMN(lora_targets), .uses = POINT_SETTINGS | POINT_KIND,                 \
       .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
       .option_help = "projections with adapters")                                                                    \
@@ -163,15 +169,14 @@
     R(A, holdout, NOKEY, GROUP_NONE, COLUMN(holdout), .uses = POINT_SETTINGS, .value = holdout_of)       \
     /* Only training makes AdamW's state. */                                                                         \
     R(A, warm,                                                                                                       \
-      KEY("warm", JOB_FIELD(int, warm), .arg = "0|1", .type = OPT_INT, .min = 0, .max = 1,                          \
-          .def = OPT_TEXT_OF(DEFAULT_WARM),                                                                          \
-          .flag = "warm",                                                                                            \
-          .help = "0: the first step makes the optimizer's state, as a plain training loop does (the default: "      \
-                  "its RSS is what the loop holds); 1: the state is made before the first step (zero-filled, "       \
-                  "as a resumed run holds it), so one step reaches the allocator-level peak of two plain ones "      \
-                  "but not their RSS (docs/measurement.md)"),                                                        \
-      GROUP_SETTING(4, "0", "warm"), COLUMN(warm), .uses = POINT_SETTINGS, .applies = is_training,               \
-      .off_text = "0",                                                                                               \
+      KEY("warm", JOB_AXIS(int, warm), .arg = "0|1", .type = OPT_INT, .min = 0, .max = 1,                           \
+          .def = OPT_TEXT_OF(DEFAULT_WARM), .flag = "warm",                                                          \
+          .help = "list of 0, 1: 0: the first step makes the optimizer's state, as a plain training loop does (the " \
+                  "default: its RSS is what the loop holds); 1: the state is made before the first step "            \
+                  "(zero-filled, as a resumed run holds it), so one step reaches the allocator-level peak of two "   \
+                  "plain ones but not their RSS (docs/measurement.md)"),                                             \
+      GROUP_SETTING(4, "0", "warm"), COLUMN(warm), .uses = POINT_SETTINGS | POINT_ID_IF_LISTED,                     \
+      .id_prefix = "/warm", .applies = is_training, .off_text = "0",                                                 \
       .option_help = "1: the optimizer's state made before one step: a plain loop's allocator level in half the "    \
                      "time, not its RSS")                                                                            \
     /* No key: verify measures again with the built-in worker, not a command. */                                     \
@@ -186,24 +191,27 @@
       KEY("optimizer", JOB_TRAIN(pf_optimizer, optimizer), .arg = "O", .type = OPT_ENUM,                             \
           .names = &optimizer_option_names,                                                                          \
           .def = "auto", .flag = "optimizer",                                                                        \
-          .help = "%s: `auto` is what torch.optim.AdamW(params) runs on the device (`adamw-foreach` on cuda, "       \
+          .help = "list of %s: `auto` is what torch.optim.AdamW(params) runs on the device (`adamw-foreach` on cuda, "       \
                   "`adamw` elsewhere); `adamw` one parameter at a time, `adamw-foreach` PyTorch's multi-tensor "     \
                   "form (_foreach_* ops), `adamw-fused` its _fused_adamw_ (fused=True, the Trainer's default on "    \
                   "torch >= 2.8; libtorch >= 2.4 on cpu), `sgd` momentum 0.9"),                                      \
-      GROUP_SETTING(16, "adamw", "optimizer"), COLUMN(optimizer), .uses = POINT_SETTINGS | POINT_KIND,                \
-      .applies = is_training, .off_text = "", .value = optimizer_of, .option_help = "optimizer")                     \
+      GROUP_SETTING(16, "adamw", "optimizer"), COLUMN(optimizer),                                                    \
+      .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/", .applies = is_training,            \
+      .off_text = "", .value = optimizer_of, .option_help = "optimizer")                                             \
     R(A, zero_grad,                                                                                                  \
       KEY("zero_grad", JOB_TRAIN(pf_zero_grad, zero_grad), .arg = "Z", .type = OPT_ENUM,                             \
           .names = &zero_grad_option_names,                                                                          \
           .def = "none", .flag = "zero-grad",                                                                        \
-          .help = "%s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
+          .help = "list of %s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
                   "default), `zeros` keeps them zeroed through the next forward (set_to_none=False)"),               \
-      GROUP_SETTING(8, "none", "zero-grad"), COLUMN(zero_grad), .uses = POINT_SETTINGS | POINT_KIND,                  \
-      .applies = is_training, .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves") \
+      GROUP_SETTING(8, "none", "zero-grad"), COLUMN(zero_grad),                                                      \
+      .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/zero-grad-", .applies = is_training,  \
+      .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves") \
     R(A, weight_decay, \
       KEY("weight_decay", JOB_TRAIN(double, weight_decay), .arg = "D", .type = OPT_DOUBLE, .min = 0, .max = 1, \
-          .def = "0.01", .flag = "weight-decay", .help = "AdamW's decoupled weight decay, %s"), \
-      GROUP_SETTING(24, "0.01", "weight-decay"), NEW_COLUMN(NUM), .uses = POINT_SETTINGS | POINT_KIND, \
+          .def = "0.01", .flag = "weight-decay", .help = "list of AdamW's decoupled weight decays, %s"), \
+      GROUP_SETTING(24, "0.01", "weight-decay"), NEW_COLUMN(NUM), \
+      .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/wd", .applies = is_training, \
       .option_help = "AdamW's decoupled weight decay")
 
 /* A row's column as "kind, arg": OLD, name (PEAKS_FIXED_COLUMNS') or
@@ -244,10 +252,31 @@
 #define SETTING_TRAIN_STORE_JOB_FIELD(type, f) SETTING_TRAIN_NONE
 #define SETTING_TRAIN_STORE_JOB_TEXT(f, size) SETTING_TRAIN_NONE
 #define SETTING_TRAIN_STORE_JOB_LIST(type, f, n, most) SETTING_TRAIN_NONE
+#define SETTING_TRAIN_STORE_JOB_AXIS(type, f) SETTING_TRAIN_NONE
 #define SETTING_TRAIN_STORE_JOB_TRAIN(type, f) SETTING_TRAIN_ONE
 #define SETTING_TRAIN_NONE(X, name, group)
 #define SETTING_TRAIN_ONE(X, name, group) X(name, SETTING_GROUP_OPTION(group))
 #define SETTING_TRAIN(X) SETTING_ROWS(SETTING_TRAIN_ROW, X)
+
+/* SETTING_AXES(X): X(type, name) for each JOB_AXIS and JOB_TRAIN row, in
+ * the table's order: the list axes whose value is the point's (struct
+ * point_axes). SETTING_AXIS_OF(key, yes, no): yes(type, name) for such a
+ * row's key, the tokens no for any other (NOKEY included). */
+#define SETTING_AXIS_ARGS(key) SETTING_AXIS_ARGS_##key
+#define SETTING_AXIS_ARGS_NOKEY NO, _, _
+#define SETTING_AXIS_ARGS_KEY(n, storage, ...) SETTING_AXIS_STORE_##storage
+#define SETTING_AXIS_STORE_JOB_FIELD(type, f) NO, _, _
+#define SETTING_AXIS_STORE_JOB_TEXT(f, size) NO, _, _
+#define SETTING_AXIS_STORE_JOB_LIST(type, f, n, most) NO, _, _
+#define SETTING_AXIS_STORE_JOB_AXIS(type, f) YES, type, f
+#define SETTING_AXIS_STORE_JOB_TRAIN(type, f) YES, type, f
+#define SETTING_AXIS_PICK(...) SETTING_AXIS_PICK_(__VA_ARGS__)
+#define SETTING_AXIS_PICK_(yes, no, kind, type, f) SETTING_AXIS_##kind(yes, no, type, f)
+#define SETTING_AXIS_YES(yes, no, type, f) yes(type, f)
+#define SETTING_AXIS_NO(yes, no, type, f) no
+#define SETTING_AXIS_OF(key, yes, no) SETTING_AXIS_PICK(yes, no, SETTING_AXIS_ARGS(key))
+#define SETTING_AXIS_ROW(X, name, key, ...) SETTING_AXIS_OF(key, X, )
+#define SETTING_AXES(X) SETTING_ROWS(SETTING_AXIS_ROW, X)
 
 /* A row's group as "kind, size, usual" (GROUP_NONE and the others are
  * never macros): kind NONE, SHOWN or SETTING. */

@@ -1,6 +1,8 @@
 /* sweep.h: a sweep file, parsed. Format (fio-like): a [global] section of
  * defaults, then named job sections that override them; each job's grid is
- * model x device x technique x seq_len x batch x repeat. The keys, their
+ * model x device x layers x technique x attention x seq_len x batch x
+ * repeat x each list axis of the settings table (its JOB_AXIS and
+ * JOB_TRAIN rows: lora_rank, warm, optimizer, ...). The keys, their
  * types, ranges and defaults are one table: sweeps/sweep_keys.h. */
 #ifndef PEAKFIT_SWEEP_H
 #define PEAKFIT_SWEEP_H
@@ -28,15 +30,19 @@ struct sweep_model {
 typedef char sweep_device[SWEEP_DEVICE_MAX];
 
 /* A setting's field, as its row's key names it (sweeps/setting_rows.h):
- * JOB_FIELD(type, name) or JOB_TRAIN(type, name) (a training option too),
- * JOB_TEXT(name, size) or JOB_LIST(type, name, count, most), a list with
- * its count. sweeps/sweep_keys.c reads the
+ * JOB_FIELD(type, name), JOB_TEXT(name, size), JOB_LIST(type, name,
+ * count, most), a list with its count, or JOB_AXIS(type, name) and
+ * JOB_TRAIN(type, name) (a training option too), a list with its count
+ * n_name. sweeps/sweep_keys.c reads the
  * same words for where the key's value goes. */
 #define SWEEP_JOB_MEMBER(A, name, key, ...) SWEEP_JOB_MEMBER_##key
 #define SWEEP_JOB_MEMBER_NOKEY
 #define SWEEP_JOB_MEMBER_KEY(n, storage, ...) SWEEP_JOB_DECL_##storage
 #define SWEEP_JOB_DECL_JOB_FIELD(type, f) type f;
-#define SWEEP_JOB_DECL_JOB_TRAIN(type, f) type f;
+#define SWEEP_JOB_DECL_JOB_AXIS(type, f) \
+    type f[SWEEP_MAX_LIST];                \
+    int n_##f;
+#define SWEEP_JOB_DECL_JOB_TRAIN(type, f) SWEEP_JOB_DECL_JOB_AXIS(type, f)
 #define SWEEP_JOB_DECL_JOB_TEXT(f, size) char f[size];
 #define SWEEP_JOB_DECL_JOB_LIST(type, f, n, most) \
     type f[most];                                 \

@@ -28,7 +28,8 @@
 #define SETTING_KEY_ROW_KEY(n, storage, ...) {.name = n, SWEEP_STORE_##storage, __VA_ARGS__},
 /* Where a key's value goes: its field in struct sweep_job (sweep.h declares it from the same words). */
 #define SWEEP_STORE_JOB_FIELD(type, f) SWEEP_AT(f)
-#define SWEEP_STORE_JOB_TRAIN(type, f) SWEEP_AT(f)
+#define SWEEP_STORE_JOB_AXIS(type, f) SWEEP_LIST(f, n_##f, SWEEP_MAX_LIST)
+#define SWEEP_STORE_JOB_TRAIN(type, f) SWEEP_LIST(f, n_##f, SWEEP_MAX_LIST)
 #define SWEEP_STORE_JOB_TEXT(f, size) SWEEP_AT(f)
 #define SWEEP_STORE_JOB_LIST(type, f, n, most) SWEEP_LIST(f, n, most)
 #define SETTING_KEY_ROW_NOKEY

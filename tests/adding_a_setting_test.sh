@@ -82,7 +82,7 @@ for f in $files; do
 done
 
 # The surfaces, with the tree's own programs.
-grep -qF '| `weight_decay` | AdamW'"'"'s decoupled weight decay, 0 … 1 | 0.01 |' "$root/docs/sweeps.md" ||
+grep -qF '| `weight_decay` | list of AdamW'"'"'s decoupled weight decays, 0 … 1 | 0.01 |' "$root/docs/sweeps.md" ||
     fail "docs/sweeps.md has no weight_decay key: $(grep decay "$root/docs/sweeps.md")"
 grep -qF '| `weight_decay` | number | setting |' "$root/docs/peaks-csv.md" || fail "docs/peaks-csv.md has no weight_decay column"
 "$PEAKFIT" worker --help | grep -q -- '--weight-decay VALUE' || fail "peakfit worker --help has no --weight-decay"
@@ -93,10 +93,10 @@ expect_eq "weight_decay = 2: exit status" "$?" 2
 expect_eq "weight_decay = 2: message" "$(cat "$TMP/err")" \
     "peakfit: $TMP/bad.sweep:7: weight_decay must be a number from 0 to 1, not \"2\""
 
-# Two weight decays, measured: each its own group.
+# Two weight decays listed by one job, measured: each its own group.
 out=$TMP/out
 write_sweep "$TMP/wd.sweep" <<'EOF'
-[global]
+[wd]
 model = tiny
 technique = full
 seq_len = 16
@@ -104,15 +104,12 @@ batch = 1, 2, 3, 4
 threads = 1
 steps = 1
 warm = 1
-
-[wd-usual]
-weight_decay = 0.01
-
-[wd-more]
-weight_decay = 0.1
+weight_decay = 0.01, 0.1
 EOF
 "$PEAKFIT" run "$TMP/wd.sweep" -o "$out" >/dev/null 2>"$TMP/err" || fail "run: exit status $?: $(tail -5 "$TMP/err")"
-expect_eq "peaks.csv's weight_decay" "$("$CSVQ" "$out/peaks.csv" weight_decay | sort -u | tr '\n' ' ')" "0.01 0.1 "
+expect_eq "peaks.csv's weight_decay" "$("$CSVQ" "$out/peaks.csv" weight_decay | sort | uniq -c | tr -s ' \n' ' ')" \
+    " 4 0.01 4 0.1 "
+expect_eq "the ids name the weight decay" "$("$CSVQ" "$out/peaks.csv" point_id | grep -c '/wd0\.1$')" 4
 "$PEAKFIT" fit "$out" >/dev/null 2>"$TMP/err" || fail "fit: exit status $?: $(tail -5 "$TMP/err")"
 expect_eq "fit.csv's weight_decay" "$("$CSVQ" "$out/fit.csv" weight_decay | sort -u | tr '\n' ' ')" "0.01 0.1 "
 grep -q '"weight_decay": "0.1"' "$out/fit.json" || fail "fit.json has no weight_decay 0.1"
@@ -136,12 +133,12 @@ grep -rqx "weight_decay = 0.1" "$out"/verify-*/verify.sweep 2>/dev/null ||
     fail "verify --weight-decay 0.1 wrote no sweep with weight_decay = 0.1: $(ls "$out"): $(cat "$TMP/err")"
 
 # grid --peaks predicts each point from its own group's fit.
-sed 's/^weight_decay = 0.01$/weight_decay = 0.3/' "$TMP/wd.sweep" >"$TMP/other.sweep"
+sed 's/^weight_decay = 0.01, 0.1$/weight_decay = 0.3, 0.1/' "$TMP/wd.sweep" >"$TMP/other.sweep"
 "$PEAKFIT" grid "$TMP/other.sweep" -o "$out" >/dev/null 2>"$TMP/err" || fail "grid -o: exit status $?"
 expect_eq "grid --peaks: points of 0.1 from the fit" \
-    "$(grep -c '^  wd-more/.*: expected peak [0-9]* MiB (fit)$' "$TMP/err")" 4
+    "$(grep -c '^  wd/.*/wd0\.1: expected peak [0-9]* MiB (fit)$' "$TMP/err")" 4
 expect_eq "grid --peaks: points of 0.3 (not measured) by arithmetic" \
-    "$(grep -c '^  wd-usual/.*: expected peak [0-9]* MiB (arithmetic)$' "$TMP/err")" 4
+    "$(grep -c '^  wd/.*/wd0\.3: expected peak [0-9]* MiB (arithmetic)$' "$TMP/err")" 4
 
 # auto's sweep and its fit are the chosen weight decay's.
 "$PEAKFIT" auto tiny --technique full --seq-len 16 --threads 1 --points 3 --weight-decay 0.1 -o "$TMP/auto" \

@@ -75,7 +75,7 @@ static void check_axes_and_ids(void)
         return;
     CHECK(s->n_jobs == 2, "jobs: %d", s->n_jobs);
     CHECK(s->jobs[0].steps == 3 && s->jobs[0].repeats == 2, "global defaults inherited");
-    CHECK(s->jobs[0].lora_rank == 4 && s->jobs[1].lora_rank == DEFAULT_LORA_RANK, "override stays in its job");
+    CHECK(s->jobs[0].lora_rank[0] == 4 && s->jobs[1].lora_rank[0] == DEFAULT_LORA_RANK, "override stays in its job");
     CHECK(s->jobs[1].timeout_s == 120, "timeout 2m: %g", s->jobs[1].timeout_s);
     CHECK(s->jobs[1].mem_limit == 1610612736LL, "mem_limit 1.5GiB: %lld", (long long)s->jobs[1].mem_limit);
     CHECK(s->jobs[0].line == 7 && s->jobs[1].line == 13, "job lines %d %d", s->jobs[0].line, s->jobs[1].line);
@@ -198,14 +198,54 @@ static void check_longest_id(void)
               "\"intermediate_size\": 128, \"vocab_size\": 100}");
     snprintf(text, sizeof text, "[%s]\nmodel = %s\ndevice = cuda:999\ntechnique = lora+ckpt\nbatch = 1000000\n"
              "seq_len = 1000000\nsteps = 1000\nrepeats = 1000\nlora_rank = 65536\n"
-             "lora_targets = q, k, v, o, gate, up, down\n", job, path);
+             "lora_targets = q, k, v, o, gate, up, down\nwarm = 0, 1\noptimizer = sgd, adamw-foreach\n"
+             "zero_grad = none, zeros\nweight_decay = 0.2, 0.123456789012345\n", job, path);
     struct sweep *s = load_ok("long.sweep", text);
     struct grid g = {0};
-    CHECK(s && grid_expand(s, &g) == 0 && g.n == 1000, "expand");
-    if (g.n == 1000) {
-        const char *id = g.points[999].id;
-        CHECK(strncmp(id, job, 63) == 0 && strcmp(id + strlen(id) - 5, "/r999") == 0, "id cut: %s", id);
+    CHECK(s && grid_expand(s, &g) == 0 && g.n == 16000, "expand: %d points", g.n);
+    if (g.n == 16000) {
+        const char *id = g.points[15999].id, *tail = "/r999/warm1/adamw-foreach/zero-grad-zeros/wd0.123456789012345";
+        CHECK(strncmp(id, job, 63) == 0 && strcmp(id + strlen(id) - strlen(tail), tail) == 0, "id cut: %s", id);
     }
+    grid_free(&g);
+    sweep_free(s);
+}
+
+/* Each list axis of the settings table (JOB_AXIS, JOB_TRAIN rows): a
+ * point for each combination of the values that matter to its technique,
+ * each value its own in the settings line and, where its job lists more
+ * than one, in the id; a job that lists one keeps the ids it had. */
+static void check_list_axes(void)
+{
+    struct sweep *s = load_ok("axes.sweep", "[a]\nmodel = tiny\nbatch = 1\nseq_len = 8\n"
+                                           "technique = load, full, lora\nlora_rank = 4, 16\n"
+                                           "lora_targets = q,v | q,k,v,o\nwarm = 0, 1\noptimizer = adamw, sgd\n"
+                                           "zero_grad = none, zeros\nweight_decay = 0.01, 0.1\n"
+                                           "[one]\nmodel = tiny\nbatch = 1\nseq_len = 16\ntechnique = full\n"
+                                           "optimizer = sgd\nweight_decay = 0.1\n");
+    struct grid g = {0};
+    if (!s || grid_expand(s, &g) != 0) {
+        CHECK(0, "expand");
+        return;
+    }
+    /* load: 1; full: 2^4 (warm, optimizer, zero_grad, weight_decay); lora: 2^6; one: 1. */
+    CHECK(g.n == 1 + 16 + 64 + 1, "%d points", g.n);
+    CHECK(!strcmp(g.points[0].id, "a/tiny/cpu/load/b0/s0/st2/r0"), "load's id: %s", g.points[0].id);
+    CHECK(!strcmp(g.points[1].id, "a/tiny/cpu/full/sdpa/b1/s8/st2/r0/warm0/adamw/zero-grad-none/wd0.01"), "%s",
+          g.points[1].id);
+    CHECK(!strcmp(g.points[g.n - 2].id, "a/tiny/cpu/lora/lora16-q+k+v+o/sdpa/b1/s8/st2/r0/warm1/sgd/zero-grad-zeros/wd0.1"),
+          "%s", g.points[g.n - 2].id);
+    const struct grid_point *last = &g.points[g.n - 1];
+    CHECK(!strcmp(last->id, "one/tiny/cpu/full/sdpa/b1/s16/st2/r0"), "one value: the id as it was: %s", last->id);
+    CHECK(last->axes.optimizer == PF_OPT_SGD && last->axes.weight_decay == 0.1, "one's axes");
+    for (int i = 0; i < g.n; i++)
+        for (int j = 0; j < i; j++) {
+            char a[2048], b[2048];
+            grid_point_settings(&g.points[i], a, sizeof a);
+            grid_point_settings(&g.points[j], b, sizeof b);
+            CHECK(strcmp(g.points[i].id, g.points[j].id) && strcmp(a, b), "points %d and %d: one id or settings: %s",
+                  j, i, g.points[i].id);
+        }
     grid_free(&g);
     sweep_free(s);
 }
@@ -327,6 +367,7 @@ int main(void)
     check_model_names();
     check_shared_points();
     check_longest_id();
+    check_list_axes();
     check_bound();
     check_syntax();
     check_devices();

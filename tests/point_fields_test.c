@@ -95,6 +95,9 @@ static void check_group_key(void)
         CHECK(found, "point field %s is in the group key but the group key has no field %s", f->name,
               peaks_columns[f->column].name);
         CHECK(peaks_columns[f->column].role != PEAKS_RESULT, "group key field %s is a measured column", f->name);
+        /* What tells groups apart can vary within one job: a list axis. */
+        const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
+        CHECK(!f->key || (k && (k->flags & OPT_LIST)), "group key field %s's sweep key is not a list", f->name);
     }
     CHECK(marked == n, "the group key has %d fields, sweeps/setting_rows.h puts %d in it", n, marked);
     /* fit.csv's leading columns, a file format: the settings that change a

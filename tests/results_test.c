@@ -68,12 +68,13 @@ static void test_header_and_columns(void)
     struct grid_point points[1];
     make_grid(&g, points, 1);
     struct sweep_job full = {.name = "j", .steps = 3, .timeout_s = 90, .mem_limit = 64 << 20, .seed = 7,
-                             .threads = 2, .lora_rank = 8, .lora_targets = PF_LORA_Q | PF_LORA_V,
-                             .layers = {4}, .n_layers = 1, .weights = "/w.safetensors", .command = "train --batch {batch} --name 'a b'"};
+                             .threads = 2, .lora_rank = {8}, .n_lora_rank = 1, .lora_targets = {PF_LORA_Q | PF_LORA_V},
+                             .n_lora_targets = 1, .layers = {4}, .n_layers = 1, .weights = "/w.safetensors", .command = "train --batch {batch} --name 'a b'"};
     points[0].job = &full;
     points[0].technique = PF_TECH_LORA;
     points[0].config_hash = 0x1234abcd;
     points[0].layers = 4;
+    points[0].axes = job_axes_first(&full);
     struct point_result r = result("oom", -1);
     r.signal = 9;
     r.params = r.trainable_params = 10;

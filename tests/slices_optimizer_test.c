@@ -98,12 +98,13 @@ int main(void)
     struct model_spec spec;
     char err[256];
     CHECK(model_spec_read(model, &spec, err, sizeof err) == 0, "%s: %s", model, err);
-    struct auto_request r = {.techniques = {PF_TECH_FULL}, .n_techniques = 1, .device = "cpu", .optimizer = "sgd"};
+    struct auto_request r = {.techniques = {PF_TECH_FULL}, .n_techniques = 1, .device = "cpu"};
+    r.settings.want[GROUP_AXIS_optimizer] = "sgd";
     double slice_sgd = auto_slice_states_mib(&r, &spec, 2), slice_sgd_opt;
     double want = states_mib(2, PF_OPT_SGD, &slice_sgd_opt);
     CHECK(fabs(slice_sgd - want) < 1e-6, "auto --slices --optimizer sgd: a 2-layer slice's states %.3f MiB, not "
           "SGD's %.3f", slice_sgd, want);
-    r.optimizer = "auto";
+    r.settings.want[GROUP_AXIS_optimizer] = "auto";
     double slice_auto = auto_slice_states_mib(&r, &spec, 2);
     CHECK(fabs(slice_auto - states_mib(2, PF_OPT_ADAMW, NULL)) < 1e-6, "auto's optimizer on cpu: %.3f MiB", slice_auto);
     CHECK_DONE();

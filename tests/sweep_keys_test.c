@@ -11,10 +11,10 @@ static void check_defaults(void)
 {
     struct sweep *s = sweep_new_point();
     const struct sweep_job *j = &s->jobs[0];
-    CHECK(j->steps == 2 && j->repeats == 1 && j->timeout_s == 600 && j->lora_rank == 8 &&
-          j->lora_targets == (PF_LORA_Q | PF_LORA_V) && j->mem_limit == 0 && j->threads == 0 && j->seed == 0 &&
-          j->warm == 0 && j->jobs == 1 && j->shell == 0 && j->optimizer == PF_OPT_AUTO &&
-          j->zero_grad == PF_ZERO_GRAD_NONE, "defaults are the rows' texts (limits.h's)");
+    CHECK(j->steps == 2 && j->repeats == 1 && j->timeout_s == 600 && j->lora_rank[0] == 8 &&
+          j->lora_targets[0] == (PF_LORA_Q | PF_LORA_V) && j->mem_limit == 0 && j->threads == 0 && j->seed == 0 &&
+          j->warm[0] == 0 && j->jobs == 1 && j->shell == 0 && j->optimizer[0] == PF_OPT_AUTO &&
+          j->zero_grad[0] == PF_ZERO_GRAD_NONE, "defaults are the rows' texts (limits.h's)");
     CHECK(j->n_devices == 1 && strcmp(j->devices[0], "cpu") == 0, "default device cpu");
     CHECK(j->n_attentions == 1 && j->attentions[0] == PF_ATTN_SDPA, "default attention sdpa");
     /* each default is a value its own row reads, as a sweep file's line would be */
@@ -47,7 +47,7 @@ static void check_set(void)
     CHECK(sweep_set(s, j, "optimizer", "adam", err, sizeof err) == -1 &&
           strcmp(err, "optimizer must be one of auto, adamw, adamw-foreach, adamw-fused, sgd, not \"adam\"; did you "
                       "mean adamw?") == 0, "%s", err);
-    CHECK(sweep_set(s, j, "zero_grad", "zeros", err, sizeof err) == 0 && j->zero_grad == PF_ZERO_GRAD_ZEROS, "%s", err);
+    CHECK(sweep_set(s, j, "zero_grad", "zeros", err, sizeof err) == 0 && j->zero_grad[0] == PF_ZERO_GRAD_ZEROS, "%s", err);
     CHECK(sweep_set(s, j, "zero_grad", "false", err, sizeof err) == -1 &&
           strcmp(err, "zero_grad must be one of none, zeros, not \"false\"") == 0, "%s", err);
     /* The keys named in the table's order: the settings' first, then the sweep's own. */

@@ -193,7 +193,11 @@ static int set_list(const struct opt_row *row, const char *display, const char *
     char copy[OPT_LIST_TEXT_MAX], *items[OPT_MAX_ITEMS];
     int most = row->items > 0 && row->items < OPT_MAX_ITEMS ? row->items : OPT_MAX_ITEMS;
     snprintf(copy, sizeof copy, "%s", value);
-    int n = strlen(value) < sizeof copy ? split_list(copy, items, most) : -1;
+    char separator = row->list_separator ? row->list_separator : ',';
+    int n = strlen(value) < sizeof copy ? split_list_at(copy, separator, items, most) : -1;
+    if (n <= 0 && separator != ',')
+        return opt_fail(why, size, "%s needs 1 to %d values separated by `%c`, none of them empty, not \"%s\"",
+                        display, most, separator, value);
     if (n <= 0)
         return opt_fail(why, size, "%s needs 1 to %d comma-separated values, none of them empty, not \"%s\"",
                         display, most, value);

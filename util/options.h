@@ -24,7 +24,7 @@ enum opt_type {
     OPT_FLAG,     /* int set to 1; takes no value */
     OPT_BOOL,     /* int: true, false, 1 or 0 */
     OPT_CUSTOM    /* .set reads the value */
-    /* Any type with OPT_LIST: a comma-separated list of its values. */
+    /* Any type with OPT_LIST: a comma-separated list of its values (or .list_separator's). */
 };
 
 /* The names an OPT_ENUM row accepts: name(i) for i = 0 .. count-1, whose
@@ -82,6 +82,7 @@ struct opt_row {
     /* A command's option for a point setting: the sweep key whose row
      * completes the fields this one leaves unset (point/setting_options.h). */
     const char *setting;
+    char list_separator; /* OPT_LIST: what stands between its values; 0: a comma */
 };
 
 /* One command's options. */

@@ -118,12 +118,14 @@ char *trim(char *text)
     return text;
 }
 
-int split_list(char *text, char **items, int max)
+int split_list(char *text, char **items, int max) { return split_list_at(text, ',', items, max); }
+
+int split_list_at(char *text, char separator, char **items, int max)
 {
     int n = 0;
     char *rest = text;
     for (;;) {
-        char *comma = strchr(rest, ',');
+        char *comma = strchr(rest, separator);
         if (comma)
             *comma = '\0';
         if (n == max)

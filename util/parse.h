@@ -29,4 +29,6 @@ char *trim(char *text);
  * text); returns the count, or -1 when there are more than max or an item
  * is empty. */
 int split_list(char *text, char **items, int max);
+/* The same at another separator (LoRA's target sets: `q,v | all`). */
+int split_list_at(char *text, char separator, char **items, int max);
 #endif

@@ -199,13 +199,14 @@ static void report_stats(const pf_model *model)
 static int build_model(const struct worker_point *a, pf_model **model)
 {
     const struct sweep_job *j = a->job;
-    const pf_train_options train = job_train_options(j, j->techniques[0], j->attentions[0]);
+    const struct point_axes axes = job_axes_first(j); /* the worker's sweep is one point's */
+    const pf_train_options train = train_options_of(&axes, j->techniques[0], j->attentions[0]);
     const pf_model_config config = sweep_job_config(a->sweep, j, 0, j->layers[0]);
     double t0 = monotonic_seconds();
     pf_status st = pf_model_new(&config, &train, (uint64_t)j->seed, j->devices[0], model);
     if (st == PF_OK && j->weights[0])
         st = pf_model_load_safetensors(*model, j->weights);
-    if (st == PF_OK && j->warm)
+    if (st == PF_OK && axes.warm)
         st = pf_model_warm_optimizer(*model);
     if (st != PF_OK)
         return fail_with(st);
