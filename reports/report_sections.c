@@ -246,8 +246,9 @@ void section_failures(FILE *f, const struct fit_set *set)
 
 static void calculator_row(FILE *f, const struct fit_set *set, const struct group_fit *g, double budget_gib)
 {
+    /* calc's default: a Python trainer's whole process (reports/process_term.h). */
     struct calc_request req = {.technique = g->key.technique, .budget_mib = budget_gib * 1024, .replicas = 1,
-                               .target_batch = 256, .on_measuring_machine = 1};
+                               .target_batch = 256, .on_measuring_machine = 1, .process = PROCESS_PYTHON};
     group_choice_of_key(&req.choice, &g->key);
     struct calc_plan p;
     char err[4400], cell[4400];
@@ -276,7 +277,10 @@ static void calculator_row(FILE *f, const struct fit_set *set, const struct grou
 void section_calculator(FILE *f, const struct fit_set *set)
 {
     static const double budgets_gib[] = {8, 16, 24, 80};
-    fprintf(f, "## Calculator\n\nFor a memory budget (the whole process, baseline included) and a target "
+    fprintf(f, "## Calculator\n\nFor a memory budget (a Python trainer's whole process, baseline included, as "
+               "`peakfit calc` plans by default: the worker's fit plus the difference a Python trainer's process "
+               "holds over it, peakfit's docs/calc.md; "
+               "`--process worker` plans for the worker's own) and a target "
                "effective batch E = b·a·g, the largest micro-batch b whose predicted peak fits (the upper end of its 95%% interval within the budget) and the "
                "accumulation steps a = ⌈E / (b·g)⌉. Here E = 256 on one replica (g = 1), at the largest "
                "measured seq_len. b is the largest micro-batch that fits unless a slightly smaller one makes "

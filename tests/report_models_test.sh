@@ -30,6 +30,13 @@ for model in alpha beta; do
     section "Measurements" | grep -q "^| $model | cpu | full | eager | 8 | 256 | ok |" || fail "measurements: no $model row"
 done
 section "Fits" | grep -q "config.json" && fail "a model shows as its config path"
+# The calculator plans as calc does by default: for a Python trainer's whole process.
+calc_b=$("$PEAKFIT" calc "$dir" --model alpha --technique full --budget 8GiB --target-batch 256 2>&1 |
+    sed -n 's/^  largest micro-batch that fits within its 95% interval: b = \([0-9]*\).*/\1/p')
+[ -n "$calc_b" ] || fail "calc gave no largest micro-batch"
+section "Calculator" | grep -q "^| alpha | cpu | full | eager | 8 GiB | 256 | $calc_b |" ||
+    fail "calculator's largest b is not calc's ($calc_b): $(section Calculator | grep 'alpha | cpu | full' | head -1)"
+section "Calculator" | grep -q "a Python trainer's whole process" || fail "the calculator does not say whose process"
 section "Calculator" | grep -q "^| alpha | cpu | inference | eager | 8 GiB | 128 | [0-9]* | [0-9]* | - (no training) |" ||
     fail "inference has accumulation in the calculator: $(section Calculator | grep inference | head -1)"
 
