@@ -1,7 +1,8 @@
 /* sweep_write.c: sweep lines written so that sweep_parse.c reads back each
  * value as it was: its rules (a line ends at a line break, control bytes
  * are binary, '#' or ';' at the start or after white space starts a
- * comment, a list key's value splits at ',', values are trimmed) are the
+ * comment, a list key's value splits at its separator, ',' or the key's,
+ * values are trimmed) are the
  * refusals here. */
 #include <ctype.h>
 #include <stdarg.h>
@@ -31,8 +32,9 @@ const char *sweep_value_misread(const struct opt_row *key, const char *value)
         return "white space at its start or end would be trimmed";
     if (sweep_comment_at(value, n) < n)
         return "a '#' or ';' at its start or after white space would start a comment";
-    if ((key->flags & OPT_LIST) && strchr(value, ','))
-        return "a ',' would split it into a list";
+    char separator = key->list_separator ? key->list_separator : ',';
+    if ((key->flags & OPT_LIST) && strchr(value, separator))
+        return separator == ',' ? "a ',' would split it into a list" : "its list separator would split it into a list";
     if (strlen(key->name) + 3 + n > SWEEP_LINE_MAX)
         return "the line would be longer than a sweep line may be";
     return NULL;

@@ -91,6 +91,7 @@ static void round_trip(const char *fixtures)
     sweep_write_value(&w, "model", model);
     sweep_write_section(&w, "auto-lora+ckpt");
     sweep_write_value(&w, "technique", "lora");
+    sweep_write_value(&w, "lora_targets", "q,v"); /* one set: its list's separator is '|' */
     sweep_write_valuef(&w, "seq_len", "%d", 16);
     sweep_write_ints(&w, "batch", batches, 2);
     CHECK(sweep_writer_end(&w) == 0, "refused: %s", err);
@@ -102,6 +103,8 @@ static void round_trip(const char *fixtures)
         CHECK(!strcmp(sweep_job_model(s, &s->jobs[0], 0)->source, model), "model read back as %s",
               sweep_job_model(s, &s->jobs[0], 0)->source);
         CHECK(s->jobs[0].n_batches == 2 && s->jobs[0].batches[1] == 2 && s->jobs[0].seq_lens[0] == 16, "batches");
+        CHECK(s->jobs[0].n_lora_targets == 1 && s->jobs[0].lora_targets[0] == (PF_LORA_Q | PF_LORA_V),
+              "lora_targets read back as %d sets", s->jobs[0].n_lora_targets);
         sweep_free(s);
     }
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
