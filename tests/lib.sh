@@ -69,3 +69,13 @@ load_sweep() {
 address_space_limit() {
     if [ -n "${PEAKFIT_SANITIZED:-}" ]; then echo unlimited; else echo "$1"; fi
 }
+
+# resume_peaks: sets base to a peaks.csv of this version, whatever columns
+# it writes: tests/bad-csvs/resume.sweep's three points (load and two of
+# inference on the tiny preset), run once per test.
+resume_peaks() {
+    base=$TMP/resume-base/peaks.csv
+    [ -f "$base" ] && return
+    "$PEAKFIT" run "$TESTS/bad-csvs/resume.sweep" -o "$TMP/resume-base" >/dev/null 2>"$TMP/resume-base.err" ||
+        fail "run of tests/bad-csvs/resume.sweep: $(cat "$TMP/resume-base.err")"
+}

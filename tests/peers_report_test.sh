@@ -7,7 +7,8 @@ source "$(dirname "$0")/lib.sh"
 dir=$TMP/peers
 mkdir -p "$dir"
 fixture=$TESTS/fixtures/tiny-cpu-peaks.csv
-header=$(head -1 "$TESTS/bad-csvs/resume-peaks.base") # this version's columns
+resume_peaks
+header=$(head -1 "$base") # this version's columns
 n_cols=$(tr ',' '\n' <<<"$header" | wc -l)
 col() { tr ',' '\n' <<<"$header" | grep -nx "$1" | cut -d: -f1; }
 # the fixture's full-technique rows (no quoted fields), in this version's

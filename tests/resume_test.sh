@@ -72,7 +72,7 @@ true
 # A point that timed out under a shorter timeout, or that the watchdog
 # stopped under a memory limit the sweep no longer has, is measured again;
 # its new row is the one `fit` uses.
-base=$TESTS/bad-csvs/resume-peaks.base
+resume_peaks
 mkdir "$TMP/limits"
 col() { head -1 "$base" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 awk -F, -v OFS=, -v st="$(col status)" -v to="$(col timeout_s)" -v ex="$(col exit_code)" \

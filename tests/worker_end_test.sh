@@ -24,7 +24,7 @@ expect_eq "timeout row" "$("$CSVQ" "$TMP/t/peaks.csv" status error)" \
 
 # Rows of resume.sweep's points: the worker's own oom (exit 3) under a
 # 16 MiB limit, and one under no limit. The sweep now has no limit.
-base=$TESTS/bad-csvs/resume-peaks.base
+resume_peaks
 mkdir "$TMP/limits"
 col() { head -1 "$base" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 awk -F, -v OFS=, -v st="$(col status)" -v ex="$(col exit_code)" -v ml="$(col mem_limit_mib)" \
