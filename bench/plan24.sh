@@ -31,7 +31,7 @@ for path in sys.argv[3:]:
 EOF
 }
 {
-    echo "# bench/plan24.sh, $(date -u +%FT%TZ), $(git rev-parse --short HEAD); MemTotal $(awk '/MemTotal/ {printf "%.0f MiB", $2/1024}' /proc/meminfo)"
+    echo "# bench/plan24.sh (bench/run's header above gives the commit and the date); MemTotal $(awk '/MemTotal/ {printf "%.0f MiB", $2/1024}' /proc/meminfo)"
     for d in qwen-auto qwen-dense; do
         json=$("$pf" calc "$out/$d" --budget 24GiB --target-batch 256 --technique full --json)
         read -r b s pred half most <<<"$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(j["micro_batch"], j["seq_len"], j["predicted_peak_mib"], j["predicted_peak_ci95_mib"], j["max_micro_batch"])' "$json")"

@@ -16,7 +16,7 @@ results_problems() (
     cd "$1" || exit 1
     # name, script, result and whether a result is committed yet ("no
     # result committed" in its row says not), tab-separated
-    entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++ {
+    entries=$(awk -F'\t' '!/^#/ && NF == 7 && n++ {
         split($2, w, " "); s = ""; for (i = 1; i in w; i++) if (w[i] !~ /=/) { s = w[i]; break }
         print $1 "\t" s "\t" $5 "\t" ($6 ~ /no result committed/ ? "none yet" : "committed") }' bench/entries.tsv)
     while IFS=$'\t' read -r name script result committed; do
@@ -48,7 +48,7 @@ results_problems() (
         sed 's/^\([^:]*:[0-9]*\):.*/\1: a result says it was edited by hand (move the note beside its script)/'
 )
 
-n_entries=$(awk -F'\t' '!/^#/ && NF == 6 && n++' bench/entries.tsv | wc -l)
+n_entries=$(awk -F'\t' '!/^#/ && NF == 7 && n++' bench/entries.tsv | wc -l)
 [ "$n_entries" -gt 30 ] || fail "bench/entries.tsv: too few entries read: $n_entries"
 results_problems "$root" >"$TMP/problems" || fail "results_problems failed"
 [ ! -s "$TMP/problems" ] || fail "bench/results: $(cat "$TMP/problems")"
@@ -60,12 +60,12 @@ mkdir -p "$bad/bench/results/dir" "$bad/bench/results/cheap"
 printf '#!/bin/sh\n' >"$bad/bench/make.sh"
 chmod +x "$bad/bench/make.sh"
 {
-    printf 'name\tcommand\tneeds\tcost\tresult\tmeasures\n'
-    printf 'one\tbench/make.sh\t-\t1 s\tbench/results/one.txt\ta figure\n'
-    printf 'dir\tbench/make.sh\t-\t1 s\tbench/results/dir\tfigures\n'
-    printf 'gone\tbench/make.sh\t-\t1 s\tbench/results/gone.txt\ta figure\n'
-    printf 'later\tbench/make.sh\t-\t1 s\tbench/results/later.txt\ta figure; no result committed yet\n'
-    printf 'cheap\tbench/make.sh\t-\t1 s\tbench/results/cheap\tfigures\n'
+    printf 'name\tcommand\tneeds\tcost\tresult\tmeasures\tnoise\n'
+    printf 'one\tbench/make.sh\t-\t1 s\tbench/results/one.txt\ta figure\texact\n'
+    printf 'dir\tbench/make.sh\t-\t1 s\tbench/results/dir\tfigures\texact\n'
+    printf 'gone\tbench/make.sh\t-\t1 s\tbench/results/gone.txt\ta figure\texact\n'
+    printf 'later\tbench/make.sh\t-\t1 s\tbench/results/later.txt\ta figure; no result committed yet\texact\n'
+    printf 'cheap\tbench/make.sh\t-\t1 s\tbench/results/cheap\tfigures\texact\n'
 } >"$bad/bench/entries.tsv"
 printf '# bench/run one: commit x\nfigure 1\n# the last row finished By Hand\n' >"$bad/bench/results/one.txt"
 printf 'bench/run cheap: commit x\n' >"$bad/bench/results/cheap/ENTRY"
@@ -106,14 +106,14 @@ if [ -d "$OUT" ]; then echo "figure $1" >"$OUT/figures.txt"; else echo "figure $
 EOF
 chmod +x "$repo/bench/write.sh"
 {
-    printf 'name\tcommand\tneeds\tcost\tresult\tmeasures\n'
-    printf 'one\tbench/write.sh 1\t-\t1 s\tbench/results/one.txt\ta figure | with a pipe\n'
-    printf 'dir\tbench/write.sh 2\t-\t1 s\tbench/results/dir\tfigures in a folder\n'
-    printf 'broken\tFAIL=1 bench/write.sh 3\t-\t1 s\tbench/results/one.txt\ta failure\n'
+    printf 'name\tcommand\tneeds\tcost\tresult\tmeasures\tnoise\n'
+    printf 'one\tbench/write.sh 1\t-\t1 s\tbench/results/one.txt\ta figure | with a pipe\texact\n'
+    printf 'dir\tbench/write.sh 2\t-\t1 s\tbench/results/dir\tfigures in a folder\texact\n'
+    printf 'broken\tFAIL=1 bench/write.sh 3\t-\t1 s\tbench/results/one.txt\ta failure\texact\n'
 } >"$repo/bench/entries.tsv"
 export BENCH_LOCK=$TMP/lock PEAKFIT
 expect_eq "--list escapes a pipe" "$("$repo/bench/run" --list | grep '^| `one`')" \
-    '| `one` | a figure \| with a pipe | - | 1 s | `bench/results/one.txt` |'
+    '| `one` | a figure \| with a pipe | - | 1 s | `bench/results/one.txt` | exact |'
 "$repo/bench/run" one 2>"$TMP/err" || fail "bench/run one: $(cat "$TMP/err")"
 result=$repo/bench/results/one.txt
 expect_eq "a file result: its lines" "$(wc -l <"$result")" 2
@@ -136,15 +136,38 @@ grep -qF "bench/run: dir waits for $BENCH_LOCK (another benchmark is measuring)"
 wait
 expect_eq "a directory result" "$(cat "$repo/bench/results/dir/figures.txt")" "figure 2"
 grep -qE "^bench/run dir: commit " "$repo/bench/results/dir/ENTRY" || fail "ENTRY: $(cat "$repo/bench/results/dir/ENTRY")"
+# bench/check: an entry made again and compared within its noise, the
+# committed result untouched; a figure that moved beyond it fails, naming it.
+cp bench/check bench/check_result.py "$repo/bench/"
+git -C "$repo" init -q && git -C "$repo" add -A && git -C "$repo" -c user.email=t@t -c user.name=t commit -qm t
+"$repo/bench/check" one "$TMP/check1" >"$TMP/out" 2>&1 || fail "bench/check one: $(cat "$TMP/out")"
+grep -qx "bench/check one: made again in $TMP/check1/one.txt, within its noise (exact)" "$TMP/out" ||
+    fail "bench/check one: $(tail -n 1 "$TMP/out")"
+expect_eq "bench/check leaves the committed result" "$(tail -n 1 "$result")" "figure 1"
+{
+    printf 'moved\tbench/write.sh 1.04\t-\t1 s\tbench/results/one.txt\tthe same result, 4 %% off\t5 %%\n'
+    printf 'tight\tbench/write.sh 1.06\t-\t1 s\tbench/results/one.txt\tthe same result, 6 %% off\t5 %%\n'
+    printf 'shape\tbench/write.sh 7\t-\t1 s\tbench/results/one.txt\tonly its shape\tstructure\n'
+} >>"$repo/bench/entries.tsv"
+"$repo/bench/check" moved "$TMP/check2" >"$TMP/out" 2>&1 || fail "4 % within 5 %: $(cat "$TMP/out")"
+"$repo/bench/check" shape "$TMP/check3" >"$TMP/out" 2>&1 || fail "structure: $(cat "$TMP/out")"
+"$repo/bench/check" tight "$TMP/check4" >"$TMP/out" 2>&1
+expect_eq "6 % beyond 5 %: exit status" "$?" 1
+grep -qxF "one.txt:2: 1.06, committed 1 (+6.0%)" "$TMP/out" || fail "6 % beyond 5 %: $(cat "$TMP/out")"
+"$repo/bench/check" no-such-entry >/dev/null 2>"$TMP/err"
+expect_eq "bench/check, unknown entry: exit status" "$?" 2
+expect_eq "bench/check, unknown entry: message" "$(cat "$TMP/err")" \
+    'bench/check: no entry named "no-such-entry" (bench/run --list lists them)'
+
 # a need bench/run does not know
-printf 'odd\tbench/write.sh 4\tnumpy, a quiet room\t1 s\tbench/results/odd.txt\tnothing\n' >>"$repo/bench/entries.tsv"
+printf 'odd\tbench/write.sh 4\tnumpy, a quiet room\t1 s\tbench/results/odd.txt\tnothing\texact\n' >>"$repo/bench/entries.tsv"
 "$repo/bench/run" odd >/dev/null 2>"$TMP/err"
 expect_eq "an unknown need: exit status" "$?" 2
 expect_eq "an unknown need: message" "$(cat "$TMP/err")" \
     'bench/run: bench/entries.tsv: odd needs "a quiet room", which bench/run does not know'
 [ ! -e "$repo/bench/results/odd.txt" ] || fail "an entry with an unknown need ran"
 # a registry row with a field missing
-printf 'short\tbench/write.sh\t-\tbench/results/x\tno cost\n' >>"$repo/bench/entries.tsv"
+printf 'short\tbench/write.sh\t-\tbench/results/x\tno cost\texact\n' >>"$repo/bench/entries.tsv"
 "$repo/bench/run" one >/dev/null 2>"$TMP/err"
 expect_eq "a short row: exit status" "$?" 2
-expect_eq "a short row: message" "$(cat "$TMP/err")" "bench/entries.tsv:6: expected 6 tab-separated fields, got 5"
+expect_eq "a short row: message" "$(cat "$TMP/err")" "bench/entries.tsv:9: expected 7 tab-separated fields, got 6"

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""check_result.py COMMITTED NEW NOISE: whether NEW, an entry's result made
+again (a file, or a directory of files), is COMMITTED within the noise its
+row of bench/entries.tsv states (bench/check runs it):
+
+  exact      every line the same;
+  N %        the same files and lines with every figure masked, and each
+             figure within N % of the committed one (or within N / 100 of
+             it, for figures near zero);
+  structure  the same files and lines with every figure masked (timings:
+             the figures are the machine's moment, only their shape is
+             the entry's).
+
+Everywhere: a file's first line that names its entry ("bench/run NAME:"),
+a directory's ENTRY file, date-times (2026-12-07T08:57:45Z, 2026-12-07
+08:57) and commit hashes (9d27b87) are the run's own and not compared; NEW's own path reads as
+COMMITTED's. A file that is not text is compared by its presence alone.
+Prints each difference (file:line and the two texts or figures) and a last
+line; exits 0 when NEW is within the noise, 1 when not, 2 for bad usage."""
+import os
+import re
+import sys
+
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
+DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?Z?)?")
+# A commit's short or long hash: the run's own, as its date is.
+COMMIT = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+MOST_SHOWN = 20
+
+
+def parse_noise(text):
+    text = text.strip()
+    if text in ("exact", "structure"):
+        return text, 0.0
+    match = re.fullmatch(r"(\d+(?:\.\d+)?) ?%", text)
+    if not match:
+        sys.exit(f"check_result.py: noise must be exact, structure or N %, not {text!r}")
+    return "percent", float(match.group(1)) / 100
+
+
+def files_of(path):
+    """Relative paths of the result's files (a file result: its own name)."""
+    if os.path.isfile(path):
+        return {os.path.basename(path): path}
+    found = {}
+    for root, _, names in os.walk(path):
+        for name in names:
+            full = os.path.join(root, name)
+            rel = os.path.relpath(full, path)
+            if rel != "ENTRY":
+                found[rel] = full
+    return found
+
+
+def text_lines(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().splitlines()
+    except UnicodeDecodeError:
+        return None
+
+
+def names_its_entry(line):
+    return re.search(r"bench/run [\w.+-]+: ", line) is not None
+
+
+def own_masked(line):
+    return COMMIT.sub("%", DATE_TIME.sub("@", line))
+
+
+def skeleton(line):
+    return NUMBER.sub("#", own_masked(line))
+
+
+def figures(line):
+    return [float(x) for x in NUMBER.findall(own_masked(line))]
+
+
+def within(a, b, fraction):
+    return abs(a - b) <= fraction * max(abs(a), abs(b), 1.0)
+
+
+def compare_lines(rel, old, new, kind, fraction, report):
+    first = 1
+    if old and new and names_its_entry(old[0]) and names_its_entry(new[0]):
+        old, new, first = old[1:], new[1:], 2
+    if len(old) != len(new):
+        report(f"{rel}: {len(new)} lines, the committed {len(old)}")
+        return
+    for i, (a, b) in enumerate(zip(old, new), start=first):
+        if kind == "exact":
+            if own_masked(a) != own_masked(b):
+                report(f"{rel}:{i}: {b!r}, committed {a!r}")
+            continue
+        if skeleton(a) != skeleton(b):
+            report(f"{rel}:{i}: another line: {b!r}, committed {a!r}")
+            continue
+        if kind == "percent":
+            for x, y in zip(figures(a), figures(b)):
+                if not within(x, y, fraction):
+                    report(f"{rel}:{i}: {y:g}, committed {x:g} ({(y - x) / max(abs(x), 1e-12):+.1%})")
+
+
+def main(argv):
+    if len(argv) != 4:
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    committed, new, noise = argv[1], argv[2], argv[3]
+    kind, fraction = parse_noise(noise)
+    differences = []
+
+    def report(text):
+        differences.append(text)
+        if len(differences) <= MOST_SHOWN:
+            print(text)
+
+    old_files, new_files = files_of(committed), files_of(new)
+    for rel in sorted(set(old_files) - set(new_files)):
+        report(f"{rel}: committed, not made again")
+    for rel in sorted(set(new_files) - set(old_files)):
+        report(f"{rel}: made again, not committed")
+    for rel in sorted(set(old_files) & set(new_files)):
+        old, fresh = text_lines(old_files[rel]), text_lines(new_files[rel])
+        if old is None or fresh is None:
+            continue
+        fresh = [line.replace(os.path.abspath(new), os.path.abspath(committed)) for line in fresh]
+        compare_lines(rel, old, fresh, kind, fraction, report)
+    if len(differences) > MOST_SHOWN:
+        print(f"... and {len(differences) - MOST_SHOWN} more")
+    verdict = "within" if not differences else f"{len(differences)} difference{'s' * (len(differences) != 1)} beyond"
+    print(f"{len(old_files)} file{'s' * (len(old_files) != 1)}: {verdict} the noise the entry states ({noise})")
+    return 0 if not differences else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
