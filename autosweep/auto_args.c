@@ -54,7 +54,7 @@ static const struct opt_names metric_names = {metric_name_at, 2, NULL, metric_va
                           GROUP_AXIS_##field * sizeof(const char *),                                              \
                    .flags = OPT_DEF_WORDS | OPT_GROUP_AXIS, .def = "the sweep key's"),
 
-static struct opt_row auto_rows[] = {
+static const struct opt_row auto_rows[] = {
     SETTING_OPTION("technique", .arg = "T[,T...]", .type = OPT_ENUM, .off = AUTO_FIELD(techniques),
                    .flags = OPT_REQUIRED | OPT_LIST, .names = &stepping_technique_option_names,
                    .count_off = AUTO_FIELD(n_techniques), .size = sizeof(pf_technique),
@@ -92,15 +92,14 @@ static struct opt_row auto_rows[] = {
     SETTING_AXES(AUTO_SETTING_ROW)
 };
 
-SETTING_OPTIONS_COMPLETE(auto_rows)
 
-const struct opt_table auto_options = OPT_TABLE("auto", "MODEL", auto_rows, NULL);
+const struct opt_table auto_options = SETTING_OPTION_TABLE("auto", "MODEL", auto_rows, NULL);
 
 int auto_parse_args(int argc, char **argv, struct auto_request *r, char *why, size_t size)
 {
     const char *model[2];
     int n;
-    if (opt_defaults(auto_rows, (int)(sizeof auto_rows / sizeof auto_rows[0]), r, NULL, why, size) != 0 ||
+    if (opt_table_defaults(&auto_options, r, NULL, why, size) != 0 ||
         opt_parse_args(&auto_options, argc, argv, r, model, 2, &n, why, size) != 0)
         return -1;
     if (n != 1) {

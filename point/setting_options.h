@@ -11,8 +11,9 @@
  * A command's table writes such a row as SETTING_OPTION("key", fields...):
  * the fields it gives (where the value goes, .off, at least; a type of its
  * own, a default of its own, narrower names) stand; the rest are
- * completed from the setting when the program starts
- * (SETTING_OPTIONS_COMPLETE(rows), once per table). */
+ * completed from the setting the first time the table is read
+ * (SETTING_OPTION_TABLE: its rows stay const, as written; the engine's
+ * readers see them completed, util/options.h's opt_rows). */
 #ifndef PEAKFIT_SETTING_OPTIONS_H
 #define PEAKFIT_SETTING_OPTIONS_H
 #include "util/options.h"
@@ -24,12 +25,11 @@
  * program exits (tests/options_test.c walks every command's table). */
 void setting_options_complete(struct opt_row *rows, int n);
 
-/* Runs setting_options_complete on rows before main: the tables stay
- * complete for every reader (parser, --help, the tests) without each
- * having to ask. */
-#define SETTING_OPTIONS_COMPLETE(rows)                                                      \
-    __attribute__((constructor)) static void complete_##rows(void)                        \
-    {                                                                                       \
-        setting_options_complete(rows, (int)(sizeof(rows) / sizeof((rows)[0])));           \
-    }
+/* A command's struct opt_table whose rows borrow settings' options: the
+ * rows as written, and the room for them completed (static, once). */
+#define SETTING_OPTION_TABLE(cmd, operands_, rows_, other_forms_)                                              \
+    {.command = (cmd), .operands = (operands_), .rows = (rows_),                                              \
+     .n_rows = (int)(sizeof(rows_) / sizeof((rows_)[0])), .other_forms = (other_forms_),                      \
+     .complete = setting_options_complete,                                                                     \
+     .ready = &(struct opt_ready){0, (struct opt_row[sizeof(rows_) / sizeof((rows_)[0])]){{0}}}}
 #endif

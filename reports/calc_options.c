@@ -31,7 +31,7 @@ static void remember_unit(const struct opt_row *row, const char *value, void *ta
 static const char *metric_name_at(int i) { return metric_name((enum metric)i); }
 static const struct opt_names metric_names = {metric_name_at, METRIC_COUNT, NULL, NULL};
 
-static struct opt_row calc_rows[] = {
+static const struct opt_row calc_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, CALC_FIELD(budget_mib), .flags = OPT_MAIN_FORM,
      .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
     {"target-batch", 0, "E", OPT_LONG, CALC_FIELD(target_batch), 1, LIMIT_TARGET_BATCH_MAX,
@@ -69,10 +69,9 @@ static struct opt_row calc_rows[] = {
      .help = "with --zero 3: the model's config.json, to size what FSDP holds unsharded (root module, a layer)"},
 };
 
-SETTING_OPTIONS_COMPLETE(calc_rows)
 
 const struct opt_table calc_options =
-    OPT_TABLE("calc", "DIR", calc_rows,
+    SETTING_OPTION_TABLE("calc", "DIR", calc_rows,
               "calc --per-sample SIZE | --per-token SIZE --seq-len S  --micro-batch B [--accum A] [--replicas G]\n"
               "       [--fixed SIZE --budget SIZE] [--json]");
 
@@ -147,7 +146,7 @@ int calc_parse_args(int argc, char **argv, struct calc_request *r, const char **
     const char *operands[2];
     int n;
     *dir = NULL;
-    if (opt_defaults(calc_rows, (int)(sizeof calc_rows / sizeof calc_rows[0]), r, NULL, why, size) != 0 ||
+    if (opt_table_defaults(&calc_options, r, NULL, why, size) != 0 ||
         opt_parse_args(&calc_options, argc, argv, r, operands, 2, &n, why, size) != 0)
         return -1;
     const char *problem = NULL;

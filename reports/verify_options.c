@@ -10,7 +10,7 @@
 #define VERIFY_FIELD(f) offsetof(struct calc_request, f)
 #define GROUP_CHOICE_BASE VERIFY_FIELD(choice)
 
-static struct opt_row verify_rows[] = {
+static const struct opt_row verify_rows[] = {
     {"budget", 0, "SIZE", OPT_SIZE_MIB, VERIFY_FIELD(budget_mib), .flags = OPT_REQUIRED,
      .help = "memory for the whole process, baseline included (24GiB, 512MiB)"},
     SETTING_OPTION("technique", .type = OPT_NAME, .off = VERIFY_FIELD(technique), .def = "full",
@@ -21,14 +21,13 @@ static struct opt_row verify_rows[] = {
     GROUP_CHOICE_OPTION_ROWS
     PLAN_PROCESS_OPTION_ROW(VERIFY_FIELD(process)),
 };
-SETTING_OPTIONS_COMPLETE(verify_rows)
 
-const struct opt_table verify_options = OPT_TABLE("verify", "DIR", verify_rows, NULL);
+const struct opt_table verify_options = SETTING_OPTION_TABLE("verify", "DIR", verify_rows, NULL);
 
 int verify_parse_args(int argc, char **argv, struct calc_request *r, const char **dir, char *why, size_t size)
 {
     int n;
-    if (opt_defaults(verify_rows, (int)(sizeof verify_rows / sizeof verify_rows[0]), r, NULL, why, size) != 0 ||
+    if (opt_table_defaults(&verify_options, r, NULL, why, size) != 0 ||
         opt_parse_args(&verify_options, argc, argv, r, dir, 1, &n, why, size) != 0)
         return -1;
     if (n == 1)

@@ -21,7 +21,7 @@ struct params_args {
 #define PARAMS_FIELD(f) offsetof(struct params_args, t.f)
 
 /* The settings' own options (point/setting_options.h). */
-static struct opt_row params_rows[] = {
+static const struct opt_row params_rows[] = {
     SETTING_OPTION("technique", .type = OPT_ENUM, .off = PARAMS_FIELD(technique), .def = "full",
                    .help = "the technique whose counts to print"),
     SETTING_OPTION("lora_rank", .type = OPT_INT, .off = PARAMS_FIELD(lora_rank)),
@@ -30,9 +30,8 @@ static struct opt_row params_rows[] = {
     SETTING_OPTION("optimizer", .type = OPT_ENUM, .off = PARAMS_FIELD(optimizer),
                    .help = "the optimizer, whose state optimizer_bytes is (AdamW two moments, SGD one)"),
 };
-SETTING_OPTIONS_COMPLETE(params_rows)
 
-const struct opt_table params_options = OPT_TABLE("params", "MODEL", params_rows, NULL);
+const struct opt_table params_options = SETTING_OPTION_TABLE("params", "MODEL", params_rows, NULL);
 
 /* What is wrong (why), or the synopsis alone for a bare `peakfit params`. */
 static int params_usage(const char *why)
@@ -52,7 +51,7 @@ int params_main(int argc, char **argv)
     int n;
     if (argc < 2)
         return params_usage(NULL);
-    if (opt_defaults(params_rows, (int)(sizeof params_rows / sizeof params_rows[0]), &a, NULL, why, sizeof why) != 0 ||
+    if (opt_table_defaults(&params_options, &a, NULL, why, sizeof why) != 0 ||
         opt_parse_args(&params_options, argc, argv, &a, &model, 1, &n, why, sizeof why) != 0)
         return params_usage(why);
     if (n != 1)

@@ -37,7 +37,7 @@ static char helps[WORKER_MAX_OPTIONS][64];
 
 const struct opt_table *worker_options(void)
 {
-    static struct opt_table table = {"worker", NULL, rows, 0, NULL};
+    static struct opt_table table = {.command = "worker", .rows = rows};
     const struct opt_row *k;
     if (table.n_rows)
         return &table; /* built once */

@@ -189,13 +189,13 @@ static void test_lines(void)
  * one setting, one set of names, range and help in every command. */
 static void check_setting_rows(const struct opt_table *t)
 {
-    const struct opt_row *k;
+    const struct opt_row *k, *rows = opt_rows(t);
     for (int i = 0; i < t->n_rows; i++)
         for (int j = 0; (k = sweep_key_at(j)); j++)
-            CHECK(!k->flag || strcmp(k->flag, t->rows[i].name) || (t->rows[i].flags & OPT_GROUP_AXIS) ||
-                  (t->rows[i].setting && !strcmp(t->rows[i].setting, k->name)),
+            CHECK(!k->flag || strcmp(k->flag, rows[i].name) || (rows[i].flags & OPT_GROUP_AXIS) ||
+                  (rows[i].setting && !strcmp(rows[i].setting, k->name)),
                   "%s --%s is sweep key %s's option: SETTING_OPTION(\"%s\", ...), not a row of its own",
-                  t->command, t->rows[i].name, k->name, k->name);
+                  t->command, rows[i].name, k->name, k->name);
 }
 
 /* Every row of every command's table: help text, found by its own name,
@@ -214,7 +214,7 @@ static void test_tables(void)
     for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
         const struct opt_table *t = tables[k];
         for (int i = 0; i < t->n_rows; i++) {
-            const struct opt_row *r = &t->rows[i];
+            const struct opt_row *r = &opt_rows(t)[i];
             CHECK(r->help && r->help[0], "%s --%s has no help", t->command, r->name);
             CHECK(opt_find(t, r->name) == r || (r->flags & OPT_GROUP_AXIS), "%s --%s: another row has its name",
                   t->command, r->name);
@@ -235,7 +235,9 @@ static void test_tables(void)
             check_setting_rows(t);
         char synopsis[2048];
         opt_synopsis(t, synopsis, sizeof synopsis);
-        CHECK(strstr(synopsis, t->rows[t->n_rows - 1].name) != NULL, "%s: synopsis %s", t->command, synopsis);
+        CHECK(strstr(synopsis, opt_rows(t)[t->n_rows - 1].name) != NULL, "%s: synopsis %s", t->command, synopsis);
+        /* A table completed from the settings keeps its rows as written. */
+        CHECK(!t->complete || t->rows != opt_rows(t), "%s: its rows as written were completed in place", t->command);
     }
 }
 

@@ -13,7 +13,7 @@ const char *opt_near(const struct opt_table *t, const char *name)
     struct near_name near;
     near_name_start(&near, name);
     for (int i = 0; i < t->n_rows; i++)
-        near_name_offer(&near, t->rows[i].name);
+        near_name_offer(&near, opt_rows(t)[i].name);
     return near_name_best(&near);
 }
 
@@ -46,8 +46,9 @@ static size_t append_word(char *buf, size_t used, size_t size, const char *word,
  * (OPT_GROUP_AXIS, util/options.h), and row i is never listed. */
 static int shadowed(const struct opt_table *t, int i)
 {
+    const struct opt_row *rows = opt_rows(t);
     for (int j = 0; j < i; j++)
-        if (strcmp(t->rows[j].name, t->rows[i].name) == 0)
+        if (strcmp(rows[j].name, rows[i].name) == 0)
             return 1;
     return 0;
 }
@@ -62,7 +63,7 @@ void opt_synopsis(const struct opt_table *t, char *buf, size_t size)
         used = append_word(buf, used, size, t->operands, &column);
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < t->n_rows; i++) {
-            const struct opt_row *r = &t->rows[i];
+            const struct opt_row *r = &opt_rows(t)[i];
             int bare = (r->flags & (OPT_REQUIRED | OPT_MAIN_FORM)) != 0;
             if (bare != (pass == 0) || shadowed(t, i))
                 continue;
@@ -85,7 +86,7 @@ void opt_print_synopsis(const struct opt_table *t, FILE *out)
 void opt_print_help(const struct opt_table *t, FILE *out)
 {
     for (int i = 0; i < t->n_rows; i++) {
-        const struct opt_row *o = &t->rows[i];
+        const struct opt_row *o = &opt_rows(t)[i];
         char left[64], shorter[8] = "";
         if (shadowed(t, i))
             continue;

@@ -10,11 +10,29 @@
 
 enum { OPT_MAX_ROWS = 64 };
 
+const struct opt_row *opt_rows(const struct opt_table *t)
+{
+    if (!t->complete)
+        return t->rows;
+    if (!t->ready->done) {
+        memcpy(t->ready->rows, t->rows, (size_t)t->n_rows * sizeof t->rows[0]);
+        t->complete(t->ready->rows, t->n_rows);
+        t->ready->done = 1;
+    }
+    return t->ready->rows;
+}
+
+int opt_table_defaults(const struct opt_table *t, void *target, void *ctx, char *why, size_t size)
+{
+    return opt_defaults(opt_rows(t), t->n_rows, target, ctx, why, size);
+}
+
 const struct opt_row *opt_find(const struct opt_table *t, const char *name)
 {
+    const struct opt_row *rows = opt_rows(t);
     for (int i = 0; i < t->n_rows; i++)
-        if (strcmp(t->rows[i].name, name) == 0)
-            return &t->rows[i];
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
     return NULL;
 }
 
@@ -24,20 +42,21 @@ const struct opt_row *opt_find(const struct opt_table *t, const char *name)
  * attached value (or NULL) in *attached. */
 static const struct opt_row *row_of_arg(const struct opt_table *t, const char *arg, const char **attached)
 {
+    const struct opt_row *rows = opt_rows(t);
     *attached = NULL;
     if (arg[1] != '-') {
         for (int i = 0; i < t->n_rows; i++)
-            if (t->rows[i].short_name && t->rows[i].short_name == arg[1]) {
+            if (rows[i].short_name && rows[i].short_name == arg[1]) {
                 *attached = arg[2] ? arg + 2 : NULL;
-                return &t->rows[i];
+                return &rows[i];
             }
         return NULL;
     }
     size_t len = strcspn(arg + 2, "=");
     for (int i = 0; i < t->n_rows; i++)
-        if (strlen(t->rows[i].name) == len && strncmp(t->rows[i].name, arg + 2, len) == 0) {
+        if (strlen(rows[i].name) == len && strncmp(rows[i].name, arg + 2, len) == 0) {
             *attached = arg[2 + len] == '=' ? arg + 3 + len : NULL;
-            return &t->rows[i];
+            return &rows[i];
         }
     return NULL;
 }
@@ -81,7 +100,7 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
     if (!row)
         return unknown_option(t, arg, why, size);
     as_written(arg, display, sizeof display);
-    if (seen[row - t->rows]++)
+    if (seen[row - opt_rows(t)]++)
         return opt_fail(why, size, OPT_GIVEN_TWICE, display);
     if (!row->arg)
         return value ? opt_fail(why, size, "%s takes no value", display)
@@ -101,15 +120,16 @@ static int take_option(const struct opt_table *t, int argc, char **argv, int *i,
  * seen; one alone with what it is ("needs -o DIR, the directory for ..."). */
 static int missing_required(const struct opt_table *t, const unsigned char *seen, char *why, size_t size)
 {
+    const struct opt_row *rows = opt_rows(t);
     int missing[OPT_MAX_ROWS], n = 0;
     for (int i = 0; i < t->n_rows; i++)
-        if ((t->rows[i].flags & OPT_REQUIRED) && !seen[i])
+        if ((rows[i].flags & OPT_REQUIRED) && !seen[i])
             missing[n++] = i;
     if (!n)
         return 0;
     size_t used = (size_t)snprintf(why, size, "needs");
     for (int k = 0; k < n && used < size; k++) {
-        const struct opt_row *r = &t->rows[missing[k]];
+        const struct opt_row *r = &rows[missing[k]];
         char flag[64];
         if (r->short_name)
             snprintf(flag, sizeof flag, "-%c", r->short_name);
@@ -119,7 +139,7 @@ static int missing_required(const struct opt_table *t, const unsigned char *seen
                                  r->arg ? " " : "", r->arg ? r->arg : "");
     }
     if (n == 1 && used < size)
-        snprintf(why + used, size - used, ", %s", t->rows[missing[0]].help);
+        snprintf(why + used, size - used, ", %s", rows[missing[0]].help);
     return -1;
 }
 
@@ -155,7 +175,7 @@ int opt_unknown_key(const struct opt_table *t, const char *key, char *why, size_
     const char *near = opt_near(t, key);
     name_list_start(&l, keys, sizeof keys);
     for (int i = 0; i < t->n_rows; i++)
-        name_list_add(&l, t->rows[i].name);
+        name_list_add(&l, opt_rows(t)[i].name);
     return opt_fail(why, size, "unknown key \"%s\"%s%s%s (keys: %s)", key, near ? "; did you mean " : "",
                     near ? near : "", near ? "?" : "", keys);
 }

@@ -85,21 +85,36 @@ struct opt_row {
     char list_separator; /* OPT_LIST: what stands between its values; 0: a comma */
 };
 
+/* Where a table's completed rows are kept: made once, at its first use. */
+struct opt_ready {
+    int done;
+    struct opt_row *rows;
+};
+
 /* One command's options. */
 struct opt_table {
     const char *command;    /* "calc": the message prefix is "peakfit calc: " */
     const char *operands;   /* what comes besides options ("DIR"), for the synopsis */
-    const struct opt_row *rows;
+    const struct opt_row *rows; /* as written; the engine reads them through opt_rows() */
     int n_rows;
     const char *other_forms; /* the synopsis's further lines, as written; or NULL */
+    /* A table whose rows borrow a point setting's option (.setting,
+     * point/setting_options.h): completes a copy of the rows, into ready,
+     * the first time any reader asks; NULL: the rows are whole as written. */
+    void (*complete)(struct opt_row *rows, int n);
+    struct opt_ready *ready;
 };
+
+/* The table's rows as every reader sees them: completed where it says how. */
+const struct opt_row *opt_rows(const struct opt_table *t);
 
 /* A default's text from the constant that sets it: OPT_TEXT_OF(DEFAULT_X). */
 #define OPT_TEXT_OF(x) OPT_TEXT_OF_(x)
 #define OPT_TEXT_OF_(x) #x
 
-#define OPT_TABLE(cmd, operands_, rows_, other_forms_) \
-    {(cmd), (operands_), (rows_), (int)(sizeof(rows_) / sizeof((rows_)[0])), (other_forms_)}
+#define OPT_TABLE(cmd, operands_, rows_, other_forms_)                                            \
+    {.command = (cmd), .operands = (operands_), .rows = (rows_), .n_rows = (int)(sizeof(rows_) / sizeof((rows_)[0])), \
+     .other_forms = (other_forms_)}
 
 /* Reads argv[1 .. argc-1] into target: --name=value, --name value, -c
  * value, -cvalue; anything else is an operand, stored in order in
@@ -119,6 +134,8 @@ int opt_set_in(const struct opt_row *row, const char *display, const char *value
 /* Every row's default (.def, unless OPT_DEF_WORDS) read into target by
  * its own setter, as if given; 0, or -1 with why (a table's own fault). */
 int opt_defaults(const struct opt_row *rows, int n_rows, void *target, void *ctx, char *why, size_t size);
+/* The same over a table's rows (opt_rows). */
+int opt_table_defaults(const struct opt_table *t, void *target, void *ctx, char *why, size_t size);
 /* What a number or bool row takes, as its messages say it: "a whole number
  * from 1 to 10" (a list's: "whole numbers from ..."), "a fraction from 0
  * to 0.5", "true or false"; "" for another type. */
