@@ -12,7 +12,7 @@ row of bench/entries.tsv states (bench/check runs it):
              the entry's).
 
 Everywhere: a file's first line that names its entry ("bench/run NAME:"),
-a directory's ENTRY file, date-times (2026-12-07T08:57:45Z, 2026-12-07
+a directory's ENTRY file and hidden files (its lock), date-times (2026-12-07T08:57:45Z, 2026-12-07
 08:57) and commit hashes (9d27b87) are the run's own and not compared; NEW's own path reads as
 COMMITTED's. A file that is not text is compared by its presence alone.
 Prints each difference (file:line and the two texts or figures) and a last
@@ -45,6 +45,8 @@ def files_of(path):
     found = {}
     for root, _, names in os.walk(path):
         for name in names:
+            if name.startswith("."):  # a run's own (the output directory's lock)
+                continue
             full = os.path.join(root, name)
             rel = os.path.relpath(full, path)
             if rel != "ENTRY":
