@@ -14,9 +14,10 @@ VmHWM, baseline included, on both sides). Per technique class (full;
 full+ckpt; lora, for LoRA with or without checkpointing: the classes of
 reports/process_term.c) a least-squares line d = offset + proportional * y;
 one residual sd pooled over every class (each class has too few points for
-its own), its degrees of freedom the points less two per class. Prints the
-pairs, the classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes
-them, and each point's difference as the worker's figure would carry it.
+its own), its degrees of freedom the points less two per class; the range
+of y the class was measured at, where its line holds. Prints the pairs, the
+classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes them, and
+each point's difference as the worker's figure would carry it.
 """
 import csv
 import math
@@ -88,11 +89,13 @@ def main(argv):
     print()
     print(f"# The term per technique class: difference = offset + proportional x the worker's peak above its")
     print(f"# baseline (least squares per class); the residual sd pooled over the classes: {sd:.1f} MiB,")
-    print(f"# {dof} degrees of freedom ({n} pairs less 2 per class). As reports/process_term.c's rows:")
+    print(f"# {dof} degrees of freedom ({n} pairs less 2 per class); the line holds over the class's y, the")
+    print("# worker's peaks above its baseline measured (y_lo, y_hi). As reports/process_term.c's rows:")
     for c in classes:
         a, k, members, res = fits[c]
         models = ", ".join(sorted({m["model"] for m in members}))
-        print(f'    X("{c}", {a:.1f}, {k:.4f}, {sd:.1f}, {dof})  /* {len(members)} pairs: {models} */')
+        lo, hi = min(m["y"] for m in members), max(m["y"] for m in members)
+        print(f'    X("{c}", {a:.1f}, {k:.4f}, {sd:.1f}, {dof}, {lo:.1f}, {hi:.1f})  /* {len(members)} pairs: {models} */')
     print()
     print("# Each pair against its class's line: residual MiB, and in % of the trainer's peak")
     for c in classes:

@@ -29,22 +29,23 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * (VmHWM, baselines included: 339-348 MiB against 111), each in a fresh
  * process of one run: offset + proportional x the worker's peak above its
  * baseline, fitted per technique class by least squares over SmolLM2-135M
- * at b2 s128, b4 s256 and b8 s256 and, for LoRA, Qwen2.5-0.5B at b1, 2, 4
- * s128 and b2 s256 (the worker's peaks 1.1-6.8 GiB); one residual sd pooled
- * over the classes (13 pairs less 2 per class: 7 dof). Full training's
- * difference shrinks as the peak grows (226 MiB at b2 s128, 66 at b8 s256:
- * the worker's heap keeps more holes at large activations). Measured by
+ * at b2 s128, b4 s256 and b8 s256 (full+ckpt also b4 s512, b8 s384, b12
+ * s256) and, for LoRA, Qwen2.5-0.5B at b1, 2, 4 s128 and b2 s256 (the
+ * worker's peaks 1.1-6.7 GiB); one residual sd pooled over the classes (16
+ * pairs less 2 per class: 10 dof). Full training's difference shrinks as
+ * the peak grows (224 MiB at b2 s128, 134 at b8 s256: the worker's heap
+ * keeps more holes at large activations). Measured by
  * bench/process-term.sh term -> bench/results/process-term/term.txt. The
  * line holds between the worker's smallest and largest peak above its
  * baseline measured for the class (y_lo, y_hi, from term.txt's
  * worker_peak - worker_base); outside them the term is the line's value at
  * the nearer end, never extrapolated (full training's falling line would
- * go below zero past 8.4 GiB).
+ * go below zero past 12 GiB).
  * X(class, offset MiB, proportional, sd MiB, dof, y_lo MiB, y_hi MiB) */
 #define PYTHON_TERM_ROWS(X)                                    \
-    X("full", 357.2, -0.0424, 61.6, 7, 2861.2, 6713.2)         \
-    X("full+ckpt", -76.6, 0.1068, 61.6, 7, 2544.0, 3861.6)     \
-    X("lora", 186.1, 0.0306, 61.6, 7, 1052.8, 4605.6)
+    X("full", 316.7, -0.0256, 85.9, 10, 2876.4, 6594.0)        \
+    X("full+ckpt", 85.9, 0.0789, 85.9, 10, 2589.5, 5023.8)     \
+    X("lora", 193.3, 0.0221, 85.9, 10, 1055.6, 4605.7)
 static const struct process_term python_terms[] = {
 #define PYTHON_TERM_ROW(cls, offset, prop, sd, dof, lo, hi) {cls, offset, prop, sd, dof, lo, hi, PROCESS_TERM_SOURCE},
     PYTHON_TERM_ROWS(PYTHON_TERM_ROW)
