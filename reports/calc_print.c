@@ -30,11 +30,30 @@ static void print_replica(const struct calc_request *req, const struct calc_plan
                "a layer in flight %.1f MiB\n", s->root_mib, s->root_grads_mib, s->layer_mib);
 }
 
+/* The calibration by the user's command (reports/calibration.h): the
+ * correction, its spread and standard error, and where it was measured. */
+static void print_calibration(const struct calc_plan *p)
+{
+    const struct calibration *c = &p->calibration;
+    char job[4 * sizeof c->command->points[0]->job];
+    printf("  calibrated by %s (job %s): %+.1f MiB, the mean over its %d points of its peak less the worker fit's "
+           "prediction there (%+.1f to %+.1f, sd %.1f MiB; standard error %.2f MiB at %d dof, in the interval in "
+           "quadrature); no process term: the command is your process\n", c->command->key.measured_by,
+           term_text(c->command->points[0]->job, job, sizeof job), c->mean_mib, c->n, c->lo_mib, c->hi_mib,
+           c->sd_mib, c->se_mib, c->term.dof);
+    if (p->micro_batch < c->min_batch || p->micro_batch > c->max_batch || p->seq_len < c->min_seq_len ||
+        p->seq_len > c->max_seq_len)
+        printf("  note: the command's points were measured at batch %d-%d, seq_len %d-%d: the correction is held "
+               "as the same offset here\n", c->min_batch, c->max_batch, c->min_seq_len, c->max_seq_len);
+}
+
 /* What the plan's process adds to the worker's fit, where it adds anything. */
 static void print_process(const struct calc_plan *p)
 {
     const struct process_term *t = p->process;
-    if (!t->technique_class)
+    if (p->calibration.command)
+        print_calibration(p);
+    if (!t->technique_class || p->calibration.command)
         return;
     printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
            "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; %s); --process worker plans "
@@ -156,6 +175,21 @@ void plan_verdict_json(json_t *o, const struct calc_request *req, const struct p
     JSON_ROWS_ADD(o, verdict);
 }
 
+/* A calibrated plan's correction (reports/calibration.h), after the outcome. */
+static void calibration_json(json_t *o, const struct calibration *c)
+{
+    const struct json_row calibration[] = {
+        JROW_TEXT("calibrated_by", c->command->key.measured_by),
+        JROW_TEXT("calibrated_by_job", c->command->points[0]->job),
+        JROW_INT("calibration_points", c->n),
+        JROW_REAL("calibration_mib", c->mean_mib),
+        JROW_REAL("calibration_sd_mib", c->sd_mib),
+        JROW_REAL("calibration_se_mib", c->se_mib),
+        JROW_INT("calibration_dof", c->term.dof),
+    };
+    JSON_ROWS_ADD(o, calibration);
+}
+
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
@@ -200,5 +234,7 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     plan_verdict_json(o, req, &(struct plan_verdict){p->fixed_mib, p->usable_mib, p->predicted_mib,
                                                      p->max_micro_batch, p->outcome});
     JSON_ROWS_ADD(o, outcome);
+    if (p->calibration.command)
+        calibration_json(o, &p->calibration);
     return o;
 }
