@@ -30,6 +30,16 @@ static void print_replica(const struct calc_request *req, const struct calc_plan
                "a layer in flight %.1f MiB\n", s->root_mib, s->root_grads_mib, s->layer_mib);
 }
 
+/* "2-8", or "8" where the two ends are one. */
+static const char *span(int lo, int hi, char *out, size_t size)
+{
+    if (lo == hi)
+        snprintf(out, size, "%d", lo);
+    else
+        snprintf(out, size, "%d-%d", lo, hi);
+    return out;
+}
+
 /* The calibration by the user's command (reports/calibration.h): the
  * correction, its spread and standard error, and where it was measured. */
 static void print_calibration(const struct calc_plan *p)
@@ -41,10 +51,12 @@ static void print_calibration(const struct calc_plan *p)
            "quadrature); no process term: the command is your process\n", c->command->key.measured_by,
            term_text(c->command->points[0]->job, job, sizeof job), c->mean_mib, c->n, c->lo_mib, c->hi_mib,
            c->sd_mib, c->se_mib, c->term.dof);
+    char batches[32], seq_lens[32];
     if (p->micro_batch < c->min_batch || p->micro_batch > c->max_batch || p->seq_len < c->min_seq_len ||
         p->seq_len > c->max_seq_len)
-        printf("  note: the command's points were measured at batch %d-%d, seq_len %d-%d: the correction is held "
-               "as the same offset here\n", c->min_batch, c->max_batch, c->min_seq_len, c->max_seq_len);
+        printf("  note: the command's points were measured at batch %s, seq_len %s: the correction is held as the "
+               "same offset here\n", span(c->min_batch, c->max_batch, batches, sizeof batches),
+               span(c->min_seq_len, c->max_seq_len, seq_lens, sizeof seq_lens));
 }
 
 /* What the plan's process adds to the worker's fit, where it adds anything. */
