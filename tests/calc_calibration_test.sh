@@ -132,27 +132,22 @@ expect_calc_error "--measured-by worker" \
     "peakfit: $dir: --process command calibrates the worker's fit by a command job's points: --measured-by names that command, not worker (commands at the worker's settings: $hash)" \
     "$dir" --budget 1GiB --process command --measured-by worker
 col() { head -n 1 "$dir/peaks.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-# variant NAME AWK: a copy of the directory, its rows through AWK (-F, -v OFS=,).
-variant() {
+# refused NAME AWK MESSAGE: calc --process command on a copy of the
+# directory, its rows through AWK (-F, -v OFS=,), exits 2 with
+# "peakfit: COPY: MESSAGE".
+refused() {
     mkdir -p "$TMP/$1"
     awk -F, -v OFS=, -v att="$(col attention)" -v by="$(col measured_by)" "$2" "$dir/peaks.csv" >"$TMP/$1/peaks.csv"
+    expect_calc_error "$1" "peakfit: $TMP/$1: $3" "$TMP/$1" --budget 1GiB --process command
 }
-variant one 'NR == 1 || $2 == "builtin" || ($2 == "wrapped" && !seen++)'
-expect_calc_error "one point" \
-    "peakfit: $TMP/one: --process command: $hash measured only 1 point of $key at the worker's settings: a calibration needs 2 or more, for the correction's standard error" \
-    "$TMP/one" --budget 1GiB --process command
-variant eager '$2 == "wrapped" { $att = "eager" } 1'
-expect_calc_error "other settings" \
-    "peakfit: $TMP/eager: --process command: $hash measured technique full at other settings than the worker's group $key: attention eager (the worker's sdpa); a calibration needs the command at the worker's settings" \
-    "$TMP/eager" --budget 1GiB --process command
-variant alone '$2 != "wrapped"'
-expect_calc_error "no command" \
-    "peakfit: $TMP/alone: --process command: no command job measured technique full (rss metric) to calibrate the worker's group $key by (commands: none); run your command at a few of the worker's points in the same sweep (docs/own-script.md)" \
-    "$TMP/alone" --budget 1GiB --process command
-variant two '1; $2 == "wrapped" { $1 = "other/" substr($1, 9); $2 = "other"; $by = "command 0000000000000abc"; print }'
-expect_calc_error "two commands" \
-    "peakfit: $TMP/two: more than one command measured $key at the worker's settings: choose the one to calibrate by with --measured-by (measured_bys: $hash, command 0000000000000abc)" \
-    "$TMP/two" --budget 1GiB --process command
+refused one 'NR == 1 || $2 == "builtin" || ($2 == "wrapped" && !seen++)' \
+    "--process command: $hash measured only 1 point of $key at the worker's settings: a calibration needs 2 or more, for the correction's standard error"
+refused eager '$2 == "wrapped" { $att = "eager" } 1' \
+    "--process command: $hash measured technique full at other settings than the worker's group $key: attention eager (the worker's sdpa); a calibration needs the command at the worker's settings"
+no_command="--process command: no command job measured technique full (rss metric) to calibrate the worker's group $key by (commands: none); run your command at a few of the worker's points in the same sweep (docs/own-script.md)"
+refused alone '$2 != "wrapped"' "$no_command"
+refused two '1; $2 == "wrapped" { $1 = "other/" substr($1, 9); $2 = "other"; $by = "command 0000000000000abc"; print }' \
+    "more than one command measured $key at the worker's settings: choose the one to calibrate by with --measured-by (measured_bys: $hash, command 0000000000000abc)"
 "$PEAKFIT" fit "$dir" >/dev/null 2>&1 || fail "fit $dir"
 expect_calc_error "fit.json" \
     "peakfit: $dir/fit.json: --process command needs the points $hash measured, and a fit.json holds none: give the results directory (its peaks.csv)" \
@@ -160,5 +155,5 @@ expect_calc_error "fit.json" \
 err=$("$PEAKFIT" grid "$TMP/calib.sweep" -o "$TMP/alone" --process command 2>&1 >/dev/null)
 expect_eq "grid --peaks without the command: exit status" "$?" 2
 expect_eq "grid --peaks without the command: message" "$(tail -n 1 <<<"$err")" \
-    "peakfit: builtin/tiny/cpu/full/sdpa/b1/s64/st2/r0: $TMP/alone: --process command: no command job measured technique full (rss metric) to calibrate the worker's group $key by (commands: none); run your command at a few of the worker's points in the same sweep (docs/own-script.md)"
+    "peakfit: builtin/tiny/cpu/full/sdpa/b1/s64/st2/r0: $TMP/alone: $no_command"
 echo "ok"
