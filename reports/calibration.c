@@ -71,11 +71,14 @@ static void no_peer(const struct fit_set *set, const struct group_fit *w, const 
                      settings_apart(w, &set->groups[i], apart, sizeof apart));
             return;
         }
-    commands_listed(set, w, 0, list, sizeof list);
+    /* Named, the command may be misspelt: those that did measure it. */
+    char named[700] = "";
+    if (want && commands_listed(set, w, 0, list, sizeof list) > 0)
+        snprintf(named, sizeof named, " (commands that did: %s)", list);
     snprintf(err, errlen, "%s: --process command: no command job%s%s%s measured technique %s (%s metric) to "
-             "calibrate the worker's group %s by (commands: %s); run your command at a few of the worker's points "
-             "in the same sweep (docs/own-script.md)", set->dir, want ? " \"" : "", want ? want : "", want ? "\"" : "",
-             w->key.technique, metric_name(w->metric), key, list);
+             "calibrate the worker's group %s by%s; run your command at a few of the worker's points in the same "
+             "sweep (docs/own-script.md)", set->dir, want ? " \"" : "", want ? want : "", want ? "\"" : "",
+             w->key.technique, metric_name(w->metric), key, named);
 }
 
 /* The one peer command group of w that calibrates it, or NULL with err set. */

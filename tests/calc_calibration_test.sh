@@ -131,6 +131,9 @@ paste <(expected worker) <(expected command) | awk -v m="$mean" '
 expect_calc_error "--measured-by worker" \
     "peakfit: $dir: --process command calibrates the worker's fit by a command job's points: --measured-by names that command, not worker (commands at the worker's settings: $hash)" \
     "$dir" --budget 1GiB --process command --measured-by worker
+expect_calc_error "another command named" \
+    "peakfit: $dir: --process command: no command job \"command 0000000000000000\" measured technique full (rss metric) to calibrate the worker's group $key by (commands that did: $hash); run your command at a few of the worker's points in the same sweep (docs/own-script.md)" \
+    "$dir" --budget 1GiB --process command --measured-by "command 0000000000000000"
 col() { head -n 1 "$dir/peaks.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 # refused NAME AWK MESSAGE: calc --process command on a copy of the
 # directory, its rows through AWK (-F, -v OFS=,), exits 2 with
@@ -144,7 +147,7 @@ refused one 'NR == 1 || $2 == "builtin" || ($2 == "wrapped" && !seen++)' \
     "--process command: $hash measured only 1 point of $key at the worker's settings: a calibration needs 2 or more, for the correction's standard error"
 refused eager '$2 == "wrapped" { $att = "eager" } 1' \
     "--process command: $hash measured technique full at other settings than the worker's group $key: attention eager (the worker's sdpa); a calibration needs the command at the worker's settings"
-no_command="--process command: no command job measured technique full (rss metric) to calibrate the worker's group $key by (commands: none); run your command at a few of the worker's points in the same sweep (docs/own-script.md)"
+no_command="--process command: no command job measured technique full (rss metric) to calibrate the worker's group $key by; run your command at a few of the worker's points in the same sweep (docs/own-script.md)"
 refused alone '$2 != "wrapped"' "$no_command"
 refused two '1; $2 == "wrapped" { $1 = "other/" substr($1, 9); $2 = "other"; $by = "command 0000000000000abc"; print }' \
     "more than one command measured $key at the worker's settings: choose the one to calibrate by with --measured-by (measured_bys: $hash, command 0000000000000abc)"
