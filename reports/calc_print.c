@@ -57,6 +57,10 @@ static void print_calibration(const struct calc_plan *p)
         printf("  note: the command's points were measured at batch %s, seq_len %s: the correction is held as the "
                "same offset here\n", span(c->min_batch, c->max_batch, batches, sizeof batches),
                span(c->min_seq_len, c->max_seq_len, seq_lens, sizeof seq_lens));
+    if (c->on_floor > 0 && !p->floor_binds)
+        printf("  note: %d of the command's %d points lie on the worker fit's floor (the optimizer step sets the "
+               "peak there, not the activations), and this plan is above the knee: their correction is the "
+               "floor's; calibrate at points above the knee\n", c->on_floor, c->n);
 }
 
 /* What the plan's process adds to the worker's fit, where it adds anything. */
@@ -198,6 +202,7 @@ static void calibration_json(json_t *o, const struct calibration *c)
         JROW_REAL("calibration_sd_mib", c->sd_mib),
         JROW_REAL("calibration_se_mib", c->se_mib),
         JROW_INT("calibration_dof", c->term.dof),
+        JROW_INT("calibration_points_on_floor", c->on_floor),
     };
     JSON_ROWS_ADD(o, calibration);
 }

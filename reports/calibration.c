@@ -118,13 +118,15 @@ static const struct group_fit *calibrating_group(const struct fit_set *set, cons
     return c;
 }
 
-/* Where the command's points were measured: their batches and seq_lens. */
-static void measured_range(struct calibration *cal, const struct group_fit *c)
+/* Where the command's points were measured: their batches and seq_lens,
+ * and how many lie on the worker fit's floor. */
+static void measured_range(struct calibration *cal, const struct group_fit *w, const struct group_fit *c)
 {
     cal->min_batch = cal->max_batch = c->points[0]->batch;
     cal->min_seq_len = cal->max_seq_len = c->points[0]->seq_len;
-    for (int i = 1; i < c->n; i++) {
+    for (int i = 0; i < c->n; i++) {
         const struct observation *o = c->points[i];
+        cal->on_floor += group_floor_binds(w, o->batch, o->seq_len);
         cal->min_batch = o->batch < cal->min_batch ? o->batch : cal->min_batch;
         cal->max_batch = o->batch > cal->max_batch ? o->batch : cal->max_batch;
         cal->min_seq_len = o->seq_len < cal->min_seq_len ? o->seq_len : cal->min_seq_len;
@@ -179,7 +181,7 @@ static void calibration_fill(struct calibration *cal, const struct group_fit *w,
     memset(cal, 0, sizeof *cal);
     cal->command = c;
     correct(w, c, cal);
-    measured_range(cal, c);
+    measured_range(cal, w, c);
     cal->term = (struct process_term){"command", cal->mean_mib, 0, cal->se_mib, cal->n - 1, -INFINITY, INFINITY,
                                       "the command's points beside the worker's"};
     snprintf(cal->words, sizeof cal->words, "your command's process: the worker's fit calibrated by %d points of %s, "

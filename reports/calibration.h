@@ -29,6 +29,10 @@ struct calibration {
     int n;
     double mean_mib, sd_mib, se_mib, lo_mib, hi_mib; /* the corrections: mean, sd, the mean's standard error, range */
     int min_batch, max_batch, min_seq_len, max_seq_len; /* where the command's points were measured */
+    /* how many of them lie where the worker's fit is set by its floor (the
+     * optimizer step, not the activations): their correction is the
+     * floor's, which a plan above the knee need not share */
+    int on_floor;
     char words[300];                 /* what the plan's first line says */
 };
 
