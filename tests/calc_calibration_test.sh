@@ -73,10 +73,11 @@ cmp -s "$TMP/command-12.json" "$TMP/named-12.json" || fail "--measured-by '$hash
 out=$(python3 - "$TMP" "$hash" "$HOLD_MIB" <<'PY'
 import json, math, sys
 tmp, command, hold = sys.argv[1], sys.argv[2], float(sys.argv[3])
-d = []
+d, on_floor = [], 0
 for line in open(f"{tmp}/points.txt"):
     whole, worker = line.split(" ", 1)
     d.append(float(whole) - json.loads(worker)["predicted_peak_mib"])
+    on_floor += json.loads(worker)["set_by"] == "floor"
 n = len(d)
 mean = sum(d) / n
 se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
@@ -87,7 +88,7 @@ if abs(mean - hold) > 0.25 * hold:
 for b in (2, 12):
     w, c = (json.load(open(f"{tmp}/{side}-{b}.json")) for side in ("worker", "command"))
     want = {"process": "command", "calibrated_by": command, "calibrated_by_job": "wrapped", "calibration_points": n,
-            "calibration_dof": n - 1}
+            "calibration_dof": n - 1, "calibration_points_on_floor": on_floor}
     got = {k: c.get(k) for k in want}
     if got != want:
         sys.exit(f"b{b}: {got}, expected {want}")
