@@ -67,9 +67,11 @@ static void print_calibration(const struct calc_plan *p)
 static void print_process(const struct calc_plan *p)
 {
     const struct process_term *t = p->process;
-    if (p->calibration.command)
+    if (p->calibration.command) {
         print_calibration(p);
-    if (!t->technique_class || p->calibration.command)
+        return;
+    }
+    if (!t->technique_class)
         return;
     printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
            "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; %s); --process worker plans "
