@@ -42,3 +42,11 @@ void group_choice_of_key(struct group_choice *c, const struct group_key *key)
     for (int a = 0; a < GROUP_AXIS_COUNT; a++)
         c->want[a] = a == GROUP_AXIS_technique ? NULL : group_axis_value(key, a);
 }
+
+int group_axis_next_difference(const struct group_key *a, const struct group_key *b, int skip, int from)
+{
+    for (int x = from; x < GROUP_AXIS_COUNT; x++)
+        if (x != skip && strcmp(group_axis_value(a, x), group_axis_value(b, x)) != 0)
+            return x;
+    return GROUP_AXIS_COUNT;
+}

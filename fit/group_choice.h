@@ -33,6 +33,11 @@ const char *group_axis_shown(const struct group_key *key, int a, char *buf, size
 int group_axis_matches(const struct group_key *key, const struct group_choice *c, int a);
 /* Wants on every axis what key holds, but technique. */
 void group_choice_of_key(struct group_choice *c, const struct group_key *key);
+/* The first axis from `from` on (the table's order) on which a and b hold
+ * different values, axis `skip` aside; GROUP_AXIS_COUNT where there is
+ * none. Two groups of the same settings measured two ways (the worker's
+ * and a command job's) differ only on GROUP_AXIS_measured_by. */
+int group_axis_next_difference(const struct group_key *a, const struct group_key *b, int skip, int from);
 
 /* The option rows of every axis but technique, for a command whose
  * request holds a struct group_choice at offset GROUP_CHOICE_BASE (which

@@ -46,6 +46,7 @@ static void read_fields(const char *const *f, struct observation *o)
     GROUP_KEY_ALL(READ_KEY_FIELD)
 #undef READ_KEY_FIELD
     text(o->status, sizeof o->status, f[PEAKS_COL_status]);
+    text(o->job, sizeof o->job, f[PEAKS_COL_job]);
     o->batch = small(f[PEAKS_COL_batch]);
     o->seq_len = small(f[PEAKS_COL_seq_len]);
     o->tokens = peaks_number(f[PEAKS_COL_tokens]);

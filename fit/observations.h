@@ -6,11 +6,13 @@
 #include "core/phase.h"
 #include "sweeps/peaks_columns.h"
 #include "sweeps/setting_rows.h"
+#include "sweeps/sweep.h"
 #include "util/csv_table.h"
 #include "util/rank_peaks.h"
 
 struct observation {
     int line;              /* in peaks.csv */
+    char job[SWEEP_NAME_MAX]; /* the sweep section it comes from (a command's job names its calibration) */
     /* the group key's fields (fit/group_key.h), as peaks.csv writes them:
      * model, device, technique, attention (empty in files from before its
      * column: eager then), lora_rank, lora_targets, warm, measured_by

@@ -43,6 +43,10 @@ static int candidate(const struct fit_set *set, const struct group_fit *g, const
     if (g->metric != planning_metric(set, &g->key, r) || strcmp(g->key.technique, r->technique) ||
         depth_key_is_slice(&g->key))
         return 0;
+    /* A plan calibrated by a command is the worker's fit, whatever the
+     * command's settings: the calibration says where they differ. */
+    if (r->process == PROCESS_COMMAND && strcmp(g->key.measured_by, "worker"))
+        return 0;
     for (int a = 0; a < upto; a++)
         if (!axis_matches(g, r, a))
             return 0;
@@ -112,6 +116,16 @@ static int from_slices_only(const struct fit_set *set, const struct calc_request
     return 0;
 }
 
+/* Is the worker's group among the candidates that match the axes before
+ * `upto`? Beside a command's, it can be calibrated by the command's points. */
+static int worker_among(const struct fit_set *set, const struct calc_request *r, int upto)
+{
+    for (int i = 0; i < set->n_groups; i++)
+        if (candidate(set, &set->groups[i], r, upto) && !strcmp(set->groups[i].key.measured_by, "worker"))
+            return 1;
+    return 0;
+}
+
 static int check_choices(const struct fit_set *set, const struct calc_request *r, char *err, unsigned long errlen)
 {
     char list[1024], techniques[512];
@@ -137,8 +151,10 @@ static int check_choices(const struct fit_set *set, const struct calc_request *r
             return -1;
         }
         if (!w && n > 1) {
-            snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)",
-                     set->dir, what, r->technique, group_axis_option(a), what, list);
+            snprintf(err, errlen, "%s holds more than one %s with technique %s: choose one with --%s (%ss: %.900s)%s",
+                     set->dir, what, r->technique, group_axis_option(a), what, list,
+                     a == GROUP_AXIS_measured_by && worker_among(set, r, a)
+                         ? ", or plan with the worker's fit calibrated by the command's points: --process command" : "");
             return -1;
         }
     }
@@ -285,12 +301,20 @@ int calc_plan_make(const struct fit_set *set, const struct calc_request *req, st
                    char *err, unsigned long errlen)
 {
     memset(p, 0, sizeof *p);
-    if (!(p->fit = find_fit(set, req, err, errlen)))
+    /* Calibrated by a command, the plan is the worker's fit; --measured-by
+     * names the command (reports/calibration.h). */
+    struct calc_request worker = *req;
+    if (req->process == PROCESS_COMMAND)
+        worker.choice.want[GROUP_AXIS_measured_by] = "worker";
+    if (!(p->fit = find_fit(set, &worker, err, errlen)))
         return -1;
     const struct group_fit *g = p->fit;
     long replicas = req->replicas > 0 ? req->replicas : 1;
     p->training = is_training(g->key.technique);
-    p->process = process_term_for((enum plan_process)req->process, g, &p->process_words);
+    p->process = plan_process_term(set, (enum plan_process)req->process, g, req->choice.want[GROUP_AXIS_measured_by],
+                                   &p->calibration, &p->process_words, err, errlen);
+    if (!p->process)
+        return -1;
     p->other_machine = !req->on_measuring_machine &&
                        !hardware_is_here(&g->hw, p->other_machine_why, sizeof p->other_machine_why);
     p->seq_len = req->seq_len > 0 ? req->seq_len : g->seq_lens[g->n_seq - 1];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "fit/fit_set.h"
 #include "fit/group_choice.h"
+#include "reports/calibration.h"
 #include "reports/process_term.h"
 #include "util/exit_status.h"
 #include "util/options.h"
@@ -41,7 +42,8 @@ struct calc_request {
     long replicas;
     long micro_batch, accum; /* > 0: evaluate this plan instead */
     int on_measuring_machine; /* 1: plan for the machine that measured (the report), wherever this runs */
-    int process;            /* enum plan_process: whose process the whole-process figure is (--process) */
+    int process;            /* enum plan_process: whose process the whole-process figure is (--process);
+                             * command: choice's measured_by names the command that calibrates the worker's fit */
     long zero;              /* ZeRO stage 1-3 across the replicas, 0: none */
     int json;
     /* standalone (no DIR): activation memory per sample, or per token with
@@ -92,6 +94,7 @@ struct calc_plan {
     const struct process_term *process;
     const char *process_words;
     double process_term_mib, process_worker_mib; /* the term, and the worker's peak above its baseline it is at */
+    struct calibration calibration; /* --process command: the term is its (process points there) */
 };
 enum { CALC_FAR_FACTOR = 4, CALC_EXTRAPOLATION_FACTOR = 2 };
 

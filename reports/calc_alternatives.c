@@ -32,6 +32,10 @@ static struct calc_request alike(const struct fit_set *set, const struct calc_re
     for (int a = 0; a < GROUP_AXIS_COUNT; a++)
         if (r.choice.want[a] && !held_with(set, t, k, a))
             r.choice.want[a] = NULL;
+    /* A calibrated plan's fit is the worker's: calibrated by the same
+     * command (where it measured technique t too). */
+    if (p->calibration.command)
+        r.choice.want[GROUP_AXIS_measured_by] = p->calibration.command->key.measured_by;
     r.technique = t;
     r.replicas = replicas;
     r.zero = zero;

@@ -30,10 +30,47 @@ static void print_replica(const struct calc_request *req, const struct calc_plan
                "a layer in flight %.1f MiB\n", s->root_mib, s->root_grads_mib, s->layer_mib);
 }
 
+/* "2-8", or "8" where the two ends are one. */
+static const char *span(int lo, int hi, char *out, size_t size)
+{
+    if (lo == hi)
+        snprintf(out, size, "%d", lo);
+    else
+        snprintf(out, size, "%d-%d", lo, hi);
+    return out;
+}
+
+/* The calibration by the user's command (reports/calibration.h): the
+ * correction, its spread and standard error, and where it was measured. */
+static void print_calibration(const struct calc_plan *p)
+{
+    const struct calibration *c = &p->calibration;
+    char job[4 * sizeof c->command->points[0]->job];
+    printf("  calibrated by %s (job %s): %+.1f MiB, the mean over its %d points of its peak less the worker fit's "
+           "prediction there (%+.1f to %+.1f, sd %.1f MiB; standard error %.2f MiB at %d dof, in the interval in "
+           "quadrature); no process term: the command is your process\n", c->command->key.measured_by,
+           term_text(c->command->points[0]->job, job, sizeof job), c->mean_mib, c->n, c->lo_mib, c->hi_mib,
+           c->sd_mib, c->se_mib, c->term.dof);
+    char batches[32], seq_lens[32];
+    if (p->micro_batch < c->min_batch || p->micro_batch > c->max_batch || p->seq_len < c->min_seq_len ||
+        p->seq_len > c->max_seq_len)
+        printf("  note: the command's points were measured at batch %s, seq_len %s: the correction is held as the "
+               "same offset here\n", span(c->min_batch, c->max_batch, batches, sizeof batches),
+               span(c->min_seq_len, c->max_seq_len, seq_lens, sizeof seq_lens));
+    if (c->on_floor > 0 && !p->floor_binds)
+        printf("  note: %d of the command's %d points lie on the worker fit's floor (the optimizer step sets the "
+               "peak there, not the activations), and this plan is above the knee: their correction is the "
+               "floor's; calibrate at points above the knee\n", c->on_floor, c->n);
+}
+
 /* What the plan's process adds to the worker's fit, where it adds anything. */
 static void print_process(const struct calc_plan *p)
 {
     const struct process_term *t = p->process;
+    if (p->calibration.command) {
+        print_calibration(p);
+        return;
+    }
     if (!t->technique_class)
         return;
     printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
@@ -156,6 +193,22 @@ void plan_verdict_json(json_t *o, const struct calc_request *req, const struct p
     JSON_ROWS_ADD(o, verdict);
 }
 
+/* A calibrated plan's correction (reports/calibration.h), after the outcome. */
+static void calibration_json(json_t *o, const struct calibration *c)
+{
+    const struct json_row calibration[] = {
+        JROW_TEXT("calibrated_by", c->command->key.measured_by),
+        JROW_TEXT("calibrated_by_job", c->command->points[0]->job),
+        JROW_INT("calibration_points", c->n),
+        JROW_REAL("calibration_mib", c->mean_mib),
+        JROW_REAL("calibration_sd_mib", c->sd_mib),
+        JROW_REAL("calibration_se_mib", c->se_mib),
+        JROW_INT("calibration_dof", c->term.dof),
+        JROW_INT("calibration_points_on_floor", c->on_floor),
+    };
+    JSON_ROWS_ADD(o, calibration);
+}
+
 json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p)
 {
     const struct group_fit *g = p->fit;
@@ -200,5 +253,7 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
     plan_verdict_json(o, req, &(struct plan_verdict){p->fixed_mib, p->usable_mib, p->predicted_mib,
                                                      p->max_micro_batch, p->outcome});
     JSON_ROWS_ADD(o, outcome);
+    if (p->calibration.command)
+        calibration_json(o, &p->calibration);
     return o;
 }

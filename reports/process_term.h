@@ -14,7 +14,8 @@
  * plan's first line says). */
 #define PLAN_PROCESSES(X)                                                         \
     X(PROCESS_WORKER, "worker", "peakfit's worker's own process")                 \
-    X(PROCESS_PYTHON, "python", "a Python trainer's whole process")
+    X(PROCESS_PYTHON, "python", "a Python trainer's whole process")               \
+    X(PROCESS_COMMAND, "command", "your command's process")
 #define PLAN_PROCESS_ENUM(e, name, words) e,
 enum plan_process { PLAN_PROCESSES(PLAN_PROCESS_ENUM) PROCESS_COUNT };
 #undef PLAN_PROCESS_ENUM
@@ -25,7 +26,8 @@ extern const struct opt_names plan_process_option_names;
     {"process", 0, "P", OPT_ENUM, (off), .names = &plan_process_option_names, .def = "python",                \
      .help = "whose whole process an RSS plan is for: python, a Python trainer's (the difference from the "     \
              "worker's measured per technique class, bench/results/process-term/term.txt); worker, peakfit's "  \
-             "worker's own"}
+             "worker's own; command, your command job's: the worker's fit calibrated by the command's points "  \
+             "at the worker's settings"}
 
 /* What a plan adds for its process at the worker's peak y MiB above its
  * baseline: offset_mib + proportional * y for y in [y_lo_mib, y_hi_mib]
@@ -33,14 +35,16 @@ extern const struct opt_names plan_process_option_names;
  * residual sd of sd_mib known to dof degrees of freedom. The zero term (no
  * class) where the process adds nothing or is not a Python trainer's. */
 struct process_term {
-    const char *technique_class; /* the row's class ("full", ...); NULL: the zero term */
+    const char *technique_class; /* the row's class ("full", ...); "command": a calibration
+                                  * (reports/calibration.h); NULL: the zero term */
     double offset_mib, proportional, sd_mib;
     int dof;
     double y_lo_mib, y_hi_mib;
     const char *measured_by;     /* the benchmark and result that measured the row */
 };
 
-/* The term a plan of g for process p adds, and in *words what the plan is
+/* The term a plan of g for process p (the worker's or a Python trainer's;
+ * the command's is reports/calibration.h's) adds, and in *words what the plan is
  * for (its first line): a Python trainer's row of g's technique class for
  * an RSS fit measured by the worker; else the zero term, *words saying why
  * (the worker's own process; a command job's fit, its own process; a GPU

@@ -4,18 +4,9 @@
  * A of each and, point by point, both peaks and their ratio. */
 #include <stdio.h>
 #include <string.h>
+#include "reports/calibration.h"
 #include "reports/markdown.h"
 #include "reports/report_sections.h"
-
-/* Is c a command's group of the same points, metric and settings as the worker's group w? */
-static int peer_of(const struct group_fit *w, const struct group_fit *c)
-{
-    if (strcmp(w->key.measured_by, "worker") || !strcmp(c->key.measured_by, "worker") || w->metric != c->metric)
-        return 0;
-    struct group_key same = c->key;
-    snprintf(same.measured_by, sizeof same.measured_by, "%s", w->key.measured_by);
-    return group_key_compare(&w->key, &same) == 0;
-}
 
 /* The index of c's point at w's point i (same batch and seq_len), or -1. */
 static int same_point(const struct group_fit *w, int i, const struct group_fit *c)
@@ -67,7 +58,7 @@ void section_peers(FILE *f, const struct fit_set *set)
     for (int i = 0; i < set->n_groups; i++)
         for (int k = 0; k < set->n_groups; k++) {
             const struct group_fit *w = &set->groups[i], *c = &set->groups[k];
-            if (!peer_of(w, c))
+            if (!group_peer_of(w, c))
                 continue;
             if (!shown++)
                 fprintf(f, "## The same points, measured two ways\n\nThe built-in worker's group beside a "

@@ -19,8 +19,11 @@
 #include "util/options.h"
 
 /* The point's expected peak (MiB, baseline included) from the fit of its
- * group in set; -1 when set has no such fitted group. */
-static double from_fit(const struct fit_set *set, const struct grid_point *p, enum plan_process process)
+ * group in set; -1 when set has no such fitted group; -2 with err set when
+ * the process asked for cannot be planned for it (a calibration by a
+ * command that is not there). */
+static double from_fit(const struct fit_set *set, const struct grid_point *p, enum plan_process process,
+                       char *err, size_t errlen)
 {
     struct group_key key;
     results_number num;
@@ -36,19 +39,30 @@ static double from_fit(const struct fit_set *set, const struct grid_point *p, en
     if (!g || !group_chosen(g) || !technique_runs_steps(p->technique))
         return -1;
     const char *words;
+    struct calibration cal;
+    const struct process_term *term = plan_process_term(set, process, g, NULL, &cal, &words, err, errlen);
     double y = group_predict(g, p->batch, p->seq_len, NULL);
-    return g->baseline_mib + y + process_term_at(process_term_for(process, g, &words), y);
+    return term ? g->baseline_mib + y + process_term_at(term, y) : -2;
 }
 
-static void print_expected(const struct sweep *s, const struct grid *g, const struct fit_set *set,
-                           enum plan_process process)
+/* Each point's expected peak and the total on stderr: EXIT_DONE, or
+ * EXIT_BAD_INPUT after the message where a point's process cannot be
+ * planned. */
+static int print_expected(const struct sweep *s, const struct grid *g, const struct fit_set *set,
+                          enum plan_process process)
 {
     struct predictor pr;
     double largest = 0, total = 0;
     int at = -1, fitted = 0;
+    char err[2048];
     predictor_init(&pr, s);
     for (int i = 0; i < g->n; i++) {
-        double mib = from_fit(set, &g->points[i], process);
+        double mib = from_fit(set, &g->points[i], process, err, sizeof err);
+        if (mib == -2) {
+            fprintf(stderr, "peakfit: %s: %s\n", g->points[i].id, err);
+            predictor_free(&pr);
+            return EXIT_BAD_INPUT;
+        }
         const char *source = mib >= 0 ? "fit" : "arithmetic";
         fitted += mib >= 0;
         if (mib < 0)
@@ -66,6 +80,7 @@ static void print_expected(const struct sweep *s, const struct grid *g, const st
                 "over %d points (bench/results/arithmetic-error.txt); measure a point for a number to plan with\n",
                 PREDICT_ARITHMETIC_MIN_PCT, PREDICT_ARITHMETIC_MAX_PCT, PREDICT_ARITHMETIC_POINTS);
     predictor_free(&pr);
+    return EXIT_DONE;
 }
 
 /* DIR's fit, or NULL (said on stderr) when it has none yet. */
@@ -134,14 +149,14 @@ int grid_main(int argc, char **argv)
         printf("%s\n", g.points[i].id);
     fflush(stdout);
     struct fit_set *fitted = open_fit(a.dir, &set);
-    if (a.peaks)
-        print_expected(s, &g, fitted, (enum plan_process)a.process);
+    status = a.peaks ? print_expected(s, &g, fitted, (enum plan_process)a.process) : EXIT_DONE;
     char summary[128];
     grid_summary(&g, summary, sizeof summary);
-    fprintf(stderr, "peakfit: %s: %s\n", a.sweep, summary);
+    if (status == EXIT_DONE)
+        fprintf(stderr, "peakfit: %s: %s\n", a.sweep, summary);
     if (fitted)
         fit_set_free(fitted);
     grid_free(&g);
     sweep_free(s);
-    return EXIT_DONE;
+    return status;
 }

@@ -236,7 +236,11 @@ static int judge(const char *vdir, const struct calc_plan *p, double limit_mib)
     group_key_format(&p->fit->key, key, sizeof key);
     printf("verify %s, seq_len %ld (%s): memory limit %.1f MiB above the baseline (%.1f MiB)\n", key, p->seq_len,
            p->process_words, limit_mib, p->fit->baseline_mib);
-    if (p->process->technique_class)
+    if (p->calibration.command)
+        printf("  peakfit's worker runs the plan under the limit at which your command's predicted peak (the "
+               "worker's plus the calibration by %s, %+.1f MiB) reaches the budget\n",
+               p->calibration.command->key.measured_by, p->calibration.mean_mib);
+    else if (p->process->technique_class)
         printf("  peakfit's worker runs the plan under the limit at which a Python trainer's predicted peak "
                "reaches the budget (the process term's inverse)\n");
     if (p->other_machine)
@@ -288,8 +292,9 @@ static int verify(const char *dir, const struct fit_set *set, const struct calc_
     int runnable = plan_runnable(&p, req);
     if (runnable != EXIT_DONE)
         return runnable;
-    /* The worker runs the plan: for a Python trainer's process, under the
-     * worker's peak at which the trainer's would reach the budget. */
+    /* The worker runs the plan: for a Python trainer's process or a
+     * calibrated command's, under the worker's peak at which theirs would
+     * reach the budget. */
     double limit_mib = process_term_worker_limit(p.process, req->budget_mib - p.fit->baseline_mib);
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
     if (csv_table_read(path, &t, err, sizeof err) != 0)

@@ -107,7 +107,7 @@ for cmd in calc verify grid; do
     [ "$cmd" = grid ] && { err=$("$PEAKFIT" grid "$operand" --process nope 2>&1 >/dev/null); rc=$?; }
     expect_eq "$cmd --process nope: exit status" "$rc" 2
     expect_eq "$cmd --process nope: message" "$(head -n 1 <<<"$err")" \
-        "peakfit $cmd: --process must be one of worker, python, not \"nope\""
+        "peakfit $cmd: --process must be one of worker, python, command, not \"nope\""
 done
 err=$("$PEAKFIT" calc "$dir" --budget 2GiB --process 2>&1 >/dev/null)
 expect_eq "calc --process without a value: exit status" "$?" 2
