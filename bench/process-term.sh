@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/process-term.sh term|heldout [DIR]: a whole-process plan for a Python
+# bench/process-term.sh term|heldout|trainer [DIR]: a whole-process plan for a Python
 # trainer (reports/process_term.c), measured in one run each.
 #   term     bench/process-term.sweep's points by peakfit's worker and by a
 #            Python trainer running the published SmolLM2-135M script's
@@ -11,7 +11,12 @@
 #   heldout  bench/process-heldout.sweep's points, off every grid the plans
 #            are fitted from, by the same trainer; bench/process-heldout.py
 #            writes DIR/heldout.md: calc's plan from the committed fits beside
-#            each measured peak (DIR default bench/results/process-heldout).
+#            each measured peak (DIR default bench/results/process-heldout);
+#   trainer  bench/process-trainer.sweep's points by the same trainer with
+#            its plain loop and with transformers.Trainer (train_step.py
+#            --loop trainer); bench/process-trainer.py writes DIR/trainer.txt:
+#            the Trainer's extra against the term (DIR default
+#            bench/results/process-trainer).
 # Each measures into DIR/peaks.csv and then writes the paths in it that lie
 # inside the checkout and its venv relative to the repository
 # (bench/peaks-tidy.py). A rerun into the same DIR resumes a run that
@@ -25,7 +30,8 @@ cd "$(dirname "$0")/.."
 case ${1:-} in
 term) summary=term.txt ;;
 heldout) summary=heldout.md ;;
-*) echo "usage: bench/process-term.sh term|heldout [DIR]" >&2; exit 2 ;;
+trainer) summary=trainer.txt ;;
+*) echo "usage: bench/process-term.sh term|heldout|trainer [DIR]" >&2; exit 2 ;;
 esac
 DIR=${2:-${OUT:-bench/results/process-$1}}
 PEAKFIT=${PEAKFIT:-build-torch2/bin/peakfit}
@@ -43,6 +49,6 @@ measured "bench/process-$1.sweep" ||
     "$PEAKFIT" run "bench/process-$1.sweep" -o "$DIR" 2>"$DIR/run.log" || { tail -n 20 "$DIR/run.log" >&2; exit 1; }
 # paths inside the checkout and its venv, relative to the repository
 PEAKFIT=$PEAKFIT "$PYTHON" bench/peaks-tidy.py "$DIR" >/dev/null
-[ "$1" = heldout ] || "$PEAKFIT" fit "$DIR" >"$DIR/fit.txt" 2>&1
+[ "$1" != term ] || "$PEAKFIT" fit "$DIR" >"$DIR/fit.txt" 2>&1
 PEAKFIT=$PEAKFIT "$PYTHON" "bench/process-$1.py" "$DIR/peaks.csv" >"$DIR/$summary"
 cat "$DIR/$summary"

@@ -23,6 +23,7 @@ train_step b2 --batch 2 --seq-len 32 --technique full --steps 2
 train_step b4 --batch 4 --seq-len 32 --technique full
 train_step lora --batch 2 --seq-len 32 --technique lora+ckpt
 train_step inference --batch 2 --seq-len 32 --technique inference
+train_step trainer --batch 2 --seq-len 32 --technique full+ckpt --steps 2 --warm 0 --loop trainer
 
 # Every key is one the runner reads (a row of point/worker_report.h that is
 # not the runner's own, or a phase key), every line key=value.
@@ -38,6 +39,11 @@ for r in "$TMP"/*.report; do
 done
 
 expect_eq "steps 2: step_s lines" "$(grep -c '^step_s=' "$TMP/b2.report")" 2
+expect_eq "trainer, steps 2: step_s lines" "$(grep -c '^step_s=' "$TMP/trainer.report")" 2
+expect_eq "trainer: AdamW's two moments" "$(value optimizer_bytes trainer)" "$(( $(value weight_bytes trainer) * 2 ))"
+for phase in forward backward optimizer; do
+    expect_gt "trainer: $phase peak" "$(value ${phase}_peak_bytes trainer)" "$(value weight_bytes trainer)"
+done
 awk -v l="$(value loss b2)" 'BEGIN { exit !(l > 8 && l < 10) }' || fail "loss $(value loss b2) is not near ln(8192) = 9.01"
 expect_eq "full: trainable = params" "$(value trainable_params b2)" "$(value params b2)"
 expect_gt "lora: params" "$(value params lora)" "$(value trainable_params lora)"
@@ -64,6 +70,12 @@ fi
 out=$(env -u PEAKFIT_REPORT_FD "$PYTHON" "$ROOT/examples/transformers/train_step.py" --config "$CONFIG" \
     --batch 1 --seq-len 8 --technique inference --threads 1 2>/dev/null) || fail "train_step.py without a report descriptor failed"
 expect_eq "stdout without PEAKFIT_REPORT_FD" "$out" ""
+
+# The Trainer makes AdamW's state at its first step: --warm 1 is refused.
+err=$("$PYTHON" "$ROOT/examples/transformers/train_step.py" --config "$CONFIG" --batch 1 --seq-len 8 --loop trainer 2>&1)
+expect_eq "--loop trainer --warm 1: exit status" "$?" 2
+expect_eq "--loop trainer --warm 1" "$(tail -n 1 <<<"$err")" \
+    "train_step.py: error: --loop trainer takes --warm 0: the Trainer makes the optimizer's state at its first step"
 
 # A config that is not there is named.
 err=$("$PYTHON" "$ROOT/examples/transformers/train_step.py" --config "$TMP/none.json" --batch 1 --seq-len 8 2>&1) &&

@@ -46,6 +46,37 @@ The step protocol is peakfit's built-in worker's (worker/worker.c, shim/model.cp
     for amp-bf16; backward; optimizer.step(); zero_grad;
   - inference: eval mode, torch.no_grad(), the forward only.
 Each part is a phase (forward, backward, optimizer) for the per-phase peaks.
+
+--loop trainer runs the steps with transformers.Trainer instead
+(examples/transformers/trainer_loop.py; --warm 0, a training technique, and
+--optimizer adamw, adamw-fused or sgd), as a Trainer user's script does: the
+Trainer and its callbacks imported before the baseline, the same model built
+the same way. What differs from the plain loop, as the installed Trainer
+(transformers 5.x) runs it:
+  - the data: a Dataset of --batch x --steps samples of random ids made
+    before the Trainer, read through its DataLoader (RandomSampler,
+    default_data_collator, no workers); the plain loop draws [batch, seq_len]
+    ids in each step;
+  - the model: the Trainer moves it to its device and wraps it through
+    accelerate's prepare (no wrapper on one CPU process); +ckpt is the
+    Trainer's activation_checkpointing=True (it calls the model's
+    checkpointing itself, with --reentrant's kwargs), not a call in the build;
+    amp-bf16 is its bf16=True;
+  - the optimizer: its own create_optimizer, optim adamw_torch (AdamW,
+    foreach left to torch: the for-loop form on CPU, as adamw), adamw_torch_fused
+    or sgd with optim_args momentum=0.9; weight_decay 0.01 on all but the
+    biases and norm weights (two parameter groups), lr 1e-4 under its default
+    linear schedule (a LambdaLR, no warm-up);
+  - each step: the loss divided by the accumulation steps (1) and kept as a
+    running total, the gradients clipped to max_grad_norm 1.0 (its default:
+    the norm over all gradients), then optimizer.step(), the scheduler's
+    step and model.zero_grad(), which is set_to_none=True in torch 2: the
+    gradients are freed after each step whatever --zero-grad says (its
+    zeros is the plain loop's only);
+  - the phases: forward is Trainer.compute_loss, backward its
+    accelerator.backward, optimizer its pre-/post-optimizer-step callbacks;
+    clipping, the schedule and zero_grad lie between the marks (in the whole
+    peaks only); the loss is the Trainer's mean training loss.
 """
 import argparse
 import functools
@@ -97,9 +128,14 @@ def parse_args(argv):
                         "not transformers' default non-reentrant one")
     p.add_argument("--build", choices=("pretrained", "config"), default="pretrained",
                    help="random weights through from_pretrained's path (default) or from_config's")
+    p.add_argument("--loop", choices=("plain", "trainer"), default="plain",
+                   help="the steps by this script's loop (default) or by transformers.Trainer")
     a = p.parse_args(argv)
     if a.batch <= 0 or a.seq_len <= 0 or a.steps <= 0 or a.lora_rank <= 0:
         p.error("--batch, --seq-len, --steps and --lora-rank must be positive")
+    if a.loop == "trainer":
+        import trainer_loop
+        trainer_loop.check(a, p.error)
     return a
 
 
@@ -127,6 +163,8 @@ def load_code(a, cfg):
     MODEL_FOR_CAUSAL_LM_MAPPING[type(cfg)]
     if a.technique.startswith("lora"):
         import peft  # noqa: F401
+    if a.loop == "trainer":
+        import trainer_loop  # noqa: F401  (transformers.Trainer, accelerate)
 
 
 def empty_checkpoint(cfg):
@@ -168,7 +206,7 @@ def build(a, cfg, checkpoint):
         letters = [t.strip() for t in a.lora_targets.replace("+", ",").split(",") if t.strip()]
         model = get_peft_model(model, LoraConfig(r=a.lora_rank, lora_alpha=2 * a.lora_rank, lora_dropout=0.0,
                                                  target_modules=lora_targets(cfg.model_type, letters)))
-    if a.technique.endswith("+ckpt"):
+    if a.technique.endswith("+ckpt") and a.loop == "plain":  # the Trainer enables it itself
         model.gradient_checkpointing_enable(
             gradient_checkpointing_kwargs={"use_reentrant": True} if a.reentrant else None)
     return model.to(a.device)
@@ -229,6 +267,15 @@ def inference_step(a, model, report, vocab):
         model(input_ids=ids)
 
 
+def plain_loop(a, model, optimizer, report, vocab):
+    for _ in range(a.steps):
+        with report.step():
+            if optimizer is None:
+                inference_step(a, model, report, vocab)
+            else:
+                report.loss(train_step(a, model, optimizer, report, vocab))
+
+
 def main(argv):
     a = parse_args(argv)
     if a.threads:
@@ -260,7 +307,7 @@ def measure(a, cfg, checkpoint):
         else:
             model.train()
             trainable = [p for p in model.parameters() if p.requires_grad]
-            optimizer = make_optimizer(a, trainable)
+            optimizer = make_optimizer(a, trainable) if a.loop == "plain" else None
             if a.warm:
                 warm_optimizer(optimizer)
         report.build_time(time.perf_counter() - t0)
@@ -268,12 +315,11 @@ def measure(a, cfg, checkpoint):
         # size is reported once, after the steps (a key reported twice must
         # not change)
         report.model(model, optimizer if a.warm else None)
-        for _ in range(a.steps):
-            with report.step():
-                if optimizer is None:
-                    inference_step(a, model, report, cfg.vocab_size)
-                else:
-                    report.loss(train_step(a, model, optimizer, report, cfg.vocab_size))
+        if a.loop == "trainer":
+            import trainer_loop
+            optimizer = trainer_loop.run(a, model, report, cfg.vocab_size)
+        else:
+            plain_loop(a, model, optimizer, report, cfg.vocab_size)
         report.model(model, optimizer)
     return 0
 

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""transformers.Trainer beside the plain loop, against the process term.
+
+    bench/process-trainer.py PEAKS_CSV
+
+PEAKS_CSV is bench/process-term.sh trainer's run (bench/process-trainer.sweep):
+each point measured by examples/transformers/train_step.py with its plain
+loop (the loop the process term is fitted from, --zero-grad zeros), with its
+plain loop and --zero-grad none (set_to_none=True, as the Trainer's
+model.zero_grad()) and with --loop trainer, each in a fresh process; whole
+process against whole process (peak_rss_mib: VmHWM, baseline included). For
+each point: the three peaks, the Trainer's extra over the plain loop (trainer
+- plain) and over the plain loop with the Trainer's zero_grad (trainer -
+none). Beside it the term reports/process_term.c's rows give for
+the plain loop at that point (offset + proportional x the worker's peak above
+its baseline, the worker's peak from bench/results/process-term/peaks.csv,
+the committed run of the same points) and the Trainer's peak against the
+plan's (the worker's peak + the term). The last lines: whether every extra
+lies within the term's residual spread (2 sd of the rows).
+"""
+import csv
+import os
+import re
+import shlex
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, HERE)
+process_term = __import__("process-term")  # its pairs and technique classes
+
+TERM_ROWS = os.path.join(ROOT, "reports/process_term.c")
+WORKER_PEAKS = os.path.join(ROOT, "bench/results/process-term/peaks.csv")
+
+
+def term_rows(path):
+    """reports/process_term.c's PYTHON_TERM_ROWS: class -> (offset, proportional, sd)."""
+    rows = {}
+    with open(path) as f:
+        for m in re.finditer(r'X\("([^"]+)", (-?[\d.]+), (-?[\d.]+), ([\d.]+),', f.read()):
+            rows[m.group(1)] = tuple(float(v) for v in m.group(2, 3, 4))
+    if not rows:
+        sys.exit(f"{path}: no PYTHON_TERM_ROWS rows")
+    return rows
+
+
+def side(row):
+    """trainer (--loop trainer), none (the plain loop, --zero-grad none) or plain."""
+    words = shlex.split(row["command"])
+    loop = words[words.index("--loop") + 1] if "--loop" in words else "plain"
+    return "trainer" if loop == "trainer" else "none" if row["zero_grad"] == "none" else "plain"
+
+
+def loop_points(path):
+    """(model, technique, batch, seq_len) -> {side: row}, ok rows, points with a plain and a trainer row."""
+    sides = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok":
+                print(f"# not ok, left out: {r['point_id']} ({r['status']}: {r['error'][:120]})")
+                continue
+            key = (r["model"], r["technique"], int(r["batch"]), int(r["seq_len"]))
+            sides.setdefault(key, {})[side(r)] = r
+    return {k: v for k, v in sorted(sides.items()) if "plain" in v and "trainer" in v}
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__.split("\n\n")[1])
+    rows = term_rows(TERM_ROWS)
+    workers = {(p["model"], p["technique"], p["batch"], p["seq_len"]): p
+               for p in process_term.pairs(WORKER_PEAKS)}
+    spread = 2 * max(sd for _, _, sd in rows.values())
+    print("# transformers.Trainer (train_step.py --loop trainer) beside the plain loop (--loop plain), the")
+    print("# published script's protocol, each a fresh process; MiB, whole process (VmHWM, baseline included).")
+    print("# plain: --zero-grad zeros (the term's loop); none: the plain loop with --zero-grad none, the")
+    print("# Trainer's model.zero_grad(); extra: trainer - plain; vs none: trainer - none.")
+    print("# term: reports/process_term.c's row for the plain loop at the point (the worker's peak from")
+    print("# bench/results/process-term/peaks.csv); vs plan: the Trainer's peak - (the worker's peak + term).")
+    print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'plain_base':>10} {'plain_peak':>10} "
+          f"{'none_peak':>9} {'trainer_base':>12} {'trainer_peak':>12} {'extra':>7} {'vs none':>7} "
+          f"{'term':>7} {'vs plan':>8}")
+    extras, vs_none = [], []
+    for key, s in loop_points(argv[1]).items():
+        plain, trainer = float(s["plain"]["peak_rss_mib"]), float(s["trainer"]["peak_rss_mib"])
+        extra = trainer - plain
+        extras.append(extra)
+        none = float(s["none"]["peak_rss_mib"]) if "none" in s else None
+        if none is not None:
+            vs_none.append(trainer - none)
+        w = workers.get(key)
+        term = plan = ""
+        if w:
+            offset, proportional, _ = rows[process_term.technique_class(key[1])]
+            t = offset + proportional * (w["worker_peak"] - w["worker_baseline"])
+            term, plan = f"{t:7.1f}", f"{trainer - (w['worker_peak'] + t):+8.1f}"
+        print(f"{key[0]:<14} {key[1]:<10} {key[2]:>3} {key[3]:>5} {float(s['plain']['baseline_rss_mib']):>10.1f} "
+              f"{plain:>10.1f} {'-' if none is None else f'{none:.1f}':>9} "
+              f"{float(s['trainer']['baseline_rss_mib']):>12.1f} {trainer:>12.1f} {extra:>+7.1f} "
+              f"{'-' if none is None else f'{trainer - none:+.1f}':>7} {term:>7} {plan:>8}")
+    if not extras:
+        sys.exit("no pair measured by both loops")
+    print()
+    if vs_none:
+        print(f"# {verdict_line('over the plain loop with its zero_grad (set_to_none)', vs_none, spread)}")
+    print(f"# {verdict_line('over the plain loop the term is fitted from', extras, spread)}")
+
+
+def verdict_line(what, extras, spread):
+    inside = "within" if max(abs(e) for e in extras) <= spread else "outside"
+    return (f"The Trainer's extra {what}: {min(extras):+.1f} to {max(extras):+.1f} MiB over {len(extras)} "
+            f"points, mean {sum(extras) / len(extras):+.1f}; the term's residual spread 2 x {spread / 2:.1f} = "
+            f"{spread:.1f} MiB: {inside} it.")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
