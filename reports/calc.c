@@ -224,12 +224,20 @@ static long largest_at_estimate(const struct calc_plan *p)
     return b >= 1 ? (long)fmin(b, 1e9) : 0;
 }
 
-/* The largest b <= hi whose interval's upper end fits, by bisection (the
- * upper end grows with b wherever the estimate does). */
+/* The largest b <= hi whose interval's upper end fits. Above the
+ * measured points the upper end grows with b, but a prediction interval
+ * is wider at either end of the data: below them a smaller b can be over
+ * the budget where a larger one is not (b = 1 over and b = 2 within).
+ * So from the smallest b that fits (looked for one by one among the
+ * first ones), by bisection above it. */
+enum { SMALLEST_FITTING_SCAN = 4096 };
 static long largest_within_interval(const struct calc_plan *p, long hi)
 {
     long lo = 0;
-    while (lo < hi) {
+    for (long b = 1; b <= hi && b <= SMALLEST_FITTING_SCAN && !lo; b++)
+        if (peak_at(p, b, 1) <= p->usable_mib)
+            lo = b;
+    while (lo > 0 && lo < hi) {
         long mid = lo + (hi - lo + 1) / 2;
         if (peak_at(p, mid, 1) <= p->usable_mib)
             lo = mid;

@@ -104,12 +104,53 @@ static void extrapolation_and_overflow(const char *dir)
     fit_set_free(&set);
 }
 
+/* A prediction interval is wider at either end of the data: with points
+ * at b 1 to 4 and a noisy line, b = 1's upper end is over a budget that
+ * b = 2's is within. The largest b that fits is found all the same: a
+ * bisection from b = 0 tried 6, 3 and 1 at the budget just above b = 2's
+ * upper end, and said none fits (verify_test met it on libtorch 2.13).
+ * The budgets and the answers come from the fit's own intervals. */
+static void interval_wider_below(const char *dir)
+{
+    static const int batches[] = {1, 2, 3, 4};
+    static const double noise[] = {190, -190, -190, 190};
+    struct fit_set set;
+    struct calc_plan p;
+    char err[700];
+    if (load(dir, &(struct calc_fixture){.model = "m", .n = 4, .batches = batches, .noise = noise,
+                                         .tensor_noise = noise}, &set) != 0)
+        return;
+    enum { MOST = 64 };
+    double upper[MOST + 1];
+    for (long b = 1; b <= MOST; b++) {
+        struct calc_request one = {.technique = "full", .budget_mib = 1e6, .replicas = 1, .micro_batch = b,
+                                   .accum = 1};
+        CHECK(calc_plan_make(&set, &one, &p, err, sizeof err) == 0, "b = %ld: %s", b, err);
+        upper[b] = p.predicted_mib + p.predicted_ci95_mib;
+    }
+    CHECK(upper[2] < upper[1], "the fixture's b = 1 is not over where b = 2 is within (%.1f, %.1f)", upper[1],
+          upper[2]);
+    /* At budgets just above each b's upper end: the largest b within, by
+     * looking at every one. */
+    for (long k = 1; k <= 8; k++) {
+        struct calc_request req = {.technique = "full", .budget_mib = upper[k] + 0.5, .replicas = 1};
+        long want = 0;
+        for (long b = 1; b <= MOST; b++)
+            want = upper[b] <= req.budget_mib ? b : want;
+        CHECK(calc_plan_make(&set, &req, &p, err, sizeof err) == 0, "plan: %s", err);
+        CHECK(p.max_micro_batch == want, "budget %.1f MiB: largest b %ld, but b = %ld's upper end is %.1f (b = 1's "
+              "%.1f)", req.budget_mib, p.max_micro_batch, want, upper[want], upper[1]);
+    }
+    fit_set_free(&set);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/peakfit-guard-XXXXXX", path[300];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof path, "%s/peaks.csv", dir);
-    void (*cases[])(const char *) = {a_not_positive, no_interval, too_few_above_the_knee, extrapolation_and_overflow};
+    void (*cases[])(const char *) = {a_not_positive, no_interval, too_few_above_the_knee, extrapolation_and_overflow,
+                                     interval_wider_below};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cases[i](dir);
         unlink(path);
