@@ -71,7 +71,9 @@ def own_masked(line):
 
 
 def skeleton(line):
-    return NUMBER.sub("#", own_masked(line))
+    """The line's shape: its figures masked, and the spaces that align a
+    column (a wider figure takes one more) as one."""
+    return re.sub(r"[ \t]+", " ", NUMBER.sub("#", own_masked(line)))
 
 
 def figures(line):
