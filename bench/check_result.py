@@ -14,7 +14,7 @@ row of bench/entries.tsv states (bench/check runs it):
 Everywhere: a file's first line that names its entry ("bench/run NAME:"),
 a directory's ENTRY file and hidden files (its lock), date-times (2026-12-07T08:57:45Z, 2026-12-07
 08:57) and commit hashes (9d27b87) are the run's own and not compared; NEW's own path reads as
-COMMITTED's. A file that is not text is compared by its presence alone.
+COMMITTED as given (bench/check gives it relative to the repository, as an entry's output names it). A file that is not text is compared by its presence alone.
 Prints each difference (file:line and the two texts or figures) and a last
 line; exits 0 when NEW is within the noise, 1 when not, 2 for bad usage."""
 import os
@@ -127,7 +127,7 @@ def main(argv):
         old, fresh = text_lines(old_files[rel]), text_lines(new_files[rel])
         if old is None or fresh is None:
             continue
-        fresh = [line.replace(os.path.abspath(new), os.path.abspath(committed)) for line in fresh]
+        fresh = [line.replace(os.path.abspath(new), committed) for line in fresh]
         compare_lines(rel, old, fresh, kind, fraction, report)
     if len(differences) > MOST_SHOWN:
         print(f"... and {len(differences) - MOST_SHOWN} more")
