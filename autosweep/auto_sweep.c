@@ -9,6 +9,8 @@
 #include "sweeps/sweep_write.h"
 #include "util/output_file.h"
 
+static int settings_job(const struct auto_request *r, struct sweep_job *job, char *why, size_t size);
+
 static void write_global(struct sweep_writer *w, const char *model, const struct auto_request *r)
 {
     sweep_write_comment(w, "Written by peakfit auto: every point it chose so far, one job per technique.\n"
@@ -33,8 +35,9 @@ static void write_global(struct sweep_writer *w, const char *model, const struct
 
 int auto_warm(const struct auto_request *r)
 {
-    const char *warm = r->settings.want[GROUP_AXIS_warm];
-    return warm && strcmp(warm, "0") != 0;
+    struct sweep_job job;
+    char why[320];
+    return settings_job(r, &job, why, sizeof why) == 0 && job.warm[0]; /* the value its key reads, not the text */
 }
 
 static void write_job(struct sweep_writer *w, const struct auto_request *r, const struct auto_job *j)
