@@ -200,6 +200,14 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
+# grid --peaks says how far its arithmetic was from the measured peak RSS:
+# the "all" row of bench/results/arithmetic-error.txt, read at build time so
+# a rerun of bench/arithmetic-error.py and the program cannot disagree.
+ARITHMETIC_ERROR := bench/results/arithmetic-error.txt
+ARITHMETIC_ERROR_DEFS := $(shell awk '$$1 == "all" { printf "-DPREDICT_ARITHMETIC_POINTS=%d -DPREDICT_ARITHMETIC_MIN_PCT=%.1f -DPREDICT_ARITHMETIC_MAX_PCT=%.1f", $$2, $$3, $$5 }' $(ARITHMETIC_ERROR) 2>/dev/null)
+$(B)/src/grid_cmd.o: $(ARITHMETIC_ERROR)
+$(B)/src/grid_cmd.o: ALL_CFLAGS += $(or $(ARITHMETIC_ERROR_DEFS),$(error $(ARITHMETIC_ERROR) has no "all" row))
+
 $(SHIM_B)/shim/%.o: shim/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<

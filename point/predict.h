@@ -37,11 +37,4 @@ double predictor_peak_mib(const struct predictor *pr, const struct grid_point *p
 double predictor_baseline_mib(const struct predictor *pr, const struct grid_point *p);
 void predictor_free(struct predictor *pr);
 
-/* How far the arithmetic (no point of the kind measured yet) was from the
- * measured peak RSS: the "all" row of bench/results/arithmetic-error.txt
- * (bench/arithmetic-error.py, over the committed results directories);
- * tests/arithmetic_error_test.sh holds these equal to it. */
-#define PREDICT_ARITHMETIC_MIN_PCT (-18.9)
-#define PREDICT_ARITHMETIC_MAX_PCT 96.7
-#define PREDICT_ARITHMETIC_POINTS 88
 #endif

@@ -75,6 +75,8 @@ static int print_expected(const struct sweep *s, const struct grid *g, const str
     if (at >= 0)
         fprintf(stderr, "peakfit: expected peaks: largest %.0f MiB (%s), all %d points together %.0f MiB; %d from "
                 "the fit, %d from arithmetic\n", largest, g->points[at].id, g->n, total, fitted, g->n - fitted);
+    /* PREDICT_ARITHMETIC_*: bench/results/arithmetic-error.txt's "all" row,
+     * given by the Makefile. */
     if (fitted < g->n)
         fprintf(stderr, "peakfit: the arithmetic is a rough estimate: %+.1f %% to %+.1f %% off the measured peak RSS "
                 "over %d points (bench/results/arithmetic-error.txt); measure a point for a number to plan with\n",

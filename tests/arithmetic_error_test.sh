@@ -1,7 +1,8 @@
 # grid --peaks prints, beside estimates by arithmetic, how far the
 # arithmetic was from the measured peak RSS: the figures of
 # bench/results/arithmetic-error.txt's "all" row (bench/arithmetic-error.py),
-# which this test holds equal; estimates all from a fit print no such line.
+# which the build reads (the Makefile defines them from it); estimates
+# all from a fit print no such line.
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$TESTS/.." && pwd)
 read -r n min max < <(awk '$1 == "all" { printf "%s %.1f %.1f\n", $2, $3, $5 }' "$root/bench/results/arithmetic-error.txt")
