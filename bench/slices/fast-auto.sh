@@ -28,8 +28,8 @@ one() {
         sleep 60
         waited=$((waited + 60))
     done
-    echo "auto: waited $waited s for a 1-minute load below $wait_load; start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >"$out/run.txt"
-    timed_auto "$peakfit" "$out" "$model" --slices --technique full --seq-len 256 --threads 2
+    timed_auto "$peakfit" "$out" "auto: waited $waited s for a 1-minute load below $wait_load; start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" \
+        "$model" --slices --technique full --seq-len 256 --threads 2
     "$peakfit" calc "$out/slices" --budget 80GiB --metric tensor --technique full >"$out/calc-80GiB.txt" 2>&1 || true
     cat "$out/run.txt" "$out/calc-80GiB.txt"
 }

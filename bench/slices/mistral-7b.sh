@@ -13,8 +13,7 @@ out=${OUT:-bench/results/slices-mistral-7b}
 cd "$root"
 source bench/slices/timed-auto.sh
 mkdir -p "$out"
-echo "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >"$out/run.txt"
-timed_auto "$peakfit" "$out" tests/fixtures/models/Mistral-7B-v0.1 --slices --technique full,lora --seq-len 128 \
+timed_auto "$peakfit" "$out" "auto: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" tests/fixtures/models/Mistral-7B-v0.1 --slices --technique full,lora --seq-len 128 \
     --warm 1 --threads 2
 # calc exits 4 where the plan does not fit: that is the answer, not a failure.
 "$peakfit" calc "$out/slices" --budget 80GiB --metric tensor --technique full >"$out/calc-80GiB.txt" 2>&1 || true
