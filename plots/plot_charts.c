@@ -1,6 +1,7 @@
 /* plot_charts.c: each chart's part of the gnuplot script, and the chart
  * table. Series titles come from peaks.csv, so they reach the script only
  * through gnuplot_quote (plots/gnuplot_text.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,11 +197,37 @@ static const char *throughput_what(const struct group_fit *const *g, int n, char
     return out;
 }
 
+/* The throughput axis: six ticks from 0 at a round step (1, 2, 2.5 or 5
+ * times a power of ten) that reaches the fastest point. gnuplot's own
+ * ticks follow the timings, the machine's moment: two runs of one sweep
+ * would draw charts of different structure (bench/check's "structure"). */
+static void throughput_axis(FILE *f, const struct group_fit *const *g, int n)
+{
+    static const double round_steps[] = {1, 2, 2.5, 5, 10};
+    double fastest = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < g[i]->n; k++) {
+            const struct observation *o = g[i]->points[k];
+            if (o->step_mean_s > 0 && o->tokens / o->step_mean_s > fastest)
+                fastest = o->tokens / o->step_mean_s;
+        }
+    if (!(fastest > 0) || !isfinite(fastest))
+        return;
+    double wanted = fastest / 5, power = pow(10, floor(log10(wanted))), step = 10 * power;
+    for (size_t r = 0; r < sizeof round_steps / sizeof round_steps[0]; r++)
+        if (round_steps[r] * power >= wanted) {
+            step = round_steps[r] * power;
+            break;
+        }
+    fprintf(f, "set yrange [0:%.6g]\nset ytics 0, %.6g, %.6g\n", 5 * step, step, 5 * step);
+}
+
 static void throughput_chart(FILE *f, const struct group_fit *const *g, int n)
 {
     char title[1500], style[64], what[160];
     const char *sep = "";
     chart_title(f, g, n, throughput_what(g, n, what, sizeof what));
+    throughput_axis(f, g, n);
     fprintf(f, "%sset ylabel \"tokens per second\"\n%splot ", tokens_axis, key_outside);
     for (int i = 0; i < n; i++) {
         if (!any_step_time(&g[i], 1))
@@ -209,7 +236,7 @@ static void throughput_chart(FILE *f, const struct group_fit *const *g, int n)
                 series_style(style, sizeof style, g, i, 0), series_title(title, sizeof title, g, n, i));
         sep = ", \\\n     ";
     }
-    fprintf(f, "\n");
+    fprintf(f, "\nset autoscale y\nset ytics autofreq\n"); /* the charts after it choose their own */
 }
 
 static int any_phases(const struct group_fit *const *g, int n)
