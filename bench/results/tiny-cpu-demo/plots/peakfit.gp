@@ -63,6 +63,8 @@ set output "throughput.png"
 reset
 set grid
 set title 'tiny: throughput (mean of steps 2 to 2 of each point)'
+set yrange [0:10000]
+set ytics 0, 2000, 10000
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
 set key below horizontal Left reverse maxcols 3 width 2
@@ -72,6 +74,8 @@ plot "throughput-0.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title
      "throughput-3.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'lora', \
      "throughput-4.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full+ckpt', \
      "throughput-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'lora+ckpt'
+set autoscale y
+set ytics autofreq
 
 set terminal pngcairo noenhanced size 1240,1360 font "sans,11"
 set output "peak_by_phase.png"
@@ -184,6 +188,8 @@ set output "throughput.svg"
 reset
 set grid
 set title 'tiny: throughput (mean of steps 2 to 2 of each point)'
+set yrange [0:10000]
+set ytics 0, 2000, 10000
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
 set key below horizontal Left reverse maxcols 3 width 2
@@ -193,6 +199,8 @@ plot "throughput-0.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title
      "throughput-3.dat" using 1:2 with points lc rgb '#56B4E9' pt 7 ps 1.3 title 'lora', \
      "throughput-4.dat" using 1:2 with points lc rgb '#009E73' pt 7 ps 1.3 title 'full+ckpt', \
      "throughput-5.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'lora+ckpt'
+set autoscale y
+set ytics autofreq
 
 set terminal svg noenhanced size 1240,1360 font "sans,11" dynamic
 set output "peak_by_phase.svg"
