@@ -66,6 +66,8 @@ set output "throughput.png"
 reset
 set grid
 set title 'smollm2-135m: throughput (each point ran one step: that step''s time)'
+set yrange [0:500]
+set ytics 0, 100, 500
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
 set key below horizontal Left reverse maxcols 3 width 2
@@ -81,6 +83,8 @@ plot "throughput-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title
      "throughput-9.dat" using 1:2 with points lc rgb '#7F3C8D' pt 5 ps 1.3 title 'amp-bf16 eager', \
      "throughput-10.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
      "throughput-11.dat" using 1:2 with points lc rgb '#D55E00' pt 5 ps 1.3 title 'lora+ckpt eager'
+set autoscale y
+set ytics autofreq
 
 set terminal pngcairo noenhanced size 1240,920 font "sans,11"
 set output "peak_by_phase.png"
@@ -180,6 +184,8 @@ set output "throughput.svg"
 reset
 set grid
 set title 'smollm2-135m: throughput (each point ran one step: that step''s time)'
+set yrange [0:500]
+set ytics 0, 100, 500
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
 set key below horizontal Left reverse maxcols 3 width 2
@@ -195,6 +201,8 @@ plot "throughput-0.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title
      "throughput-9.dat" using 1:2 with points lc rgb '#7F3C8D' pt 5 ps 1.3 title 'amp-bf16 eager', \
      "throughput-10.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'lora+ckpt sdpa', \
      "throughput-11.dat" using 1:2 with points lc rgb '#D55E00' pt 5 ps 1.3 title 'lora+ckpt eager'
+set autoscale y
+set ytics autofreq
 
 set terminal svg noenhanced size 1240,920 font "sans,11" dynamic
 set output "peak_by_phase.svg"

@@ -60,6 +60,8 @@ set output "throughput.png"
 reset
 set grid
 set title 'smollm2-135m: throughput (mean of steps 2 to 2 of each point)'
+set yrange [0:125000]
+set ytics 0, 25000, 125000
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
 set key below horizontal Left reverse maxcols 3 width 2
@@ -68,6 +70,8 @@ plot "throughput-0.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title
      "throughput-2.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'bf16', \
      "throughput-3.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'lora+ckpt', \
      "throughput-4.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference'
+set autoscale y
+set ytics autofreq
 unset output
 
 set terminal svg noenhanced size 1100,606 font "sans,11" dynamic
@@ -130,6 +134,8 @@ set output "throughput.svg"
 reset
 set grid
 set title 'smollm2-135m: throughput (mean of steps 2 to 2 of each point)'
+set yrange [0:125000]
+set ytics 0, 25000, 125000
 set xlabel "tokens per micro-batch, b x s (points with the same b x s share a position)"
 set ylabel "tokens per second"
 set key below horizontal Left reverse maxcols 3 width 2
@@ -138,4 +144,6 @@ plot "throughput-0.dat" using 1:2 with points lc rgb '#E69F00' pt 7 ps 1.3 title
      "throughput-2.dat" using 1:2 with points lc rgb '#CC79A7' pt 7 ps 1.3 title 'bf16', \
      "throughput-3.dat" using 1:2 with points lc rgb '#D55E00' pt 7 ps 1.3 title 'lora+ckpt', \
      "throughput-4.dat" using 1:2 with points lc rgb '#0072B2' pt 7 ps 1.3 title 'inference'
+set autoscale y
+set ytics autofreq
 unset output
