@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include "point/command_job.h"
 #include "point/point_fields.h"
+#include "sweeps/sweep_keys.h"
+#include "util/md_table.h"
 #include "util/exit_status.h"
 
 int command_job_is(const struct grid_point *p) { return p->job->command[0] != '\0'; }
@@ -17,6 +19,19 @@ int command_job_is(const struct grid_point *p) { return p->job->command[0] != '\
 static const struct point_field *placeholder_field(const char *name)
 {
     return point_field_of_placeholder(name, strlen(name));
+}
+
+/* A setting's placeholder: the point's value, as its key's help says. */
+static void placeholder_markdown(FILE *out, const char *name, const struct point_field *f)
+{
+    const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
+    char help[1536] = "";
+    if (k)
+        sweep_key_help(k, help, sizeof help);
+    fprintf(out, "| `{%s}` | the point's `%s`, as peakfit's worker gets it%s%s", name, name,
+            f->uses & POINT_RUNNER_PASSES ? " (the run's share of the cores under `-j`)" : "", k ? ": " : "");
+    md_table_cell(out, help);
+    fprintf(out, " |\n");
 }
 
 void command_placeholders_markdown(FILE *out)
@@ -29,9 +44,7 @@ void command_placeholders_markdown(FILE *out)
         if (what)
             fprintf(out, "| `{%s}` | %s |\n", name, what);
         else
-            fprintf(out, "| `{%s}` | %s%s`%s`, as peakfit's worker gets it%s |\n", name, f->option_help ? f->option_help : "",
-                    f->option_help ? ": the point's " : "the point's ", name,
-                    f->uses & POINT_RUNNER_PASSES ? " (the run's share of the cores under `-j`)" : "");
+            placeholder_markdown(out, name, f);
     }
     fprintf(out, "| `{%sNAME}` | the job's `%sNAME = value` (one key per name; those in `[global]` apply to every "
             "job, a job's own override them) |\n", COMMAND_PARAM_PREFIX, COMMAND_PARAM_PREFIX);

@@ -12,7 +12,8 @@
 #include "sweeps/command_template.h"
 
 /* docs/own-script.md's "| placeholder | value |" table: each setting's
- * (its row's .option_help) and the grid's (sweeps/command_template.h). */
+ * (its sweep key's help, the setting's one text) and the grid's
+ * (sweeps/command_template.h). */
 void command_placeholders_markdown(FILE *out);
 
 /* Is the point a command job's? */

@@ -61,8 +61,6 @@ struct point_field {
     const char *(*column_text)(const struct grid_point *p, point_text buf);
     /* Whether the worker is given it, where it applies; NULL: always. */
     int (*passed_if)(const struct grid_point *p);
-    /* A command's option for it says this (point/setting_options.h). */
-    const char *option_help;
 };
 
 /* The i-th row, or NULL past the last. */

@@ -1,7 +1,8 @@
 /* setting_options.c: a command's option rows completed from the settings
- * table: the sweep key's row and the setting's .option_help. */
+ * table: the sweep key's row, its help the setting's one text. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "point/point_fields.h"
 #include "point/setting_options.h"
 #include "sweeps/sweep_keys.h"
@@ -15,14 +16,23 @@ static int reads_like(const struct opt_row *option, const struct opt_row *key)
     return named || option->type == key->type;
 }
 
-static void complete(struct opt_row *r, const struct opt_row *k, const struct point_field *f)
+/* The key's help with its "%s" filled, kept as long as the program runs
+ * (the completed rows are made once and never freed). */
+static const char *help_of(const struct opt_row *k)
+{
+    char text[1536];
+    sweep_key_help(k, text, sizeof text);
+    return strdup(text);
+}
+
+static void complete(struct opt_row *r, const struct opt_row *k)
 {
     if (!r->name)
         r->name = k->flag;
     if (!r->arg)
         r->arg = k->arg;
     if (!r->help)
-        r->help = f->option_help;
+        r->help = help_of(k);
     if (!r->names && (r->type == OPT_ENUM || r->type == OPT_NAME)) /* a text option takes any name */
         r->names = k->names;
     if (!r->choices)
@@ -43,12 +53,11 @@ void setting_options_complete(struct opt_row *rows, int n)
         if (!rows[i].setting)
             continue;
         const struct opt_row *k = sweep_key_find(rows[i].setting);
-        const struct point_field *f = point_field_of_key(rows[i].setting);
-        if (k && f)
-            complete(&rows[i], k, f);
-        if (!k || !f || !rows[i].name || !rows[i].help) {
+        if (k && point_field_of_key(rows[i].setting))
+            complete(&rows[i], k);
+        if (!k || !point_field_of_key(rows[i].setting) || !rows[i].name || !rows[i].help) {
             fprintf(stderr, "peakfit: an option table names setting \"%s\", which has no sweep key, flag or "
-                    "option help in sweeps/setting_rows.h\n", rows[i].setting);
+                    "help in sweeps/setting_rows.h\n", rows[i].setting);
             abort();
         }
     }

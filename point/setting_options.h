@@ -3,7 +3,8 @@
  * again. What the option's row leaves out comes from the setting: its
  * name (the sweep key's flag, the worker's option), the value's name,
  * names or choices and range from the sweep key, the help from the
- * setting's .option_help, and the setter and default from the key only
+ * key's (the setting's one text, its "%s" filled), and the setter and
+ * default from the key only
  * where the option reads its value as the key does (the same type, or
  * names both); so a setting borrowed by several commands takes one set of
  * names in each.

@@ -42,11 +42,14 @@
  *           row after the last such row);
  *   fields  struct point_field's members by name (.uses,
  *           .id_prefix, .applies, .off_text, .value, .column_text,
- *           .passed_if, .option_help; point/point_fields.h), the functions
+ *           .passed_if; point/point_fields.h), the functions
  *           those of point/point_fields.c.
  * A command's option for a setting (params, auto, calc, verify) is its
- * key's row under its flag, with the key's .arg and the row's
- * .option_help (point/setting_options.h).
+ * key's row under its flag, with the key's .arg and its help: a key's
+ * .help is the setting's one text, about one value (a list key's docs
+ * say what stands between values), read by docs/sweeps.md, every
+ * command's option for it and its command placeholder
+ * (point/setting_options.h).
  * A is passed through to R unchanged (a macro a filter below applies).
  *
  * Rows in the id come in the id's order: job/model/device/technique
@@ -57,162 +60,157 @@
 #define PEAKFIT_SETTING_ROWS_H
 
 #define SETTING_ROWS(R, A)                                                                                           \
-    R(A, job, NOKEY, GROUP_NONE, COLUMN(job), .id_prefix = "", .value = job_of)                          \
-    R(A, model, NOKEY, GROUP_SHOWN(256, "model"), COLUMN(model), .id_prefix = "/", .value = model_of)             \
+    R(A, job, NOKEY, GROUP_NONE, COLUMN(job), .id_prefix = "", .value = job_of)                                      \
+    R(A, model, NOKEY, GROUP_SHOWN(256, "model"), COLUMN(model), .id_prefix = "/", .value = model_of)                \
     R(A, device,                                                                                                     \
       KEY("device", JOB_LIST(sweep_device, devices, n_devices, SWEEP_MAX_LIST), .arg = "D", .type = OPT_CUSTOM,      \
           .set = sweep_set_device, .choices = device_names, .flag = "device", .def = "cpu",                          \
-          .help = "list of %s (all but `cpu` only in a build against a libtorch that has them)"),                    \
-      GROUP_SHOWN(16, "device"), COLUMN(device), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",            \
-      .value = device_of, .option_help = "device")                                                                   \
+          .help = "device: %s (all but `cpu` only in a build against a libtorch that has them)"),                    \
+      GROUP_SHOWN(16, "device"), COLUMN(device), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",              \
+      .value = device_of)                                                                                            \
     R(A, technique,                                                                                                  \
       KEY("technique", JOB_LIST(pf_technique, techniques, n_techniques, SWEEP_MAX_LIST), .arg = "T",                 \
           .type = OPT_CUSTOM, .set = sweep_set_technique, .names = &technique_option_names, .flag = "technique",     \
-          .unset = "required; a command job: `" COMMAND_TECHNIQUE_DEFAULT "`, a label",                            \
-          .help = "list of %s"),                                                                                     \
-      GROUP_SHOWN(16, "technique"), COLUMN(technique), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
-      .value = technique_of, .option_help = "technique")                                                             \
+          .unset = "required; a command job: `" COMMAND_TECHNIQUE_DEFAULT "`, a label",                              \
+          .help = "technique: %s"),                                                                                  \
+      GROUP_SHOWN(16, "technique"), COLUMN(technique), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",        \
+      .value = technique_of)                                                                                         \
     R(A, lora_rank,                                                                                                  \
       KEY("lora_rank", JOB_TRAIN(int, lora_rank), .arg = "R", .type = OPT_INT, .min = 1, .max = LIMIT_LORA_RANK_MAX, \
-          .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "list of LoRA ranks r, %s"),                    \
-      GROUP_SETTING(12, "", "lora-rank"), COLUMN(lora_rank), .uses = POINT_SETTINGS | POINT_KIND,                     \
-      .id_prefix = "/lora", .applies = is_lora, .off_text = "", .option_help = "LoRA rank r")                        \
+          .def = OPT_TEXT_OF(DEFAULT_LORA_RANK), .flag = "lora-rank", .help = "LoRA rank r, %s"),                    \
+      GROUP_SETTING(12, "", "lora-rank"), COLUMN(lora_rank), .uses = POINT_SETTINGS | POINT_KIND,                    \
+      .id_prefix = "/lora", .applies = is_lora, .off_text = "")                                                      \
     R(A, lora_targets,                                                                                               \
       KEY("lora_targets", JOB_TRAIN(unsigned, lora_targets), .arg = "q,v", .type = OPT_CUSTOM,                       \
           .set = lora_targets_option_set, .choices = lora_target_names, .def = DEFAULT_LORA_TARGETS_TEXT,            \
-          .flag = "lora-targets", .list_separator = '|',                                                    \
-          .help = "list of sets of projections with adapters, `|` between sets (`q,v | all`): %s"),                                          \
-      GROUP_SETTING(256, "", "lora-targets"), COLUMN(lora_targets), .uses = POINT_SETTINGS | POINT_KIND,                 \
-      .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of,                                \
-      .option_help = "projections with adapters")                                                                    \
-    /* A slice: the model cut to its first N decoder layers, the rest from its config. */                           \
+          .flag = "lora-targets", .list_separator = '|',                                                             \
+          .help = "projections with adapters, a set of %s (`q,v`, `all`)"),                                          \
+      GROUP_SETTING(256, "", "lora-targets"), COLUMN(lora_targets), .uses = POINT_SETTINGS | POINT_KIND,             \
+      .id_prefix = "-", .applies = is_lora, .off_text = "", .value = lora_targets_of)                                \
+    /* A slice: the model cut to its first N decoder layers, the rest from its config. */                            \
     R(A, layers,                                                                                                     \
-      KEY("layers", JOB_LIST(int, layers, n_layers, SWEEP_MAX_LIST), .arg = "N", .type = OPT_INT, .min = 0,         \
+      KEY("layers", JOB_LIST(int, layers, n_layers, SWEEP_MAX_LIST), .arg = "N", .type = OPT_INT, .min = 0,          \
           .max = LIMIT_LAYERS_MAX, .def = "0", .flag = "layers",                                                     \
-          .help = "list of decoder layers to build, %s: a slice of the model, everything else (embedding, head, "   \
+          .help = "decoder layers to build, %s: a slice of the model, everything else (embedding, head, "            \
                   "norms, widths, vocabulary) from its config; 0: the config's own depth"),                          \
-      GROUP_SETTING(48, "", "layers"), COLUMN(layers), .uses = POINT_SETTINGS | POINT_KIND,                        \
-      .id_prefix = "/layers", .applies = is_slice, .off_text = "", .value = layers_of,                              \
-      .option_help = "decoder layers, a slice's (0: the config's depth)")                                            \
+      GROUP_SETTING(48, "", "layers"), COLUMN(layers), .uses = POINT_SETTINGS | POINT_KIND,                          \
+      .id_prefix = "/layers", .applies = is_slice, .off_text = "", .value = layers_of)                               \
     /* Attention matters only to techniques that run steps; the column has it all the same. */                       \
     R(A, attention,                                                                                                  \
       KEY("attention", JOB_LIST(pf_attention, attentions, n_attentions, SWEEP_MAX_LIST), .arg = "A",                 \
           .type = OPT_ENUM, .names = &attention_option_names, .flag = "attention", .def = "sdpa",                    \
-          .help = "list of %s: `sdpa` keeps only the output and a logsumexp for backward (PyTorch 2's fused "        \
-              "kernels, transformers' default), `eager` keeps the [b, heads, s, s] probabilities"),                  \
-      GROUP_SHOWN(8, "attention"), COLUMN(attention), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",          \
-      .applies = runs_steps, .value = attention_of, .option_help = "attention implementation")                       \
+          .help = "attention implementation: %s: `sdpa` keeps only the output and a logsumexp for backward "         \
+                  "(PyTorch 2's fused kernels, transformers' default), `eager` keeps the [b, heads, s, s] "          \
+                  "probabilities"),                                                                                  \
+      GROUP_SHOWN(8, "attention"), COLUMN(attention), .uses = POINT_SETTINGS | POINT_KIND, .id_prefix = "/",         \
+      .applies = runs_steps, .value = attention_of)                                                                  \
     R(A, batch,                                                                                                      \
       KEY("batch", JOB_LIST(int, batches, n_batches, SWEEP_MAX_LIST), .type = OPT_INT, .min = 1,                     \
           .max = LIMIT_BATCH_MAX, .flag = "batch", .unset = "required unless only `load`",                           \
-          .help = "list of micro-batch sizes, %s"),                                                                  \
-      GROUP_NONE, COLUMN(batch), .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,               \
+          .help = "micro-batch size, %s"),                                                                           \
+      GROUP_NONE, COLUMN(batch), .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,                           \
       .id_prefix = "/b", .applies = runs_steps, .off_text = "0", .value = batch_of)                                  \
     R(A, seq_len,                                                                                                    \
       KEY("seq_len", JOB_LIST(int, seq_lens, n_seq_lens, SWEEP_MAX_LIST), .arg = "S", .type = OPT_INT, .min = 1,     \
           .max = LIMIT_SEQ_LEN_MAX, .flag = "seq-len",                                                               \
           .unset = "required unless only `load`; a command job: 1, per sample",                                      \
-          .help = "list of sequence lengths, %s"),                                                                   \
-      GROUP_NONE, COLUMN(seq_len), .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,             \
-      .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of,                                \
-      .option_help = "sequence length")                                                                              \
+          .help = "sequence length, %s"),                                                                            \
+      GROUP_NONE, COLUMN(seq_len), .uses = POINT_SETTINGS | POINT_PLANNED | POINT_ID_ALWAYS,                         \
+      .id_prefix = "/s", .applies = runs_steps, .off_text = "0", .value = seq_len_of)                                \
     R(A, steps,                                                                                                      \
       KEY("steps", JOB_FIELD(int, steps), .type = OPT_INT, .min = 1, .max = LIMIT_STEPS_MAX,                         \
           .def = OPT_TEXT_OF(DEFAULT_STEPS), .flag = "steps",                                                        \
           .help = "training steps per point, %s: with `warm = 0` the first makes the optimizer's state, as a "       \
                   "plain loop does, and the second is a steady-state step (one step under-reports); with "           \
                   "`warm = 1` one is enough on the allocator's level"),                                              \
-      GROUP_NONE, COLUMN(steps), .uses = POINT_SETTINGS | POINT_ID_ALWAYS, .id_prefix = "/st",           \
+      GROUP_NONE, COLUMN(steps), .uses = POINT_SETTINGS | POINT_ID_ALWAYS, .id_prefix = "/st",                       \
       .applies = runs_steps, .off_text = "0")                                                                        \
-    R(A, repeat, NOKEY, GROUP_NONE, COLUMN(repeat), .id_prefix = "/r", .value = repeat_of)               \
-    R(A, tokens, NOKEY, GROUP_NONE, COLUMN(tokens), .value = tokens_of)                                  \
-    R(A, point_id, NOKEY, GROUP_NONE, COLUMN(point_id), .value = id_of)                                  \
+    R(A, repeat, NOKEY, GROUP_NONE, COLUMN(repeat), .id_prefix = "/r", .value = repeat_of)                           \
+    R(A, tokens, NOKEY, GROUP_NONE, COLUMN(tokens), .value = tokens_of)                                              \
+    R(A, point_id, NOKEY, GROUP_NONE, COLUMN(point_id), .value = id_of)                                              \
     R(A, model_source,                                                                                               \
       KEY("model", JOB_LIST(int, models, n_models, SWEEP_MAX_MODELS), .arg = "M", .type = OPT_CUSTOM,                \
           .set = sweep_set_model, .choices = model_preset_names, .flag = "model", .unset = "required",               \
-          .help = "list of presets (%s) or paths to a Hugging Face `config.json`, or its folder, of a model of a "   \
+          .help = "model: a preset (%s) or a path to a Hugging Face `config.json`, or its folder, of a model of a "  \
               "family peakfit builds (relative to the sweep file)"),                                                 \
-      GROUP_NONE, COLUMN(model_source), .uses = POINT_SETTINGS | POINT_KIND, .value = source_of,         \
-      .option_help = "model")                                                                                        \
-    R(A, config_hash, NOKEY, GROUP_NONE, COLUMN(config_hash), .uses = POINT_SETTINGS, .value = hash_of)  \
+      GROUP_NONE, COLUMN(model_source), .uses = POINT_SETTINGS | POINT_KIND, .value = source_of)                     \
+    R(A, config_hash, NOKEY, GROUP_NONE, COLUMN(config_hash), .uses = POINT_SETTINGS, .value = hash_of)              \
     R(A, seed,                                                                                                       \
       KEY("seed", JOB_FIELD(long, seed), .type = OPT_LONG, .min = 0, .max = LIMIT_SEED_MAX, .def = "0",              \
           .flag = "seed", .help = "weight initialisation seed, %s"),                                                 \
-      GROUP_NONE, COLUMN(seed), .uses = POINT_SETTINGS)                                                  \
+      GROUP_NONE, COLUMN(seed), .uses = POINT_SETTINGS)                                                              \
     /* The worker gets the runner's share of the cores instead (worker_command.c). */                                \
     R(A, threads,                                                                                                    \
       KEY("threads", JOB_FIELD(int, threads), .arg = "N", .type = OPT_INT, .min = 0, .max = LIMIT_THREADS_MAX,       \
           .def = "0", .flag = "threads", .help = "libtorch intra-op threads, %s; 0 keeps libtorch's default"),       \
-      GROUP_NONE, COLUMN(threads_requested), .uses = POINT_SETTINGS | POINT_RUNNER_PASSES,               \
-      .option_help = "libtorch intra-op threads")                                                                    \
+      GROUP_NONE, COLUMN(threads_requested), .uses = POINT_SETTINGS | POINT_RUNNER_PASSES)                           \
     R(A, timeout_s,                                                                                                  \
       KEY("timeout", JOB_FIELD(double, timeout_s), .arg = "T", .type = OPT_DURATION, .max = 1e9,                     \
-          .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S), .help = "per point: `90`, `90s`, `15m`, `2h`"),                     \
-      GROUP_NONE, COLUMN(timeout_s), .uses = POINT_SETTINGS, .option_help = "each point's timeout",      \
+          .def = OPT_TEXT_OF(DEFAULT_TIMEOUT_S), .help = "each point's timeout: `90`, `90s`, `15m`, `2h`"),          \
+      GROUP_NONE, COLUMN(timeout_s), .uses = POINT_SETTINGS,                                                         \
       .column_text = timeout_column)                                                                                 \
     R(A, mem_limit,                                                                                                  \
       KEY("mem_limit", JOB_FIELD(int64_t, mem_limit), .arg = "SIZE", .type = OPT_BYTES, .def = "none",               \
           .flag = "mem-limit",                                                                                       \
-          .help = "per point: `512MiB`, `4GiB`, `none`; on cpu the RSS above the worker's baseline, on cuda what "   \
-              "the caching allocator may reserve above its baseline (its memory fraction)"),                         \
-      GROUP_NONE, COLUMN(mem_limit_mib), .uses = POINT_SETTINGS | POINT_PLANNED,                         \
-      .option_help = "each point's memory limit above its baseline", .column_text = mem_limit_column,                \
+          .help = "each point's memory limit above its baseline: `512MiB`, `4GiB`, `none`; on cpu the RSS "          \
+                  "above the worker's baseline, on cuda what the caching allocator may reserve above its "           \
+                  "baseline (its memory fraction)"),                                                                 \
+      GROUP_NONE, COLUMN(mem_limit_mib), .uses = POINT_SETTINGS | POINT_PLANNED, .column_text = mem_limit_column,    \
       .passed_if = worker_enforces_limit)                                                                            \
     R(A, weights,                                                                                                    \
       KEY("weights", JOB_TEXT(weights, SWEEP_LONG_PATH_MAX), .type = OPT_CUSTOM, .set = sweep_set_weights,           \
           .flag = "weights", .unset = "random weights",                                                              \
           .help = "a local `.safetensors` file with real weights (Hugging Face names; relative to the sweep file), " \
               "a sharded checkpoint's `model.safetensors.index.json`, or a model folder holding either"),            \
-      GROUP_NONE, COLUMN(weights), .uses = POINT_SETTINGS, .value = weights_of,                          \
+      GROUP_NONE, COLUMN(weights), .uses = POINT_SETTINGS, .value = weights_of,                                      \
       .passed_if = has_weights)                                                                                      \
     /* Its key is a list of points, not the point's value (sweeps/sweep_keys.c's plain rows). */                     \
-    R(A, holdout, NOKEY, GROUP_NONE, COLUMN(holdout), .uses = POINT_SETTINGS, .value = holdout_of)       \
+    R(A, holdout, NOKEY, GROUP_NONE, COLUMN(holdout), .uses = POINT_SETTINGS, .value = holdout_of)                   \
     /* Only training makes AdamW's state. */                                                                         \
     R(A, warm,                                                                                                       \
-      KEY("warm", JOB_AXIS(int, warm), .arg = "0|1", .type = OPT_INT, .min = 0, .max = 1,                           \
+      KEY("warm", JOB_AXIS(int, warm), .arg = "0|1", .type = OPT_INT, .min = 0, .max = 1,                            \
           .def = OPT_TEXT_OF(DEFAULT_WARM), .flag = "warm",                                                          \
-          .help = "list of 0, 1: 0: the first step makes the optimizer's state, as a plain training loop does (the " \
+          .help = "0 or 1: 0: the first step makes the optimizer's state, as a plain training loop does (the "       \
                   "default: its RSS is what the loop holds); 1: the state is made before the first step "            \
                   "(zero-filled, as a resumed run holds it), so one step reaches the allocator-level peak of two "   \
                   "plain ones but not their RSS (docs/measurement.md)"),                                             \
-      GROUP_SETTING(4, "0", "warm"), COLUMN(warm), .uses = POINT_SETTINGS | POINT_ID_IF_LISTED,                     \
-      .id_prefix = "/warm", .applies = is_training, .off_text = "0",                                                 \
-      .option_help = "1: the optimizer's state made before one step: a plain loop's allocator level in half the "    \
-                     "time, not its RSS")                                                                            \
+      GROUP_SETTING(4, "0", "warm"), COLUMN(warm), .uses = POINT_SETTINGS | POINT_ID_IF_LISTED,                      \
+      .id_prefix = "/warm", .applies = is_training, .off_text = "0")                                                 \
     /* No key: verify measures again with the built-in worker, not a command. */                                     \
-    R(A, command, NOKEY, GROUP_NONE, COLUMN(command), .uses = POINT_SETTINGS, .value = command_of,       \
+    R(A, command, NOKEY, GROUP_NONE, COLUMN(command), .uses = POINT_SETTINGS, .value = command_of,                   \
       .column_text = command_column)                                                                                 \
     /* The settings line has the command's hash already (the row above). */                                          \
-    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker", "measured-by"), COLUMN(measured_by), .value = measured_by_of)  \
-    /* fit.csv's leading columns are the group key's, in this table's order, then the fit's own: a setting here    \
+    R(A, measured_by, NOKEY, GROUP_SETTING(32, "worker", "measured-by"), COLUMN(measured_by), .value = measured_by_of) \
+    /* fit.csv's leading columns are the group key's, in this table's order, then the fit's own: a setting here      \
      * is a column after measured_by, and each fit column after it moves one to the right. optimizer's auto is       \
      * resolved by the point's device: the worker is given, the column and the group key say, what ran. */           \
     R(A, optimizer,                                                                                                  \
       KEY("optimizer", JOB_TRAIN(pf_optimizer, optimizer), .arg = "O", .type = OPT_ENUM,                             \
           .names = &optimizer_option_names,                                                                          \
           .def = "auto", .flag = "optimizer",                                                                        \
-          .help = "list of %s: `auto` is what torch.optim.AdamW(params) runs on the device (`adamw-foreach` on cuda, "       \
-                  "`adamw` elsewhere); `adamw` one parameter at a time, `adamw-foreach` PyTorch's multi-tensor "     \
-                  "form (_foreach_* ops), `adamw-fused` its _fused_adamw_ (fused=True, the Trainer's default on "    \
-                  "torch >= 2.8; libtorch >= 2.4 on cpu), `sgd` momentum 0.9"),                                      \
+          .help = "optimizer: %s: `auto` is what torch.optim.AdamW(params) runs on the device "                      \
+                  "(`adamw-foreach` on cuda, `adamw` elsewhere); `adamw` one parameter at a time, "                  \
+                  "`adamw-foreach` PyTorch's multi-tensor form (_foreach_* ops), `adamw-fused` its "                 \
+                  "_fused_adamw_ (fused=True, the Trainer's default on torch >= 2.8; libtorch >= 2.4 on cpu), "      \
+                  "`sgd` momentum 0.9"),                                                                             \
       GROUP_SETTING(16, "adamw", "optimizer"), COLUMN(optimizer),                                                    \
       .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/", .applies = is_training,            \
-      .off_text = "", .value = optimizer_of, .option_help = "optimizer")                                             \
+      .off_text = "", .value = optimizer_of)                                                                         \
     R(A, zero_grad,                                                                                                  \
       KEY("zero_grad", JOB_TRAIN(pf_zero_grad, zero_grad), .arg = "Z", .type = OPT_ENUM,                             \
           .names = &zero_grad_option_names,                                                                          \
           .def = "none", .flag = "zero-grad",                                                                        \
-          .help = "list of %s: `none` frees the gradients after the step (zero_grad(set_to_none=True), PyTorch 2's "         \
-                  "default), `zeros` keeps them zeroed through the next forward (set_to_none=False)"),               \
+          .help = "what zero_grad leaves: %s: `none` frees the gradients after the step "                            \
+                  "(zero_grad(set_to_none=True), PyTorch 2's default), `zeros` keeps them zeroed through the "       \
+                  "next forward (set_to_none=False)"),                                                               \
       GROUP_SETTING(8, "none", "zero-grad"), COLUMN(zero_grad),                                                      \
       .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/zero-grad-", .applies = is_training,  \
-      .off_text = "", .value = zero_grad_of, .option_help = "what zero_grad leaves") \
+      .off_text = "", .value = zero_grad_of) \
     R(A, weight_decay, \
       KEY("weight_decay", JOB_TRAIN(double, weight_decay), .arg = "D", .type = OPT_DOUBLE, .min = 0, .max = 1, \
-          .def = "0.01", .flag = "weight-decay", .help = "list of AdamW's decoupled weight decays, %s"), \
+          .def = "0.01", .flag = "weight-decay", .help = "AdamW's decoupled weight decay, %s"), \
       GROUP_SETTING(24, "0.01", "weight-decay"), NEW_COLUMN(NUM), \
-      .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/wd", .applies = is_training, \
-      .option_help = "AdamW's decoupled weight decay")
+      .uses = POINT_SETTINGS | POINT_KIND | POINT_ID_IF_LISTED, .id_prefix = "/wd", .applies = is_training)
 
 /* A row's column as "kind, arg": OLD, name (PEAKS_FIXED_COLUMNS') or
  * NEW, type. SETTING_COLUMN_ENUM(name, column) is its enum peaks_column;

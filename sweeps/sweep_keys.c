@@ -15,6 +15,7 @@
 #include "sweeps/sweep_setters.h"
 #include "core/attention.h"
 #include "core/technique.h"
+#include "util/md_table.h"
 #include "util/name_list.h"
 #include "util/options.h"
 #include "util/parse.h"
@@ -41,7 +42,7 @@ static const struct opt_row keys[] = {
      .def = OPT_TEXT_OF(DEFAULT_REPEATS), .help = "runs of each point, each in its own process, %s"},
     {.name = "holdout", .type = OPT_CUSTOM, SWEEP_LIST(holdouts, n_holdouts, SWEEP_MAX_LIST), .min = 1,
      .max = LIMIT_BATCH_MAX, .set = sweep_set_pair, .unset = "none",
-     .help = "list of `BxS` points, batch x seq_len (`6x384, 3x128`), measured for each technique that runs "
+     .help = "a `BxS` point, batch x seq_len (`6x384`), measured for each technique that runs "
              "steps but kept out of the fit: the report and fit.json give each one's predicted peak, interval "
              "and error; none may be in the job's batch x seq_len grid"},
     {.name = "jobs", .type = OPT_INT, SWEEP_AT(jobs), .min = 1, .max = LIMIT_JOBS_MAX, .def = "1",
@@ -116,16 +117,33 @@ static void default_text(const struct opt_row *k, char *out, size_t size)
         snprintf(out, size, "`%s`", k->def);
 }
 
+void sweep_key_help(const struct opt_row *k, char *out, size_t size)
+{
+    char what[512];
+    const char *mark = strstr(k->help, "%s");
+    if (!mark) {
+        snprintf(out, size, "%s", k->help);
+        return;
+    }
+    choices(k, what, sizeof what);
+    snprintf(out, size, "%.*s%s%s", (int)(mark - k->help), k->help, what, mark + 2);
+}
+
 void sweep_keys_markdown(FILE *out)
 {
     fprintf(out, "| key | value | default |\n|---|---|---|\n");
     for (int i = 0; i < KEY_COUNT; i++) {
-        char what[512], def[128];
-        choices(&keys[i], what, sizeof what);
+        char help[1536], def[128], list[64] = "";
+        sweep_key_help(&keys[i], help, sizeof help);
         default_text(&keys[i], def, sizeof def);
-        const char *mark = strstr(keys[i].help, "%s");
-        int before = mark ? (int)(mark - keys[i].help) : (int)strlen(keys[i].help);
-        fprintf(out, "| `%s` | %.*s%s%s | %s |\n", keys[i].name, before, keys[i].help, mark ? what : "",
-                mark ? mark + 2 : "", def);
+        if (keys[i].flags & OPT_LIST)
+            snprintf(list, sizeof list, "a list, `%c` between values, of: ",
+                     keys[i].list_separator ? keys[i].list_separator : ',');
+        fprintf(out, "| `%s` | ", keys[i].name);
+        md_table_cell(out, list);
+        md_table_cell(out, help);
+        fprintf(out, " | ");
+        md_table_cell(out, def);
+        fprintf(out, " |\n");
     }
 }

@@ -17,6 +17,11 @@ const struct opt_row *sweep_key_at(int i);
 int sweep_key_is_param(const struct opt_row *k);
 /* The rows as one table, for the engine's unknown-key message. */
 extern const struct opt_table sweep_key_table;
-/* docs/sweeps.md's "| key | value | default |" table. */
+/* A key's help, the one text of its setting: its "%s" filled with what
+ * it takes (names or choices, backticked, or its range). A command's
+ * option for the setting says the same (point/setting_options.c). */
+void sweep_key_help(const struct opt_row *k, char *out, size_t size);
+/* docs/sweeps.md's "| key | value | default |" table: each key's help, and
+ * for a list key what stands between its values. */
 void sweep_keys_markdown(FILE *out);
 #endif

@@ -82,8 +82,14 @@ for f in $files; do
 done
 
 # The surfaces, with the tree's own programs.
-grep -qF '| `weight_decay` | list of AdamW'"'"'s decoupled weight decays, 0 … 1 | 0.01 |' "$root/docs/sweeps.md" ||
+# The row's one help text, wherever the setting is described.
+help="AdamW's decoupled weight decay, 0 … 1"
+grep -qF "| \`weight_decay\` | a list, \`,\` between values, of: $help | 0.01 |" "$root/docs/sweeps.md" ||
     fail "docs/sweeps.md has no weight_decay key: $(grep decay "$root/docs/sweeps.md")"
+grep -qF "| \`{weight_decay}\` | the point's \`weight_decay\`, as peakfit's worker gets it: $help |" "$root/docs/own-script.md" ||
+    fail "docs/own-script.md has no {weight_decay} placeholder: $(grep decay "$root/docs/own-script.md")"
+"$PEAKFIT" auto --help | grep -qF -- "--weight-decay D     $help" ||
+    fail "peakfit auto --help does not say the row's help: $("$PEAKFIT" auto --help | grep decay)"
 grep -qF '| `weight_decay` | number | setting |' "$root/docs/peaks-csv.md" || fail "docs/peaks-csv.md has no weight_decay column"
 "$PEAKFIT" worker --help | grep -q -- '--weight-decay VALUE' || fail "peakfit worker --help has no --weight-decay"
 

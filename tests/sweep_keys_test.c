@@ -1,6 +1,9 @@
 /* The sweep key table is the only list of keys (docs/sweeps.md's key table
  * is what it prints: tests/docs_test.sh): the defaults are sweeps/limits.h's, and
- * the worker's options take the same ranges as the sweep file. */
+ * the worker's options take the same ranges as the sweep file. The table
+ * it prints has three cells a row, whatever pipes the help holds. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
@@ -78,8 +81,31 @@ static void check_rows(void)
     CHECK(n > 0 && n <= 64, "keys: %d (the parser's seen-set holds 64)", n);
 }
 
+/* Each row of docs/sweeps.md's table: 4 bare pipes (a `\|` is text). */
+static void check_markdown_cells(void)
+{
+    char *text = NULL, *line, *save = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return;
+    sweep_keys_markdown(f);
+    fclose(f);
+    int rows = 0, separator = 0;
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
+        int bare = 0;
+        for (const char *p = line; *p; p++)
+            bare += *p == '|' && (p == line || p[-1] != '\\');
+        CHECK(bare == 4, "a row of %d cells: %s", bare - 1, line);
+        separator |= strstr(line, "| `lora_targets` | a list, `\\|` between values") != NULL;
+    }
+    CHECK(rows > 2 && separator, "lora_targets' separator, its pipe escaped");
+    free(text);
+}
+
 int main(void)
 {
+    check_markdown_cells();
     check_defaults();
     check_set();
     check_rows();
