@@ -11,6 +11,10 @@ row of bench/entries.tsv states (bench/check runs it):
              the figures are the machine's moment, only their shape is
              the entry's).
 
+A figure is a number, its unit glued on or not (82.8x, 115s). A line of
+markup (an SVG's, report.html's: it starts with "<") is a drawing: every
+number in it is a coordinate, masked, never compared as a figure.
+
 Everywhere: a file's first line that names its entry ("bench/run NAME:"),
 a directory's ENTRY file and hidden files (its lock), date-times (2026-12-07T08:57:45Z, 2026-12-07
 08:57) and commit hashes (9d27b87) are the run's own and not compared; NEW's own path reads as
@@ -21,7 +25,12 @@ import os
 import re
 import sys
 
-NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\d.])")
+ANY_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+MARKUP = re.compile(r"^\s*<")
+# A relative path in a line (a sweep's model = ../../tests/...): the same
+# file named from the result's place and from the scratch folder's.
+RELATIVE_PATH = re.compile(r"(?:\.\./)+[\w.+/-]+")
 DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?Z?)?")
 # A commit's short or long hash: the run's own, as its date is.
 COMMIT = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
@@ -71,13 +80,27 @@ def own_masked(line):
 
 
 def skeleton(line):
-    """The line's shape: its figures masked, and the spaces that align a
-    column (a wider figure takes one more) as one."""
-    return re.sub(r"[ \t]+", " ", NUMBER.sub("#", own_masked(line)))
+    """The line's shape: its figures masked (a markup line's every number),
+    and the spaces that align a column (a wider figure takes one more) as
+    one."""
+    numbers = ANY_NUMBER if MARKUP.match(line) else NUMBER
+    return re.sub(r"[ \t]+", " ", numbers.sub("#", own_masked(line)))
 
 
 def figures(line):
+    if MARKUP.match(line):
+        return []
     return [float(x) for x in NUMBER.findall(own_masked(line))]
+
+
+def as_committed(line, new_file, committed_file):
+    """NEW's line with each relative path named from COMMITTED's folder,
+    where it names the same file from NEW's (scratch folders lie
+    elsewhere)."""
+    def rename(match):
+        target = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(new_file)), match.group(0)))
+        return os.path.relpath(target, os.path.dirname(os.path.abspath(committed_file)))
+    return RELATIVE_PATH.sub(rename, line)
 
 
 def within(a, b, fraction):
@@ -127,7 +150,8 @@ def main(argv):
         old, fresh = text_lines(old_files[rel]), text_lines(new_files[rel])
         if old is None or fresh is None:
             continue
-        fresh = [line.replace(os.path.abspath(new), committed) for line in fresh]
+        fresh = [as_committed(line.replace(os.path.abspath(new), committed), new_files[rel], old_files[rel])
+                 for line in fresh]
         compare_lines(rel, old, fresh, kind, fraction, report)
     if len(differences) > MOST_SHOWN:
         print(f"... and {len(differences) - MOST_SHOWN} more")
