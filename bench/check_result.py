@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\d.])")
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?!\.?\d)")
 ANY_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 MARKUP = re.compile(r"^\s*<")
 # A relative path in a line (a sweep's model = ../../tests/...): the same
@@ -33,7 +33,8 @@ MARKUP = re.compile(r"^\s*<")
 RELATIVE_PATH = re.compile(r"(?:\.\./)+[\w.+/-]+")
 DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?Z?)?")
 # A commit's short or long hash: the run's own, as its date is.
-COMMIT = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+# Not a number's digits and exponent (1.6077746776921858e-13).
+COMMIT = re.compile(r"(?<![\w.])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?!\w|[-+]\d)")
 MOST_SHOWN = 20
 
 
