@@ -2,34 +2,28 @@
 # Model build time per point (build_s), for a Qwen2.5-0.5B-shaped model
 # (tests/fixtures/models/Qwen2.5-0.5B/config.json: 494M parameters), before
 # and after the cheap weight fill (shim/decoder.cpp fill_uniform: one drawn
-# tile repeated, instead of a draw per value). The same points run with
-# OLD_WORKER (a peakfit-worker built from the commit before, given as $1)
-# and with this tree's, one after the other in one run; the memory
-# columns show that the bytes allocated did not change.
-# Usage: bench/build-time.sh OLD_BIN   (a bin/ holding peakfit and
-# peakfit-worker built before the change; writes bench/results/build-time.txt)
-#
-# No result is committed yet. The one run so far, before this script wrote
-# its result whole: before = a peakfit-worker built from ace8011 (a draw per
-# value: uniform_/normal_, and Embedding's own N(0,1) first), after =
-# 007b9ac (fill_uniform: one drawn tile of 65521 values repeated; Embedding
-# given its weight); 2 cores shared with other work, 2026-12-03, one round
-# (the second round not run), the "after" rows read from peaks.csv with
-# rows() below:
-#   which   technique  batch seq_len   build_s  tensor_peak_mib  peak_rss_mib
-#   before  inference      1      32     22.30           1903.3        2073.5
-#   before  lora           1      32     13.64           2003.1        2210.5
-#   after   inference      1      32      4.42           1903.3        2074.1
-#   after   lora           1      32      4.19           2003.1        2210.6
-# build_s 22.30 -> 4.42 s (5.0x) for inference, 13.64 -> 4.19 s (3.3x) for
-# LoRA; tensor peaks identical to 0.1 MiB, RSS within 0.6 MiB.
+# tile repeated, instead of a draw per value). The same points run with the
+# peakfit-worker of BEFORE (default ace8011, the commit before the change,
+# built in a temporary worktree; or OLD_BIN, a bin/ holding peakfit and
+# peakfit-worker built before it, given as $1) and with this tree's, one
+# after the other, in ROUNDS (default two); the memory columns show that
+# the bytes allocated did not change.
+# Usage: bench/build-time.sh [OLD_BIN]  (writes bench/results/build-time.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-old=$(realpath "${1:?usage: bench/build-time.sh OLD_BIN (bin/ with peakfit and peakfit-worker built before the change)}")
+before=${BEFORE:-ace8011}
+peakfit=${PEAKFIT:-bin/peakfit}
 make -s all
 out=${OUT:-bench/results/build-time.txt}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'git worktree remove --force "$tmp/old" 2>/dev/null; rm -rf "$tmp"' EXIT
+if [ $# -ge 1 ]; then
+    old=$(realpath "$1") before="OLD_BIN"
+else
+    git worktree add -q --detach "$tmp/old" "$before"
+    make -s -j"$(nproc)" -C "$tmp/old" bin/peakfit bin/peakfit-worker >/dev/null
+    old=$tmp/old/bin
+fi
 cat >"$tmp/qwen.sweep" <<SWEEP
 [global]
 model = $PWD/tests/fixtures/models/Qwen2.5-0.5B/config.json
@@ -60,11 +54,11 @@ summary() {
 }
 {
     echo "# bench/build-time.sh: model build time per point, Qwen2.5-0.5B-shaped config (494M parameters), CPU, 2 threads"
-    echo "# before: OLD_BIN's peakfit-worker, from the commit before the cheap fill; after: this tree ($(git rev-parse --short HEAD)); $(nproc) cores, $(date -u +%F)"
+    echo "# before: $before's peakfit-worker, the commit before the cheap fill; after: this tree ($(git rev-parse --short HEAD)); $(nproc) cores, $(date -u +%F)"
     printf "%-7s %-10s %5s %7s %9s %16s %13s\n" which technique batch seq_len build_s tensor_peak_mib peak_rss_mib
     for round in ${ROUNDS:-1 2}; do
         PEAKFIT_WORKER=$old/peakfit-worker "$old/peakfit" run "$tmp/qwen.sweep" -o "$tmp/before$round" >/dev/null 2>&1
-        bin/peakfit run "$tmp/qwen.sweep" -o "$tmp/after$round" >/dev/null 2>&1
+        "$peakfit" run "$tmp/qwen.sweep" -o "$tmp/after$round" >/dev/null 2>&1
         rows before "$tmp/before$round"
         rows after "$tmp/after$round"
     done | tee "$tmp/rows"
