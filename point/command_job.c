@@ -41,9 +41,11 @@ void command_placeholders_markdown(FILE *out)
         const char *name = command_placeholder_name(i), *what = command_placeholder_what(name, strlen(name));
         const struct point_field *f = placeholder_field(name);
         assert(what || f); /* a setting's placeholder reads its row */
-        if (what)
-            fprintf(out, "| `{%s}` | %s |\n", name, what);
-        else
+        if (what) {
+            fprintf(out, "| `{%s}` | ", name);
+            md_table_cell(out, what);
+            fprintf(out, " |\n");
+        } else
             placeholder_markdown(out, name, f);
     }
     fprintf(out, "| `{%sNAME}` | the job's `%sNAME = value` (one key per name; those in `[global]` apply to every "

@@ -53,9 +53,10 @@ void setting_options_complete(struct opt_row *rows, int n)
         if (!rows[i].setting)
             continue;
         const struct opt_row *k = sweep_key_find(rows[i].setting);
-        if (k && point_field_of_key(rows[i].setting))
+        int is_setting = k && point_field_of_key(rows[i].setting);
+        if (is_setting)
             complete(&rows[i], k);
-        if (!k || !point_field_of_key(rows[i].setting) || !rows[i].name || !rows[i].help) {
+        if (!is_setting || !rows[i].name || !rows[i].help) {
             fprintf(stderr, "peakfit: an option table names setting \"%s\", which has no sweep key, flag or "
                     "help in sweeps/setting_rows.h\n", rows[i].setting);
             abort();

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include "sweeps/peaks_columns.h"
 #include "sweeps/peaks_columns_doc.h"
+#include "util/md_table.h"
 
 static const char *const type_names[] = {[PEAKS_TEXT] = "text", [PEAKS_INT] = "whole number", [PEAKS_NUM] = "number"};
 static const char *const role_names[] = {
@@ -29,7 +30,10 @@ void peaks_csv_markdown(FILE *out)
           "written, resumed and judged: [measurement.md](measurement.md).\n\n"
           "| column | type | role | what |\n|---|---|---|---|\n",
           out);
-    for (int i = 0; i < PEAKS_N_COLUMNS; i++)
-        fprintf(out, "| `%s` | %s | %s | %s |\n", peaks_columns[i].name, type_names[peaks_columns[i].type],
-                role_names[peaks_columns[i].role], peaks_columns[i].what);
+    for (int i = 0; i < PEAKS_N_COLUMNS; i++) {
+        fprintf(out, "| `%s` | %s | %s | ", peaks_columns[i].name, type_names[peaks_columns[i].type],
+                role_names[peaks_columns[i].role]);
+        md_table_cell(out, peaks_columns[i].what);
+        fprintf(out, " |\n");
+    }
 }
