@@ -9,7 +9,13 @@ row of bench/entries.tsv states (bench/check runs it):
              it, for figures near zero);
   structure  the same files and lines with every figure masked (timings:
              the figures are the machine's moment, only their shape is
-             the entry's).
+             the entry's);
+  NOISE, verdicts
+             NOISE (N % or structure), and the verdicts peakfit draws from
+             a figure at its threshold are the figure's moment too: the
+             words yes, no, inside and outside (is a measured point inside
+             its interval), and the fit's flag "R^2 ... below ...: the fit
+             explains the peaks poorly" (present or not).
 
 A figure is a number, its unit glued on or not (82.8x, 115s). Beyond
 exact, a line of a run's progress that only a slow point prints
@@ -39,16 +45,25 @@ DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)
 # Not a number's digits and exponent (1.6077746776921858e-13).
 COMMIT = re.compile(r"(?<![\w.])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?!\w|[-+]\d)")
 MOST_SHOWN = 20
+# Verdicts on a figure (", verdicts"): a word, and a flag that comes and goes.
+VERDICT_WORD = re.compile(r"(?<![\w-])(?:yes|no|inside|outside)(?![\w-])")
+VERDICT_FLAG = re.compile(r"(?:; )?R\^2 [-+.\deE]+ below [-+.\deE]+: the fit explains the peaks poorly")
 
 
 def parse_noise(text):
+    """(kind, fraction, verdicts): exact, structure or percent; N % as a
+    fraction; whether verdicts on figures are noise too."""
     text = text.strip()
-    if text in ("exact", "structure"):
-        return text, 0.0
-    match = re.fullmatch(r"(\d+(?:\.\d+)?) ?%", text)
+    base, verdicts = re.subn(r", verdicts$", "", text)
+    if base == "exact" and not verdicts:
+        return "exact", 0.0, False
+    if base == "structure":
+        return "structure", 0.0, bool(verdicts)
+    match = re.fullmatch(r"(\d+(?:\.\d+)?) ?%", base)
     if not match:
-        sys.exit(f"check_result.py: noise must be exact, structure or N %, not {text!r}")
-    return "percent", float(match.group(1)) / 100
+        sys.exit(f"check_result.py: noise must be exact, structure or N % (the last two may add \", verdicts\"), "
+                 f"not {text!r}")
+    return "percent", float(match.group(1)) / 100, bool(verdicts)
 
 
 def files_of(path):
@@ -83,17 +98,21 @@ def own_masked(line):
     return COMMIT.sub("%", DATE_TIME.sub("@", line))
 
 
-def skeleton(line):
+def skeleton(line, verdicts=False):
     """The line's shape: its figures masked (a markup line's every number),
     and the spaces that align a column (a wider figure takes one more) as
-    one."""
+    one; with verdicts, a verdict word masked and a verdict flag left out."""
     numbers = ANY_NUMBER if MARKUP.match(line) else NUMBER
+    if verdicts:
+        line = VERDICT_WORD.sub("?", VERDICT_FLAG.sub("", line))
     return re.sub(r"[ \t]+", " ", numbers.sub("#", own_masked(line)))
 
 
-def figures(line):
+def figures(line, verdicts=False):
     if MARKUP.match(line):
         return []
+    if verdicts:  # a flag's figures come and go with it
+        line = VERDICT_FLAG.sub("", line)
     return [float(x) for x in NUMBER.findall(own_masked(line))]
 
 
@@ -114,7 +133,8 @@ def within(a, b, fraction):
 PROGRESS = re.compile(r"^peakfit: still running point ")
 
 
-def compare_lines(rel, old, new, kind, fraction, report):
+def compare_lines(rel, old, new, noise, report):
+    kind, fraction, verdicts = noise
     first = 1
     if kind != "exact":
         old = [line for line in old if not PROGRESS.match(line)]
@@ -129,11 +149,11 @@ def compare_lines(rel, old, new, kind, fraction, report):
             if own_masked(a) != own_masked(b):
                 report(f"{rel}:{i}: {b!r}, committed {a!r}")
             continue
-        if skeleton(a) != skeleton(b):
+        if skeleton(a, verdicts) != skeleton(b, verdicts):
             report(f"{rel}:{i}: another line: {b!r}, committed {a!r}")
             continue
         if kind == "percent":
-            for x, y in zip(figures(a), figures(b)):
+            for x, y in zip(figures(a, verdicts), figures(b, verdicts)):
                 if not within(x, y, fraction):
                     report(f"{rel}:{i}: {y:g}, committed {x:g} ({(y - x) / max(abs(x), 1e-12):+.1%})")
 
@@ -143,7 +163,7 @@ def main(argv):
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2
     committed, new, noise = argv[1], argv[2], argv[3]
-    kind, fraction = parse_noise(noise)
+    parsed = parse_noise(noise)
     differences = []
 
     def report(text):
@@ -162,7 +182,7 @@ def main(argv):
             continue
         fresh = [as_committed(line.replace(os.path.abspath(new), committed), new_files[rel], old_files[rel])
                  for line in fresh]
-        compare_lines(rel, old, fresh, kind, fraction, report)
+        compare_lines(rel, old, fresh, parsed, report)
     if len(differences) > MOST_SHOWN:
         print(f"... and {len(differences) - MOST_SHOWN} more")
     verdict = "within" if not differences else f"{len(differences)} difference{'s' * (len(differences) != 1)} beyond"

@@ -157,6 +157,26 @@ expect_eq "bench/check leaves the committed result" "$(tail -n 1 "$result")" "fi
 "$repo/bench/check" tight "$TMP/check4" >"$TMP/out" 2>&1
 expect_eq "6 % beyond 5 %: exit status" "$?" 1
 grep -qxF "one.txt:2: 1.06, committed 1 (+6.0%)" "$TMP/out" || fail "6 % beyond 5 %: $(cat "$TMP/out")"
+# ", verdicts": a point's inside/outside and the R^2 flag drawn from a
+# figure at its threshold are noise; any other word is not.
+mkdir -p "$TMP/verdict/old" "$TMP/verdict/new"
+printf '# bench/run v: x\n  8  631.4  +2.54  yes\nflags: too few; R^2 0.827 below 0.9: the fit explains the peaks poorly\n' \
+    >"$TMP/verdict/old/v.txt"
+printf '# bench/run v: y\n  8  624.0  +4.05   no\nflags: too few\n' >"$TMP/verdict/new/v.txt"
+python3 bench/check_result.py "$TMP/verdict/old/v.txt" "$TMP/verdict/new/v.txt" "structure, verdicts" >"$TMP/out" ||
+    fail "verdicts as noise: $(cat "$TMP/out")"
+python3 bench/check_result.py "$TMP/verdict/old/v.txt" "$TMP/verdict/new/v.txt" structure >"$TMP/out"
+expect_eq "verdicts not stated as noise: exit status" "$?" 1
+expect_eq "verdicts not stated as noise: differences" "$(grep -c 'another line' "$TMP/out")" 2
+python3 bench/check_result.py "$TMP/verdict/old/v.txt" "$TMP/verdict/new/v.txt" "5 %, verdicts" >"$TMP/out"
+grep -qxF "v.txt:2: 4.05, committed 2.54 (+59.4%)" "$TMP/out" ||
+    fail "N %, verdicts: the figures still compared: $(cat "$TMP/out")"
+printf '# bench/run v: y\n  8  624.0  +4.05  maybe\nflags: too few\n' >"$TMP/verdict/new/v.txt"
+python3 bench/check_result.py "$TMP/verdict/old/v.txt" "$TMP/verdict/new/v.txt" "structure, verdicts" >"$TMP/out"
+expect_eq "a word that is no verdict: exit status" "$?" 1
+python3 bench/check_result.py "$TMP/verdict/old/v.txt" "$TMP/verdict/new/v.txt" "exact, verdicts" >/dev/null 2>"$TMP/err"
+expect_eq "exact has no verdicts: message" "$(cat "$TMP/err")" \
+    "check_result.py: noise must be exact, structure or N % (the last two may add \", verdicts\"), not 'exact, verdicts'"
 "$repo/bench/check" no-such-entry >/dev/null 2>"$TMP/err"
 expect_eq "bench/check, unknown entry: exit status" "$?" 2
 expect_eq "bench/check, unknown entry: message" "$(cat "$TMP/err")" \
