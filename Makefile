@@ -105,7 +105,7 @@ SHIM_SRC := $(wildcard shim/*.cpp)
 # system built for, Linux's or macOS's, and never the other.
 PLATFORM_OTHER := $(filter-out proc/platform_$(PF_OS).c,proc/platform_linux.c proc/platform_darwin.c)
 C_SRC    := $(filter-out $(PLATFORM_OTHER),$(wildcard util/*.c core/*.c models/*.c sweeps/*.c point/*.c fit/*.c \
-            proc/*.c store/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c))
+            proc/*.c store/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c verify/*.c))
 SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;

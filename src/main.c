@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "reports/calc.h"
 #include "src/commands.h"
-#include "reports/verify_options.h"
+#include "verify/verify_options.h"
 #include "src/params_cmd.h"
 #include "point/point_result.h"
 #include "runner/run_sweep.h"

@@ -14,7 +14,7 @@
 #include "point/point_fields.h"
 #include "reports/calc.h"
 #include "reports/report.h"
-#include "reports/verify_options.h"
+#include "verify/verify_options.h"
 #include "src/params_cmd.h"
 #include "runner/run_sweep.h"
 #include "src/slurm_cmd.h"

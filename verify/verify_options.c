@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include "core/technique.h"
 #include "point/setting_options.h"
-#include "reports/verify_options.h"
+#include "verify/verify_options.h"
 
 #define VERIFY_FIELD(f) offsetof(struct calc_request, f)
 #define GROUP_CHOICE_BASE VERIFY_FIELD(choice)
