@@ -104,8 +104,10 @@ SHIM_SRC := $(wildcard shim/*.cpp)
 # The process layer's one platform seam (proc/platform.h): the half of the
 # system built for, Linux's or macOS's, and never the other.
 PLATFORM_OTHER := $(filter-out proc/platform_$(PF_OS).c,proc/platform_linux.c proc/platform_darwin.c)
-C_SRC    := $(filter-out $(PLATFORM_OTHER),$(wildcard util/*.c core/*.c models/*.c sweeps/*.c point/*.c fit/*.c \
-            proc/*.c store/*.c worker/*.c runner/*.c autosweep/*.c plots/*.c reports/*.c verify/*.c))
+# The source folders in layer order (docs/layout.md), from the one list of
+# them; the C library is every folder's but the shim's (C++) and the commands'.
+LAYERS   := $(shell tests/tools/layout-graph.sh layers)
+C_SRC    := $(filter-out $(PLATFORM_OTHER),$(wildcard $(addsuffix /*.c,$(filter-out shim src,$(LAYERS)))))
 SHIM_OBJ := $(SHIM_SRC:%.cpp=$(SHIM_B)/%.o)
 C_OBJ    := $(C_SRC:%.c=$(B)/%.o)
 # src/: main.c and the commands that call every layer (all): peakfit;
