@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "models/model_family.h"
+#include "util/md_table.h"
 #include "util/name_list.h"
 
 #define HF (READS_HF_NAMES | READS_HEAD_DIM)
@@ -102,17 +103,34 @@ static const char *norm_name(int norm)
     return norm == PF_NORM_LAYER ? "LayerNorm" : norm == PF_NORM_RMS_OFFSET ? "RMSNorm x (1 + w)" : "RMSNorm";
 }
 
+/* One family's row, each cell through md_table_cell: a `|` in a family's
+ * text (its extras) would split the row. */
+static void family_row(FILE *out, const struct model_family *f)
+{
+    char type[128], class_name[192], activation[192], head_dim[32];
+    snprintf(type, sizeof type, "`%s`", f->model_type);
+    snprintf(class_name, sizeof class_name, "`%s`", f->hf_class);
+    snprintf(activation, sizeof activation, "`%s`: `%s`", f->activation_key, f->activation_default);
+    if (!(f->reads & READS_HEAD_DIM))
+        snprintf(head_dim, sizeof head_dim, "n_embd / n_head");
+    else if (f->head_dim_default)
+        snprintf(head_dim, sizeof head_dim, "%lld", (long long)f->head_dim_default);
+    else
+        snprintf(head_dim, sizeof head_dim, "hidden / heads");
+    const char *cells[] = {type,     class_name, norm_name(f->norm), activation, f->tie_default ? "yes" : "no",
+                           head_dim, f->extras};
+    for (size_t i = 0; i < sizeof cells / sizeof *cells; i++) {
+        fputs("| ", out);
+        md_table_cell(out, cells[i]);
+        fputc(' ', out);
+    }
+    fputs("|\n", out);
+}
+
 void model_families_markdown(FILE *out)
 {
     fputs("| `model_type` | transformers class | norm | activation (key: default) | tied | head_dim | also |\n"
           "|---|---|---|---|---|---|---|\n", out);
-    for (size_t i = 0; i < model_family_count; i++) {
-        const struct model_family *f = &model_families[i];
-        char head_dim[32];
-        if (f->head_dim_default) snprintf(head_dim, sizeof head_dim, "%lld", (long long)f->head_dim_default);
-        else snprintf(head_dim, sizeof head_dim, "hidden / heads");
-        fprintf(out, "| `%s` | `%s` | %s | `%s`: `%s` | %s | %s | %s |\n", f->model_type, f->hf_class,
-                norm_name(f->norm), f->activation_key, f->activation_default, f->tie_default ? "yes" : "no",
-                (f->reads & READS_HEAD_DIM) ? head_dim : "n_embd / n_head", f->extras);
-    }
+    for (size_t i = 0; i < model_family_count; i++)
+        family_row(out, &model_families[i]);
 }

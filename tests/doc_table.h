@@ -33,8 +33,18 @@ static char *doc_table(const char *path, const char *header)
     return text;
 }
 
+/* The bare pipes of a table's line (a `\|` is text in a cell). */
+static int doc_table_pipes(const char *line, const char *end)
+{
+    int bare = 0;
+    for (const char *p = line; p < end; p++)
+        bare += *p == '|' && (p == line || p[-1] != '\\');
+    return bare;
+}
+
 /* Checks the table under header in the document at path against what
- * markdown writes. */
+ * markdown writes, and that each row markdown writes has the header's
+ * cells (a bare `|` in a cell's text would split it). */
 static void check_doc_table(const char *path, const char *header, void (*markdown)(FILE *out), const char *what)
 {
     char *want = NULL, *got = doc_table(path, header);
@@ -42,6 +52,12 @@ static void check_doc_table(const char *path, const char *header, void (*markdow
     FILE *out = open_memstream(&want, &size);
     markdown(out);
     fclose(out);
+    int cells = doc_table_pipes(header, header + strlen(header));
+    for (const char *line = want, *end; *line; line = *end ? end + 1 : end) {
+        end = strchr(line, '\n') ? strchr(line, '\n') : line + strlen(line);
+        CHECK(doc_table_pipes(line, end) == cells, "%s's %s table: a row of %d cells, not %d: %.*s", path, what,
+              doc_table_pipes(line, end) - 1, cells - 1, (int)(end - line), line);
+    }
     CHECK(strcmp(got, want) == 0, "%s's %s table is not the table's; it should read:\n%s", path, what, want);
     free(got);
     free(want);
