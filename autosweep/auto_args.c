@@ -88,7 +88,7 @@ static const struct opt_row auto_rows[] = {
              "whole model's weights do not fit this machine), with `warm = 1` unless --warm is given: they fit the "
              "allocator level, which one step on a warm state reaches"},
     /* Each list axis whose value is a point's (lora_rank, warm, optimizer,
-     * zero_grad...), from the table (sweeps/setting_rows.h). */
+     * zero_grad...), from the table (settings/setting_rows.h). */
     SETTING_AXES(AUTO_SETTING_ROW)
 };
 

@@ -22,7 +22,7 @@ struct auto_request {
     const char *model_arg;   /* as given */
     const char *dir, *device, *attention;
     /* Each list axis whose value is a point's (a JOB_AXIS or JOB_TRAIN row
-     * of sweeps/setting_rows.h: lora_rank, warm, optimizer, ...) as given
+     * of settings/setting_rows.h: lora_rank, warm, optimizer, ...) as given
      * by its option, its sweep key's text (NULL: the key's default):
      * written into the sweep's [global], its training options', and its
      * points' alone fitted. --slices sets warm to 1 where --warm is not

@@ -7,7 +7,8 @@
 #include <string.h>
 #include "core/technique.h"
 #include "fit/depth_fit.h"
-#include "fit/group_key.h"
+#include "settings/group_key.h"
+#include "sweeps/job_train_options.h"
 #include "fit/ols.h"
 #include "fit/phases.h"
 #include "models/model_spec.h"

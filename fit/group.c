@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include "fit/group.h"
 #include "fit/phases.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 
 const struct ols *group_chosen(const struct group_fit *g)
 {

@@ -1,4 +1,4 @@
-/* group.h: the fit of one group (fit/group_key.h) and one metric:
+/* group.h: the fit of one group (settings/group_key.h) and one metric:
  * peak = max(P, F + A*T) (T = batch * seq_len tokens), and where seq_len
  * varies also max(P, F + A*T + B*b*s^2), the attention-score term of
  * Korthikanti et al. (2022). P is the floor found from the data
@@ -10,7 +10,7 @@
  * group_predict.h, group_checks.h, and group_fit.h, which runs them. */
 #ifndef PEAKFIT_GROUP_H
 #define PEAKFIT_GROUP_H
-#include "fit/group_key.h"
+#include "settings/group_key.h"
 #include "fit/floor.h"
 #include "fit/hardware.h"
 #include "fit/observations.h"

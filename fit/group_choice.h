@@ -1,6 +1,6 @@
 /* group_choice.h: choosing one group among a directory's fits by every
  * field of the group key. The axes are the settings table's rows that are
- * in the key (sweeps/setting_rows.h, GROUP_KEY_OPTIONS), each with the
+ * in the key (settings/setting_rows.h, GROUP_KEY_OPTIONS), each with the
  * --option its row names: a setting put in the key is an axis that calc,
  * verify and grid --peaks name and choose by, with no list to extend.
  * technique is an axis too, but each command has its own --technique
@@ -8,7 +8,7 @@
 #ifndef PEAKFIT_GROUP_CHOICE_H
 #define PEAKFIT_GROUP_CHOICE_H
 #include <stddef.h>
-#include "fit/group_key.h"
+#include "settings/group_key.h"
 
 enum group_axis {
 #define GROUP_AXIS_ENUM(name, option) GROUP_AXIS_##name,

@@ -1,5 +1,5 @@
 /* observations.c: peaks.csv rows to numbers. Every field is checked by its
- * column's declared type (sweeps/peaks_columns.h); then the checks that
+ * column's declared type (settings/peaks_columns.h); then the checks that
  * concern the fit (a batch in range, tokens = batch x seq_len). */
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "util/capped_notes.h"
 #include "util/csv_table.h"
 #include "util/id_index.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 
 static int is_ok(const char *status) { return strcmp(status, "ok") == 0; }
 
@@ -235,4 +235,11 @@ void observations_free(struct observations *o)
     free(o->ok);
     free(o->failed);
     memset(o, 0, sizeof *o);
+}
+
+void group_key_of(const struct observation *o, struct group_key *key)
+{
+#define COPY_FIELD(field, size, ...) snprintf(key->field, sizeof key->field, "%s", o->field);
+    GROUP_KEY_ALL(COPY_FIELD)
+#undef COPY_FIELD
 }

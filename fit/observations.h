@@ -4,8 +4,9 @@
 #ifndef PEAKFIT_OBSERVATIONS_H
 #define PEAKFIT_OBSERVATIONS_H
 #include "core/phase.h"
-#include "sweeps/peaks_columns.h"
-#include "sweeps/setting_rows.h"
+#include "settings/group_key.h"
+#include "settings/peaks_columns.h"
+#include "settings/setting_rows.h"
 #include "sweeps/sweep.h"
 #include "util/csv_table.h"
 #include "util/rank_peaks.h"
@@ -13,7 +14,7 @@
 struct observation {
     int line;              /* in peaks.csv */
     char job[SWEEP_NAME_MAX]; /* the sweep section it comes from (a command's job names its calibration) */
-    /* the group key's fields (fit/group_key.h), as peaks.csv writes them:
+    /* the group key's fields (settings/group_key.h), as peaks.csv writes them:
      * model, device, technique, attention (empty in files from before its
      * column: eager then), lora_rank, lora_targets, warm, measured_by
      * ("worker" or "command HASH"); the others empty in files from before
@@ -74,9 +75,11 @@ struct observations {
  * cannot be used (not a regular file, too large, another header). */
 int observations_load(const char *path, struct observations *out, char *err, unsigned long errlen);
 /* A peaks.csv row's fields by column. A column an older file lacks is
- * "" (unknown), but a setting's own column (sweeps/setting_rows.h,
+ * "" (unknown), but a setting's own column (settings/setting_rows.h,
  * NEW_COLUMN) holds its group key's usual value: the constant it was
  * before it was a setting, so old and new rows of it are one group. */
 void observation_fields(const struct csv_row *row, const char *f[PEAKS_N_COLUMNS]);
 void observations_free(struct observations *o);
+/* The key of the group an observation belongs to (its fields of the key). */
+void group_key_of(const struct observation *o, struct group_key *key);
 #endif

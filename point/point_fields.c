@@ -1,4 +1,4 @@
-/* point_fields.c: the table's rows (sweeps/setting_rows.h) as struct
+/* point_fields.c: the table's rows (settings/setting_rows.h) as struct
  * point_field, and the code each row names. */
 #include <stdint.h>
 #include <stdio.h>

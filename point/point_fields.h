@@ -4,14 +4,14 @@
  * From it come the worker's argv (point/worker_command.c), the settings
  * line that tells two points apart and the point id (point/grid.c), the
  * point's peaks.csv columns (store/results_csv.c), hence the resume check
- * (store/results_resume.c, by each column's role in sweeps/peaks_columns.h),
+ * (store/results_resume.c, by each column's role in settings/peaks_columns.h),
  * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c),
  * the predictor's "same kind" test (point/predict.c) and the fit's group
- * key with the observation fields it is read from (fit/group_key.h,
- * fit/observations.h). The rows are in sweeps/setting_rows.h, an X-macro that
+ * key with the observation fields it is read from (settings/group_key.h,
+ * fit/observations.h). The rows are in settings/setting_rows.h, an X-macro that
  * those layers expand too; a row gives these members by name.
  *
- * A new setting that reaches the worker: its row in sweeps/setting_rows.h
+ * A new setting that reaches the worker: its row in settings/setting_rows.h
  * (with its sweep key's option-engine row, its struct sweep_job field, the
  * worker's flag and its peaks.csv column) and its use in the worker
  * (docs/adding-a-setting.md, held by tests/adding_a_setting_test.sh);
@@ -20,8 +20,8 @@
 #define PEAKFIT_POINT_FIELDS_H
 #include <stddef.h>
 #include "point/point.h"
-#include "sweeps/setting_rows.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/setting_rows.h"
+#include "settings/peaks_columns.h"
 
 /* What each row takes part in (bits of .uses). */
 enum {
@@ -43,7 +43,7 @@ struct point_field {
     size_t point_off;          /* a list axis (JOB_AXIS, JOB_TRAIN): its value's offset in the point; else 0 */
     enum peaks_column column;  /* the peaks.csv column that records it */
     unsigned uses;             /* POINT_* bits */
-    int in_group_key;          /* 1: a field of the fit's group key (fit/group_key.h), named after the setting */
+    int in_group_key;          /* 1: a field of the fit's group key (settings/group_key.h), named after the setting */
     size_t group_size;         /* that field's size in bytes: a longer text is refused, never cut */
     const char *id_prefix;     /* its segment of the point id ("/b" for /b4); NULL: not in the id */
     /* Whether it matters to this point (LoRA settings to LoRA techniques,

@@ -97,7 +97,7 @@ const char *point_result_text(const struct point_result *r, enum worker_report_k
 
 /* The numbers of each unit a row may hold: none negative (a negative field
  * is "unknown", written empty), none too large for peaks.csv's readers
- * (sweeps/peaks_columns.c: 1e18 at most), whole where the field is. */
+ * (settings/peaks_columns.c: 1e18 at most), whole where the field is. */
 static const struct unit_range {
     double max;
     int whole;

@@ -58,7 +58,7 @@ void setting_options_complete(struct opt_row *rows, int n)
             complete(&rows[i], k);
         if (!is_setting || !rows[i].name || !rows[i].help) {
             fprintf(stderr, "peakfit: an option table names setting \"%s\", which has no sweep key, flag or "
-                    "help in sweeps/setting_rows.h\n", rows[i].setting);
+                    "help in settings/setting_rows.h\n", rows[i].setting);
             abort();
         }
     }

@@ -1,5 +1,5 @@
 /* setting_options.h: a command's option for a point setting, completed
- * from the settings table (sweeps/setting_rows.h) rather than written
+ * from the settings table (settings/setting_rows.h) rather than written
  * again. What the option's row leaves out comes from the setting: its
  * name (the sweep key's flag, the worker's option), the value's name,
  * names or choices and range from the sweep key, the help from the

@@ -17,7 +17,7 @@
 #ifndef PEAKFIT_WORKER_REPORT_H
 #define PEAKFIT_WORKER_REPORT_H
 #include <stddef.h>
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 
 /* Units, as the worker writes them (the field holds MiB for KIB and BYTES):
  *   KIB, BYTES: a size, read into MiB;  COUNT: a whole number (long long);

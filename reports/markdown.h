@@ -5,7 +5,7 @@
 #define PEAKFIT_MARKDOWN_H
 #include <stddef.h>
 #include <stdio.h>
-#include "fit/group_key.h"
+#include "settings/group_key.h"
 
 /* text for a table cell or a heading: < > & as HTML entities, Markdown's
  * \ | ` * _ [ ] ( ) ! ~ # backslash-escaped (an _ inside a word left bare), control characters as spaces.

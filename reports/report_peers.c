@@ -1,6 +1,6 @@
 /* report_peers.c: report.md's groups that are the same points measured
  * two ways: the built-in worker's group beside each command job's group
- * whose key differs only in measured_by (fit/group_key.h), with the fitted
+ * whose key differs only in measured_by (settings/group_key.h), with the fitted
  * A of each and, point by point, both peaks and their ratio. */
 #include <stdio.h>
 #include <string.h>

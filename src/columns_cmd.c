@@ -9,7 +9,7 @@
 #include "src/columns_cmd.h"
 #include "sweeps/sweep_keys.h"
 #include "util/exit_status.h"
-#include "sweeps/peaks_columns_doc.h"
+#include "settings/peaks_columns_doc.h"
 
 static int print_table(int argc, char **argv, void (*markdown)(FILE *out))
 {

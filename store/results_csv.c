@@ -12,7 +12,7 @@
 #include "point/point_fields.h"
 #include "store/results_resume.h"
 #include "util/csv_table.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 
 const char *results_header(void)
 {

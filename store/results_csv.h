@@ -1,12 +1,12 @@
 /* results_csv.h: DIR/peaks.csv, one row per finished grid point; its
- * columns are sweeps/peaks_columns.h's. */
+ * columns are settings/peaks_columns.h's. */
 #ifndef PEAKFIT_RESULTS_CSV_H
 #define PEAKFIT_RESULTS_CSV_H
 #include <stddef.h>
 #include "point/grid.h"
 #include "point/point_result.h"
 #include "store/results_resume.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 
 /* The header line, without its end of line. */
 const char *results_header(void);

@@ -8,7 +8,7 @@
 #include "store/results_resume.h"
 #include "util/capped_notes.h"
 #include "util/id_index.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 
 static const char *const advice = "use another -o DIR or move peaks.csv away";
 

@@ -18,11 +18,11 @@
 #define PEAKFIT_COMMAND_TEMPLATE_H
 #include <stddef.h>
 #include <stdio.h>
-#include "sweeps/setting_rows.h"
+#include "settings/setting_rows.h"
 
 /* The placeholders every command job has: one per setting with a sweep
  * key, named as its key, in the settings table's order
- * (sweeps/setting_rows.h: a setting added there is a placeholder with no
+ * (settings/setting_rows.h: a setting added there is a placeholder with no
  * more code, its value the text the worker is given,
  * point/command_job.c), then what the grid makes of each point,
  * COMMAND_GRID_PLACEHOLDERS: X(placeholder, row, what), row the setting

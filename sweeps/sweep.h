@@ -12,7 +12,7 @@
 #include "core/attention.h"
 #include "core/optimizer.h"
 #include "core/technique.h"
-#include "sweeps/setting_rows.h"
+#include "settings/setting_rows.h"
 
 /* Every bound is an error message when crossed, never a silent cut. */
 enum { SWEEP_MAX_LIST = 32, SWEEP_MAX_MODELS = 8, SWEEP_MAX_JOBS = 64 };
@@ -29,7 +29,7 @@ struct sweep_model {
 
 typedef char sweep_device[SWEEP_DEVICE_MAX];
 
-/* A setting's field, as its row's key names it (sweeps/setting_rows.h):
+/* A setting's field, as its row's key names it (settings/setting_rows.h):
  * JOB_FIELD(type, name), JOB_TEXT(name, size), JOB_LIST(type, name,
  * count, most), a list with its count, or JOB_AXIS(type, name) and
  * JOB_TRAIN(type, name) (a training option too), a list with its count

@@ -1,5 +1,5 @@
 /* sweep_keys.c: the key table, the option engine's rows: first each
- * point setting's, from its row in sweeps/setting_rows.h (a new setting is
+ * point setting's, from its row in settings/setting_rows.h (a new setting is
  * one row there, its field in struct sweep_job included; a type of the
  * sweep's own is an OPT_CUSTOM setter in sweep_key_set.c), then the keys that are
  * no point's setting, written here; and the documents made from it:
@@ -9,7 +9,7 @@
 #include "sweeps/command_template.h"
 #include "core/device.h"
 #include "sweeps/limits.h"
-#include "sweeps/setting_rows.h"
+#include "settings/setting_rows.h"
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
 #include "sweeps/sweep_setters.h"

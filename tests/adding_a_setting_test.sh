@@ -20,7 +20,7 @@ mkdir "$tree"
 # block FILE: the page's code block for FILE (its info string names it).
 block() { awk -v f="file=$1" '$0 ~ "^```" && index($0, f) { on = 1; next } /^```/ { on = 0 } on' "$page"; }
 files=$(awk '/^```.* file=/ { sub(/.* file=/, ""); print }' "$page" | sort -u)
-rows=sweeps/setting_rows.h
+rows=settings/setting_rows.h
 block $rows >"$TMP/rows"
 [ -s "$TMP/rows" ] || fail "$page has no block for $rows"
 

@@ -1,6 +1,6 @@
 # The documents generated from the code's tables are up to date: the
 # committed docs/peaks-csv.md is `peakfit columns`' output (make docs
-# writes it), so a column added to sweeps/peaks_columns.h shows up here.
+# writes it), so a column added to settings/peaks_columns.h shows up here.
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$TESTS/.." && pwd)
 "$PEAKFIT" columns >"$TMP/peaks-csv.md" || fail "peakfit columns failed"

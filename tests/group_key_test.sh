@@ -1,4 +1,4 @@
-# The group key splits what changes a point's memory (fit/group_key.h's
+# The group key splits what changes a point's memory (settings/group_key.h's
 # GROUP_KEY_SETTINGS: lora_rank, lora_targets, warm): two LoRA ranks in one
 # directory are two fits (before, the three rank-16 rows below joined rank
 # 8's group: one fit of six points). fit's text, fit.csv and fit.json name them.

@@ -1,8 +1,8 @@
 # peaks.csv's columns are only ever appended: a file written by any version
 # reads back because every column keeps its place. The fixed columns
-# (sweeps/peaks_columns.h's PEAKS_FIXED_COLUMNS, written once) are
+# (settings/peaks_columns.h's PEAKS_FIXED_COLUMNS, written once) are
 # tests/fixtures/peaks-columns.txt, one a line, and stay exactly those;
-# after them come only the settings' own columns (sweeps/setting_rows.h,
+# after them come only the settings' own columns (settings/setting_rows.h,
 # NEW_COLUMN: what says "the sweep's `name`"), then the later measured
 # ones (PEAKS_LATER_COLUMNS). A measured column added among the fixed ones
 # would move every setting's column: this test names it.

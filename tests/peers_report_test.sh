@@ -1,5 +1,5 @@
 # A command job and the built-in worker measuring the same points in one
-# directory are two groups (fit/group_key.h's measured_by: before it, their
+# directory are two groups (settings/group_key.h's measured_by: before it, their
 # rows were one fit of twice the points), and report.md shows them side by
 # side: each group's A and, point by point, both peaks and their ratio.
 # The command's rows here are the worker's with both peaks times 1.02.

@@ -1,6 +1,6 @@
 /* The point record's tables agree: every sweep key that reaches the worker
  * and every peaks.csv column that is not a measurement has its row in
- * sweeps/setting_rows.h, every measured column its text in peaks.csv (its
+ * settings/setting_rows.h, every measured column its text in peaks.csv (its
  * report row: tests/worker_report_test.c), what the runner passes the worker reads
  * back as the same settings (the two sides of the process boundary, through
  * the worker's own parser, sweep_set), and every field of the fit's group
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "fit/group_key.h"
+#include "settings/group_key.h"
 #include "fit/observations.h"
 #include "point/point_fields.h"
 #include "point/worker_command.h"
@@ -30,7 +30,7 @@ static void check_sweep_keys(void)
     const struct opt_row *k;
     for (int i = 0; (k = sweep_key_at(i)); i++) {
         CHECK(!k->flag || point_field_of_key(k->name), "sweep key %s reaches the worker (--%s) but is no row of "
-              "sweeps/setting_rows.h", k->name, k->flag);
+              "settings/setting_rows.h", k->name, k->flag);
         CHECK(!k->flag || opt_find(worker, k->flag), "sweep key %s's flag --%s is not a peakfit-worker option",
               k->name, k->flag);
     }
@@ -58,7 +58,7 @@ static void check_columns(void)
         for (int i = 0; (f = point_field_at(i)); i++)
             rows += f->column == (enum peaks_column)c;
         int set = peaks_columns[c].role != PEAKS_RESULT;
-        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in sweeps/setting_rows.h", peaks_columns[c].name,
+        CHECK(rows == set, "peaks.csv column %s (%s) has %d rows in settings/setting_rows.h", peaks_columns[c].name,
               set ? "set by the sweep: one row" : "measured: none", rows);
     }
     /* The row and its column's role agree: a setting that tells two points
@@ -99,7 +99,7 @@ static void check_group_key(void)
         const struct opt_row *k = f->key ? sweep_key_find(f->key) : NULL;
         CHECK(!f->key || (k && (k->flags & OPT_LIST)), "group key field %s's sweep key is not a list", f->name);
     }
-    CHECK(marked == n, "the group key has %d fields, sweeps/setting_rows.h puts %d in it", n, marked);
+    CHECK(marked == n, "the group key has %d fields, settings/setting_rows.h puts %d in it", n, marked);
     /* fit.csv's leading columns, a file format: the settings that change a
      * point's memory as much as its technique stay in the key, in this
      * order; a setting put in the key since is a column after them. */

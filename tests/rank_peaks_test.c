@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tests/check.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 #include "util/rank_peaks.h"
 
 static void refused(const char *text, const char *want)

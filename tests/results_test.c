@@ -1,5 +1,5 @@
 /* peaks.csv as the runner writes and resumes it: the header and every
- * column come from sweeps/peaks_columns.h; step times have no cap; and
+ * column come from settings/peaks_columns.h; step times have no cap; and
  * results_open decides which points stand (done) by the rules of a resumed
  * run: other settings or another sweep's rows are refused, a timeout or a
  * watchdog oom under a smaller limit is measured again, the last row of a
@@ -274,7 +274,7 @@ static void test_resume_is_linear(void)
 static void test_every_column_is_described(void)
 {
     for (int i = 0; i < PEAKS_N_COLUMNS; i++)
-        CHECK(peaks_columns[i].what[0], "peaks.csv column %s has no description in sweeps/peaks_columns.h",
+        CHECK(peaks_columns[i].what[0], "peaks.csv column %s has no description in settings/peaks_columns.h",
               peaks_columns[i].name);
 }
 

@@ -1,4 +1,4 @@
-# The settings table (sweeps/setting_rows.h) is the only list of settings.
+# The settings table (settings/setting_rows.h) is the only list of settings.
 # Read from the sources, two things that would be a second list fail here:
 #   - a command's option row named as a setting's worker flag by hand
 #     ({"lora-rank", ...} or .name = "lora-rank"): a command borrows a
@@ -7,7 +7,7 @@
 #     checks the tables it knows, this every source file;
 #   - three or more of the group key's fields named as members of a key
 #     (key.x / key->x) within three lines, outside the files that expand
-#     the key from the table (fit/group_key.c, fit/group_choice.c): a hand
+#     the key from the table (settings/group_key.c, fit/group_choice.c): a hand
 #     list of fields that the next setting in the key would be missing
 #     from (verify once matched a group's rows by four of its fields).
 # Each offence is named with its file and line.
@@ -22,17 +22,17 @@ sources=$(for layer in $(tests/tools/layout-graph.sh layers); do [ "$layer" = sh
 flags=$("$PEAKFIT" worker --help | sed -n 's/^  --\([a-z0-9-]*\) .*sweep key .*/\1/p')
 [ "$(echo "$flags" | wc -l)" -ge 10 ] || fail "too few worker flags read: $flags"
 for flag in $flags; do
-    grep -nE "(\{|\.name = )\"$flag\"" $sources | grep -v '^sweeps/setting_rows.h:' >>"$TMP/by-hand"
+    grep -nE "(\{|\.name = )\"$flag\"" $sources | grep -v '^settings/setting_rows.h:' >>"$TMP/by-hand"
 done
 [ -s "$TMP/by-hand" ] && fail "an option row named as a setting's flag, by hand: $(head -3 "$TMP/by-hand")"
 
 # The group key's fields: the rows with GROUP_SHOWN or GROUP_SETTING.
 fields=$(awk '/^ *R\(A, / { name = $2; sub(/,$/, "", name) }
     name && /GROUP_(SHOWN|SETTING)\(/ { print name; name = "" }
-    /GROUP_NONE/ { name = "" }' sweeps/setting_rows.h)
+    /GROUP_NONE/ { name = "" }' settings/setting_rows.h)
 [ "$(echo "$fields" | wc -l)" -ge 10 ] || fail "too few group key fields read: $fields"
 for f in $sources; do
-    case $f in fit/group_key.c | fit/group_choice.c | sweeps/setting_rows.h) continue ;; esac
+    case $f in settings/group_key.c | fit/group_choice.c | settings/setting_rows.h) continue ;; esac
     awk -v fields="$(echo $fields)" -v file="$f" '
         BEGIN { n = split(fields, F, " "); for (i = 1; i <= n; i++) is_field[F[i]] = 1 }
         {

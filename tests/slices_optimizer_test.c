@@ -12,7 +12,7 @@
 #include "fit/depth_fit.h"
 #include "fit/fit_set.h"
 #include "fit/group_fit.h"
-#include "fit/group_key.h"
+#include "settings/group_key.h"
 #include "models/model_spec.h"
 #include "models/param_count.h"
 #include "tests/check.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fit/group_predict.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"
 #include "verify/verify_judge.h"

@@ -12,7 +12,7 @@
 #include "reports/calc.h"
 #include "runner/run_sweep.h"
 #include "sweeps/limits.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 #include "util/csv_table.h"
 #include "util/exit_status.h"
 #include "verify/verify_judge.h"

@@ -9,7 +9,7 @@
 #include "fit/observations.h"
 #include "models/model_spec.h"
 #include "point/point_fields.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 #include "sweeps/sweep_write.h"
 #include "util/exit_status.h"
 #include "util/output_file.h"

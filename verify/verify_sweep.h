@@ -1,9 +1,9 @@
 /* verify_sweep.h: the sweep verify writes for a plan (verify_sweep.c). */
 #ifndef PEAKFIT_VERIFY_SWEEP_H
 #define PEAKFIT_VERIFY_SWEEP_H
-#include "fit/group_key.h"
+#include "settings/group_key.h"
 #include "reports/calc.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 #include "util/csv_table.h"
 
 /* The fields of the group's first ok row of t (DIR/peaks.csv, by column):

@@ -14,7 +14,7 @@ mkdir -p "$out"
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -I. -Ishim -fsanitize=fuzzer,address,undefined"
 torch="build/libpeakfit_torch.a -lstdc++ -ltorch -ltorch_cpu -lc10"
 # The CSV reader, the fit's loader and the resume check need no libtorch.
-csv_sources="util/csv_table.c util/input_file.c util/parse.c sweeps/peaks_columns.c util/id_index.c
+csv_sources="util/csv_table.c util/input_file.c util/parse.c settings/peaks_columns.c util/id_index.c
     util/capped_notes.c fit/observations.c store/results_csv.c store/results_resume.c sweeps/technique.c"
 for target in sweep csv config safetensors; do
     corpus=$out/corpus-$target

@@ -3,7 +3,7 @@
  * measured column is added by adding its row here (at the end: files
  * written by older versions must stay readable by `fit`) plus the code
  * that fills it; a setting's column is its row's in the settings table
- * (sweeps/setting_rows.h: NEW_COLUMN), after these.
+ * (settings/setting_rows.h: NEW_COLUMN), after these.
  *
  * X(name, type, role, what). Units are part of each name.
  *   type: how every reader checks the field: TEXT (any text), INT (a whole
@@ -13,11 +13,11 @@
  *         the sweep's), LIMIT (a limit a failure depends on: a timeout or
  *         watchdog oom under a smaller limit is measured again), RESULT.
  *   what: what it holds, in Markdown: docs/peaks-csv.md's column
- *         (`peakfit columns`, sweeps/peaks_columns_doc.c). */
+ *         (`peakfit columns`, settings/peaks_columns_doc.c). */
 #ifndef PEAKFIT_PEAKS_COLUMNS_H
 #define PEAKFIT_PEAKS_COLUMNS_H
 #include <stddef.h>
-#include "sweeps/setting_rows.h"
+#include "settings/setting_rows.h"
 
 #define PEAKS_FIXED_COLUMNS(X)                                                                                           \
     X(point_id, TEXT, POINT,                                                                                         \
@@ -196,7 +196,7 @@
 #define PEAKS_LATER_COLUMNS(X)
 
 /* Every column: the fixed ones, then each setting's own, made from its
- * row (sweeps/setting_rows.h, NEW_COLUMN), then the later measured ones. */
+ * row (settings/setting_rows.h, NEW_COLUMN), then the later measured ones. */
 #define PEAKS_COLUMNS(X)    \
     PEAKS_FIXED_COLUMNS(X) \
     SETTING_COLUMNS(X)     \

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "util/csv_table.h"
 #include "util/parse.h"
-#include "sweeps/peaks_columns.h"
+#include "settings/peaks_columns.h"
 #include "util/rank_peaks.h"
 
 const struct peaks_column_info peaks_columns[PEAKS_N_COLUMNS] = {

@@ -1,14 +1,13 @@
 /* group_key.h: what makes a group of measurements one fit. fit, plot,
  * report and calc all group and look up by this key, so putting a setting
- * in it is its row's group column in sweeps/setting_rows.h: the struct, the
+ * in it is its row's group column in settings/setting_rows.h: the struct, the
  * observation's field it is read into, the comparison, the text form and
  * fit.csv's leading columns follow. Each field has the name of the
  * peaks.csv column and of struct observation's member it comes from. */
 #ifndef PEAKFIT_GROUP_KEY_H
 #define PEAKFIT_GROUP_KEY_H
 #include <stddef.h>
-#include "core/model_config.h"
-#include "fit/observations.h"
+#include "settings/setting_rows.h"
 
 /* GROUP_KEY_FIELDS(X): X(field, size), the fields every table shows as
  * columns (model, device, technique, attention). GROUP_KEY_SETTINGS(X):
@@ -17,7 +16,7 @@
  * fits), but hold their usual value (or are empty) on most rows: fit.csv
  * and fit.json carry them as columns and fields, and the text form names
  * them where they are set to something else. GROUP_KEY_ALL(X): both.
- * All three are the rows of the point-settings table (sweeps/setting_rows.h)
+ * All three are the rows of the point-settings table (settings/setting_rows.h)
  * whose group column says SHOWN or SETTING. */
 
 struct group_key {
@@ -26,8 +25,6 @@ struct group_key {
 #undef GROUP_KEY_MEMBER
 };
 
-/* The key of the group an observation belongs to. */
-void group_key_of(const struct observation *o, struct group_key *key);
 /* 0 when equal, else strcmp's sign of the first field that differs. */
 int group_key_compare(const struct group_key *a, const struct group_key *b);
 /* "SmolLM2-135M / cpu / full / sdpa": the model by its display name, then
@@ -37,12 +34,6 @@ void group_key_format(const struct group_key *key, char *out, size_t size);
  * name and its value: ("-", "") gives "SmolLM2-135M-cpu-full-sdpa-warm1",
  * a file name's. */
 void group_key_text(const struct group_key *key, const char *sep, const char *between, char *out, size_t size);
-
-/* The training options the group's points ran with, read off its key:
- * technique, LoRA rank and targets (the defaults where the key holds
- * none), attention, optimizer and zero_grad. A command job's label is
- * no technique: it is read as full training. */
-pf_train_options group_key_train_options(const struct group_key *key);
 
 /* The name a person recognises for a peaks.csv model value: the value
  * itself, except that a path to a config.json (older files held those)

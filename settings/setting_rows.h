@@ -34,7 +34,7 @@
  *           (fit/group_choice.h);
  *   column  its peaks.csv column: COLUMN(name), one of the columns
  *           written before settings' columns came from this table
- *           (sweeps/peaks_columns.h's PEAKS_FIXED_COLUMNS, in the file's
+ *           (settings/peaks_columns.h's PEAKS_FIXED_COLUMNS, in the file's
  *           historical order), or NEW_COLUMN(type): a column of its
  *           own, named after the setting, of type TEXT, INT or NUM,
  *           after those, in this table's order (a file's columns are

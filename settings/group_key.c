@@ -1,21 +1,11 @@
-/* group_key.c: the group key's functions walk GROUP_KEY_FIELDS; the
- * training options a key stands for are its settings of training read
- * back by their sweep keys' own setters. */
+/* group_key.c: the group key's functions walk GROUP_KEY_FIELDS (the
+ * settings table's rows); an observation's key is fit/observations.c's,
+ * the training options a key stands for sweeps/job_train_options.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fit/group_key.h"
-#include "core/attention.h"
-#include "core/optimizer.h"
-#include "core/technique.h"
-#include "sweeps/job_train_options.h"
+#include "settings/group_key.h"
 
-void group_key_of(const struct observation *o, struct group_key *key)
-{
-#define COPY_FIELD(field, size, ...) snprintf(key->field, sizeof key->field, "%s", o->field);
-    GROUP_KEY_ALL(COPY_FIELD)
-#undef COPY_FIELD
-}
 
 int group_key_compare(const struct group_key *a, const struct group_key *b)
 {
@@ -84,30 +74,4 @@ int model_matches(const char *model, const char *wanted)
 {
     char name[4096];
     return strcmp(model, wanted) == 0 || strcmp(model_display_name(model, name, sizeof name), wanted) == 0;
-}
-
-/* The attention named, or sdpa (the default) for a name it does not know. */
-static pf_attention attention_of(const char *name)
-{
-    for (int a = 0; a < PF_ATTN_COUNT; a++)
-        if (!strcmp(attention_name((pf_attention)a), name))
-            return (pf_attention)a;
-    return PF_ATTN_SDPA;
-}
-
-pf_train_options group_key_train_options(const struct group_key *key)
-{
-    struct sweep_job job;
-    char err[256];
-    sweep_job_defaults(&job);
-    /* Each setting of training as its column holds it; an empty one (a
-     * technique without it, a file from before its column) keeps its default. */
-#define SET_TRAIN(name, option)                                                                                  \
-    if (key->name[0])                                                                                      \
-        (void)sweep_set(NULL, &job, #name, key->name, err, sizeof err);
-    SETTING_TRAIN(SET_TRAIN)
-#undef SET_TRAIN
-    int t = technique_from_name(key->technique);
-    struct point_axes axes = job_axes_first(&job);
-    return train_options_of(&axes, t < 0 ? PF_TECH_FULL : (pf_technique)t, attention_of(key->attention));
 }
