@@ -3,7 +3,7 @@
 peakfit runs a sweep's `command` in a fresh process per point and passes it a
 pipe in the environment variable PEAKFIT_REPORT_FD, and a directory in
 PEAKFIT_REPORT_DIR. This helper writes `key=value` lines with the same keys
-peakfit's built-in worker reports (point/point_result.c), read from PyTorch's
+peakfit's built-in worker reports (protocol/point_result.c), read from PyTorch's
 own counters: on the pipe, or, in a process a launcher started (RANK in its
 environment: torchrun's workers, which inherit the variable but not the
 descriptor), to its own file PEAKFIT_REPORT_DIR/rank-R.report. peakfit
@@ -58,7 +58,7 @@ import time
 
 import torch
 
-# The keys the built-in worker reports (point/point_result.c); peakfit
+# The keys the built-in worker reports (protocol/point_result.c); peakfit
 # refuses any other, so this helper refuses them first.
 KEYS = frozenset((
     "baseline_rss_kib", "peak_rss_kib", "baseline_tensor_bytes", "tensor_peak_bytes",

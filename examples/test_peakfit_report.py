@@ -5,7 +5,7 @@ Run by tests/peakfit_report_test.sh (needs torch). Checks that the live
 tensor peak is exact on plain allocations, right on a small autograd graph
 (forward keeps exp's output; backward adds x's gradient), that phases
 restart from the level at their start, that the helper writes only keys
-peakfit's runner reads (point/point_result.c), and nothing without
+peakfit's runner reads (protocol/point_result.c), and nothing without
 PEAKFIT_REPORT_FD.
 """
 import os
@@ -156,7 +156,7 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(len(lines[-1]), peakfit_report.MAX_LINE - 1)
 
     def test_keys_are_the_ones_peakfit_reads(self):
-        source = os.path.join(HERE, "..", "point", "worker_report.h")  # the report table
+        source = os.path.join(HERE, "..", "protocol", "worker_report.h")  # the report table
         with open(source) as f:
             text = f.read()
         known = set(re.findall(r'X\((\w+), (?:KIB|BYTES|COUNT|INT|REAL|TEXT|STEP),', text))

@@ -1,7 +1,7 @@
 /* point_fields.h: what a point is and how it is measured, one row per
  * setting, in the manner of the kernel's TRACE_EVENT: every side of the
  * process boundary is generated from this one table, so none can drift.
- * From it come the worker's argv (point/worker_command.c), the settings
+ * From it come the worker's argv (protocol/worker_command.c), the settings
  * line that tells two points apart and the point id (point/grid.c), the
  * point's peaks.csv columns (store/results_csv.c), hence the resume check
  * (store/results_resume.c, by each column's role in settings/peaks_columns.h),

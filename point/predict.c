@@ -32,7 +32,7 @@ double predictor_baseline_mib(const struct predictor *pr, const struct grid_poin
     return pr->baseline_mib[job_of(pr, p)];
 }
 
-void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct point_result *r)
+void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct predict_measured *r)
 {
     /* A command's baseline is its own word: one above the peak the runner
      * measured is false (proc/command_watch.c makes that row an error), and

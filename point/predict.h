@@ -5,7 +5,6 @@
 #ifndef PEAKFIT_PREDICT_H
 #define PEAKFIT_PREDICT_H
 #include "point/grid.h"
-#include "point/point_result.h"
 
 struct predict_seen {
     const struct grid_point *p;
@@ -22,9 +21,15 @@ struct predictor {
 };
 
 void predictor_init(struct predictor *pr, const struct sweep *sweep);
+/* What a finished point measured, as the predictor learns it: its status
+ * ("ok", ...), its peak RSS and its baseline RSS in MiB (negative: none). */
+struct predict_measured {
+    const char *status;
+    double peak_rss_mib, baseline_rss_mib;
+};
 /* Learns from a finished point (only an ok one with its peak counts; its
  * baseline, when not above its peak, is its job's, never another job's). */
-void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct point_result *r);
+void predictor_learn(struct predictor *pr, const struct grid_point *p, const struct predict_measured *r);
 /* Its expected peak RSS, baseline included, in MiB. A point of the same
  * model, device, technique and attention already measured with at least
  * as many tokens: that peak; with fewer: its peak above baseline plus the

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 #include "proc/rank_reports.h"
 
 enum {

@@ -11,7 +11,7 @@
 #define PEAKFIT_RANK_REPORTS_H
 #include <limits.h>
 #include <sys/types.h>
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 
 struct rank_reports {
     char dir[PATH_MAX];                 /* the point's PEAKFIT_REPORT_DIR; "" none */

@@ -6,7 +6,7 @@
 #include <sys/types.h>
 #include "proc/command_watch.h"
 #include "proc/cores.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 
 /* How a worker is started and judged. */
 struct spawn_options {

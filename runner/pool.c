@@ -9,7 +9,7 @@
 #include "runner/pool_admit.h"
 #include "proc/cores.h"
 #include "core/device.h"
-#include "point/worker_command.h"
+#include "protocol/worker_command.h"
 #include "proc/worker_binary.h"
 #include "util/clock.h"
 #include "util/exit_status.h"
@@ -168,7 +168,8 @@ static int collect(struct pool *pl, pool_record_fn record, void *ctx)
             rc = EXIT_INTERRUPTED;
             continue;
         }
-        predictor_learn(&pl->predictor, &pl->g->points[sl->index], &sl->r);
+        struct predict_measured measured = {sl->r.status, sl->r.peak_rss_mib, sl->r.baseline_rss_mib};
+        predictor_learn(&pl->predictor, &pl->g->points[sl->index], &measured);
         int recorded = record(ctx, sl->index, &sl->r);
         if (recorded != EXIT_DONE && rc == EXIT_DONE)
             rc = recorded;

@@ -8,7 +8,7 @@
 #ifndef PEAKFIT_POOL_H
 #define PEAKFIT_POOL_H
 #include "point/grid.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 
 /* Called once per finished point, in the order they finish (never for one
  * stopped by an interrupt); a nonzero return (an exit status) stops the

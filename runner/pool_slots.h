@@ -6,7 +6,7 @@
 #include "proc/command_watch.h"
 #include "proc/gpu_slots.h"
 #include "point/grid.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 #include "point/predict.h"
 #include "proc/spawn.h"
 #include "sweeps/limits.h"

@@ -211,7 +211,7 @@ enum {
 };
 
 enum peaks_column {
-    PEAKS_COL_none = -1, /* no column (a worker report row's own, point/worker_report.h) */
+    PEAKS_COL_none = -1, /* no column (a worker report row's own, protocol/worker_report.h) */
 #define PEAKS_ENUM(name, type, role, what) PEAKS_COL_##name,
     PEAKS_COLUMNS(PEAKS_ENUM)
 #undef PEAKS_ENUM

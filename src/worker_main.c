@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "peakfit_torch.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 #include "worker/torch_facts.h"
 #include "worker/worker.h"
 #include "core/device.h"
 #include "core/optimizer.h"
-#include "sweeps/worker_options.h"
+#include "protocol/worker_options.h"
 #include "util/exit_status.h"
 #include "util/version.h"
 

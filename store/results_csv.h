@@ -4,7 +4,7 @@
 #define PEAKFIT_RESULTS_CSV_H
 #include <stddef.h>
 #include "point/grid.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 #include "store/results_resume.h"
 #include "settings/peaks_columns.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "point/point_fields.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 #include "store/results_resume.h"
 #include "util/capped_notes.h"
 #include "util/id_index.h"

@@ -4,7 +4,7 @@
  * sweep's own is an OPT_CUSTOM setter in sweep_key_set.c), then the keys that are
  * no point's setting, written here; and the documents made from it:
  * docs/sweeps.md's table (the worker's options are
- * sweeps/worker_options.c's). */
+ * protocol/worker_options.c's). */
 #include <string.h>
 #include "sweeps/command_template.h"
 #include "core/device.h"

@@ -112,7 +112,7 @@ expect_status "params: done" 0 "$PEAKFIT" params tiny
 expect_status "params: missing config" 2 "$PEAKFIT" params "$TMP/none/config.json"
 expect_status "params: bad option" 2 "$PEAKFIT" params tiny --lora-rank 0
 
-# worker: its statuses are its runner's (point/point_result.h)
+# worker: its statuses are its runner's (protocol/point_result.h)
 expect_status "worker: done" 0 "$PEAKFIT" worker --model tiny --technique load
 expect_status "worker: bad option" 2 "$PEAKFIT" worker --model tiny --technique fulll
 expect_status "worker: bad model" 2 "$PEAKFIT" worker --model "$TMP/none/config.json" --technique load

@@ -19,7 +19,7 @@
 #include "runner/run_sweep.h"
 #include "src/slurm_cmd.h"
 #include "sweeps/sweep_keys.h"
-#include "sweeps/worker_options.h"
+#include "protocol/worker_options.h"
 #include "tests/check.h"
 #include "util/options.h"
 

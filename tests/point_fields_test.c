@@ -12,16 +12,16 @@
 #include "settings/group_key.h"
 #include "fit/observations.h"
 #include "point/point_fields.h"
-#include "point/worker_command.h"
-#include "point/point_result.h"
-#include "point/worker_report.h"
+#include "protocol/worker_command.h"
+#include "protocol/point_result.h"
+#include "protocol/worker_report.h"
 #include "store/results_csv.h"
 #include "sweeps/sweep_keys.h"
-#include "sweeps/worker_options.h"
+#include "protocol/worker_options.h"
 #include "tests/check.h"
 
 /* Both ways: a sweep key with a worker flag has its row and is an option
- * of the worker's parser (sweeps/worker_options.c); every worker option
+ * of the worker's parser (protocol/worker_options.c); every worker option
  * but --report-fd is such a key's; a row's key exists, and a row with a key
  * the worker is not given is the runner's alone (no flag). */
 static void check_sweep_keys(void)

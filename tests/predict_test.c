@@ -51,10 +51,7 @@ int main(void)
     double per_token = (predictor_peak_mib(&pr, cpu4) - predictor_peak_mib(&pr, cpu1)) / (3 * 256);
     CHECK(per_token > 0.9 * 1.845 && per_token < 1.1 * 1.845, "activations per token by arithmetic: %g MiB", per_token);
 
-    struct point_result r;
-    point_result_init(&r);
-    snprintf(r.status, sizeof r.status, "ok");
-    r.baseline_rss_mib = 150, r.peak_rss_mib = 3150;
+    struct predict_measured r = {.status = "ok", .baseline_rss_mib = 150, .peak_rss_mib = 3150};
     predictor_learn(&pr, cpu1, &r);
     CHECK(predictor_peak_mib(&pr, cpu1) == 3150, "cpu b1 as measured: %g", predictor_peak_mib(&pr, cpu1));
     /* Above it: the state once, the added tokens' activations by arithmetic
@@ -64,9 +61,7 @@ int main(void)
     /* One job's baseline is never another's (a script's is not the worker's). */
     CHECK(predictor_peak_mib(&pr, gpu1) == base, "the [gpu] job learnt [cpu]'s baseline: %g",
           predictor_peak_mib(&pr, gpu1));
-    point_result_init(&r);
-    snprintf(r.status, sizeof r.status, "error");
-    r.baseline_rss_mib = 180, r.peak_rss_mib = 900;
+    r = (struct predict_measured){.status = "error", .baseline_rss_mib = 180, .peak_rss_mib = 900};
     predictor_learn(&pr, gpu1, &r);
     CHECK(predictor_peak_mib(&pr, gpu1) == 180, "the GPU point learns its job's baseline only: %g",
           predictor_peak_mib(&pr, gpu1));

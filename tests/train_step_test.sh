@@ -25,14 +25,14 @@ train_step lora --batch 2 --seq-len 32 --technique lora+ckpt
 train_step inference --batch 2 --seq-len 32 --technique inference
 train_step trainer --batch 2 --seq-len 32 --technique full+ckpt --steps 2 --warm 0 --loop trainer
 
-# Every key is one the runner reads (a row of point/worker_report.h that is
+# Every key is one the runner reads (a row of protocol/worker_report.h that is
 # not the runner's own, or a phase key), every line key=value.
 for r in "$TMP"/*.report; do
     while IFS= read -r line; do
         key=${line%%=*}
         [ "$key" != "$line" ] || fail "$(basename "$r"): not key=value: $line"
-        grep -Eq "^ *X\($key, [A-Z_]+," "$ROOT/point/worker_report.h" &&
-            ! grep -Eq "^ *X\($key, RUNNER," "$ROOT/point/worker_report.h" ||
+        grep -Eq "^ *X\($key, [A-Z_]+," "$ROOT/protocol/worker_report.h" &&
+            ! grep -Eq "^ *X\($key, RUNNER," "$ROOT/protocol/worker_report.h" ||
             [[ $key =~ ^(forward|backward|optimizer)_(peak_bytes|end_rss_kib)$ ]] ||
             fail "$(basename "$r"): key $key is not one peakfit reads"
     done <"$r"

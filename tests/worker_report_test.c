@@ -1,4 +1,4 @@
-/* The worker's report table (point/worker_report.h) and peaks.csv's
+/* The worker's report table (protocol/worker_report.h) and peaks.csv's
  * measured columns agree both ways: every measured column is written by
  * exactly one report row, every row has a column of its own or is what
  * another row subtracts, every key the worker can write is read back into
@@ -6,8 +6,8 @@
  * rows that subtract it) and no other. */
 #include <string.h>
 #include "core/phase.h"
-#include "point/point_result.h"
-#include "point/worker_report.h"
+#include "protocol/point_result.h"
+#include "protocol/worker_report.h"
 #include "store/results_csv.h"
 #include "tests/check.h"
 
@@ -48,7 +48,7 @@ static void check_columns(void)
     }
     for (int c = 0; c < PEAKS_N_COLUMNS; c++)
         CHECK(rows[c] == (peaks_columns[c].role == PEAKS_RESULT), "peaks.csv column %s (%s) has %d rows in "
-              "point/worker_report.h", peaks_columns[c].name,
+              "protocol/worker_report.h", peaks_columns[c].name,
               peaks_columns[c].role == PEAKS_RESULT ? "measured: one" : "set by the sweep: none", rows[c]);
 }
 

@@ -43,6 +43,6 @@ enum exit_status {
 #undef EXIT_STATUS_ENUM
 
 /* `peakfit worker` is the exception: it speaks to the runner, which reads
- * its status as the point's outcome (point/point_result.h): 0 ok, 2 a bad
+ * its status as the point's outcome (protocol/point_result.h): 0 ok, 2 a bad
  * option, 3 out of memory, 4 any other failure. */
 #endif

@@ -10,20 +10,20 @@
 #include <unistd.h>
 #include "shim/peakfit_torch.h"
 #include "util/clock.h"
-#include "point/point_result.h"
+#include "protocol/point_result.h"
 #include "proc/proc_stats.h"
-#include "point/worker_report.h"
+#include "protocol/worker_report.h"
 #include "core/device.h"
 #include "sweeps/limits.h"
 #include "sweeps/sweep.h"
 #include "sweeps/job_train_options.h"
-#include "sweeps/worker_options.h"
+#include "protocol/worker_options.h"
 #include "core/technique.h"
 
 
 static int report_fd = 1;
 
-/* One line of the report: its key is the row's (point/worker_report.h);
+/* One line of the report: its key is the row's (protocol/worker_report.h);
  * phase: which phase, for the per-phase rows. */
 static void vreport(enum worker_report_key k, int phase, const char *fmt, va_list ap)
 {

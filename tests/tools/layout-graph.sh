@@ -11,7 +11,7 @@
 #                 function or variable that TO's object defines (nm)
 #   table         the folders each folder includes, as docs/layout.md's table
 set -u
-LAYERS="util core shim models settings sweeps point fit proc store worker runner autosweep plots reports verify src"
+LAYERS="util core shim models settings sweeps point protocol fit proc store worker runner autosweep plots reports verify src"
 
 sources() { git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | grep -Ev '^(tests|bench|examples)/'; }
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sweeps/sweep_keys.h"
-#include "sweeps/worker_options.h"
+#include "protocol/worker_options.h"
 
 enum { WORKER_MAX_OPTIONS = 32 };
 

@@ -1,7 +1,7 @@
 /* worker_command.c: the argv of peakfit-worker for one grid point. */
 #include <stdio.h>
 #include <string.h>
-#include "point/worker_command.h"
+#include "protocol/worker_command.h"
 #include "point/point_fields.h"
 #include "sweeps/sweep_keys.h"
 

@@ -4,7 +4,7 @@
 #ifndef PEAKFIT_POINT_RESULT_H
 #define PEAKFIT_POINT_RESULT_H
 #include <stdint.h>
-#include "point/worker_report.h"
+#include "protocol/worker_report.h"
 #include "core/phase.h"
 #include "util/rank_peaks.h"
 

@@ -1,10 +1,10 @@
 /* point_result.c: reading a worker's report lines by the report table
- * (point/worker_report.h). */
+ * (protocol/worker_report.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "point/point_result.h"
-#include "point/worker_report.h"
+#include "protocol/point_result.h"
+#include "protocol/worker_report.h"
 #include "util/parse.h"
 
 static void take_step(struct point_result *r, double seconds)

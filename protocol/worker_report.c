@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/phase.h"
-#include "point/worker_report.h"
+#include "protocol/worker_report.h"
 
 const struct worker_report_row worker_report_rows[REPORT_N_KEYS] = {
 #define WORKER_REPORT_ROW(name_, unit_, field, column_, text_, less_)                                         \

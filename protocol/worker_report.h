@@ -1,6 +1,6 @@
 /* worker_report.h: what a worker reports, one row per key, written once.
  * worker/worker.c writes each line as "key=value" by its row (so a key
- * the table lacks does not compile), point/point_result.c reads each line
+ * the table lacks does not compile), protocol/point_result.c reads each line
  * into the row's field of struct point_result, and a command job (#20)
  * writes the same keys. A row without a key is what the runner itself
  * measures (exit status, rusage, wall time) or derives.
