@@ -5,7 +5,7 @@
  * line that tells two points apart and the point id (point/grid.c), the
  * point's peaks.csv columns (store/results_csv.c), hence the resume check
  * (store/results_resume.c, by each column's role in settings/peaks_columns.h),
- * the sweep that verify writes from a peaks.csv row (src/verify_cmd.c),
+ * the sweep that verify writes from a peaks.csv row (verify/verify_sweep.c),
  * the predictor's "same kind" test (point/predict.c) and the fit's group
  * key with the observation fields it is read from (settings/group_key.h,
  * fit/observations.h). The rows are in settings/setting_rows.h, an X-macro that
