@@ -210,6 +210,19 @@ ARITHMETIC_ERROR_DEFS := $(shell awk '$$1 == "all" { printf "-DPREDICT_ARITHMETI
 $(B)/src/grid_cmd.o: $(ARITHMETIC_ERROR)
 $(B)/src/grid_cmd.o: ALL_CFLAGS += $(or $(ARITHMETIC_ERROR_DEFS),$(error $(ARITHMETIC_ERROR) has no "all" row))
 
+# calc's process term for a Python trainer: the rows of
+# bench/results/process-term/term.txt (its "As reports/process_term.c's
+# rows" lines), made into a header at build time, so a rerun of
+# bench/run process-term and the program cannot disagree.
+PROCESS_TERM := bench/results/process-term/term.txt
+$(B)/gen/process_term_rows.h: $(PROCESS_TERM)
+	@mkdir -p $(@D)
+	@awk '/^    X\("/ { rows = rows " \\\n" $$0 } END { if (rows == "") exit 1; print "#define PYTHON_TERM_ROWS(X)" rows }' \
+	    $< >$@.tmp || { rm -f $@.tmp; echo "$<: no X(...) rows of the process term" >&2; exit 1; }
+	@mv $@.tmp $@
+$(B)/reports/process_term.o: $(B)/gen/process_term_rows.h
+$(B)/reports/process_term.o: ALL_CFLAGS += -I$(B)/gen
+
 $(SHIM_B)/shim/%.o: shim/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<

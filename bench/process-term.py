@@ -16,7 +16,8 @@ reports/process_term.c) a least-squares line d = offset + proportional * y;
 one residual sd pooled over every class (each class has too few points for
 its own), its degrees of freedom the points less two per class; the range
 of y the class was measured at, where its line holds. Prints the pairs, the
-classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes them, and
+classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes them (the
+build reads them from this output, bench/results/process-term/term.txt), and
 each point's difference as the worker's figure would carry it.
 """
 import csv

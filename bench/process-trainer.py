@@ -29,12 +29,13 @@ ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
 process_term = __import__("process-term")  # its pairs and technique classes
 
-TERM_ROWS = os.path.join(ROOT, "reports/process_term.c")
+# reports/process_term.c's PYTHON_TERM_ROWS, which the build reads from here
+TERM_ROWS = os.path.join(ROOT, "bench/results/process-term/term.txt")
 WORKER_PEAKS = os.path.join(ROOT, "bench/results/process-term/peaks.csv")
 
 
 def term_rows(path):
-    """reports/process_term.c's PYTHON_TERM_ROWS: class -> (offset, proportional, sd)."""
+    """The PYTHON_TERM_ROWS of reports/process_term.c (term.txt's rows): class -> (offset, proportional, sd)."""
     rows = {}
     with open(path) as f:
         for m in re.finditer(r'X\("([^"]+)", (-?[\d.]+), (-?[\d.]+), ([\d.]+),', f.read()):

@@ -41,11 +41,9 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * worker_peak - worker_base); outside them the term is the line's value at
  * the nearer end, never extrapolated (full training's falling line would
  * go below zero past 12 GiB).
- * X(class, offset MiB, proportional, sd MiB, dof, y_lo MiB, y_hi MiB) */
-#define PYTHON_TERM_ROWS(X)                                    \
-    X("full", 316.7, -0.0256, 85.9, 10, 2876.4, 6594.0)        \
-    X("full+ckpt", 85.9, 0.0789, 85.9, 10, 2589.5, 5023.8)     \
-    X("lora", 193.3, 0.0221, 85.9, 10, 1055.6, 4605.7)
+ * X(class, offset MiB, proportional, sd MiB, dof, y_lo MiB, y_hi MiB),
+ * read from term.txt at build time. */
+#include "process_term_rows.h" /* PYTHON_TERM_ROWS(X): term.txt's rows (the Makefile) */
 static const struct process_term python_terms[] = {
 #define PYTHON_TERM_ROW(cls, offset, prop, sd, dof, lo, hi) {cls, offset, prop, sd, dof, lo, hi, PROCESS_TERM_SOURCE},
     PYTHON_TERM_ROWS(PYTHON_TERM_ROW)

@@ -1,6 +1,6 @@
 # --process: a whole-process (RSS) plan for a Python trainer is the worker's
-# fit plus the process term of the technique's class (reports/process_term.c's
-# table, read here from the source), its interval the worker's scaled by
+# fit plus the process term of the technique's class (the rows the build
+# reads from bench/results/process-term/term.txt, read here from there), its interval the worker's scaled by
 # 1 + proportional with the term's own spread in quadrature; the plan's first
 # line names the process; a GPU or allocator-level plan adds nothing; a bad
 # value is refused by calc, verify and grid alike (exit 2).
@@ -21,7 +21,7 @@ check_term() {
                 >"$TMP/$p-$b.json" || [ $? -eq 6 ] || fail "calc --technique $1 --micro-batch $b --process $p"
         done
     done
-    out=$(python3 - "$TESTS/../reports/process_term.c" "$2" "$TMP" <<'PY'
+    out=$(python3 - "$TESTS/../bench/results/process-term/term.txt" "$2" "$TMP" <<'PY'
 import json, re, sys
 src, cls, tmp = sys.argv[1:]
 num = r"([-0-9.]+)"
