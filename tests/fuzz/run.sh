@@ -13,20 +13,24 @@ out=build-fuzz
 mkdir -p "$out"
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -I. -Ishim -fsanitize=fuzzer,address,undefined"
 torch="build/libpeakfit_torch.a -lstdc++ -ltorch -ltorch_cpu -lc10"
-# The CSV reader, the fit's loader and the resume check need no libtorch.
-csv_sources="util/csv_table.c util/input_file.c util/parse.c settings/peaks_columns.c util/id_index.c
-    util/capped_notes.c fit/observations.c store/results_csv.c store/results_resume.c sweeps/technique.c"
+# Each target links the layers below what it fuzzes (docs/layout.md), whole:
+# the sweep parser's and the config reader's; the CSV reader, the fit's
+# loader and the resume check with theirs. None needs libtorch.
+layers() { for layer in "$@"; do printf '%s ' "$layer"/*.c; done; }
+libs="-lcsv -ljansson -lm"
+csv_sources="$(layers util core models settings sweeps point protocol) fit/observations.c store/results_csv.c
+    store/results_resume.c"
 for target in sweep csv config safetensors; do
     corpus=$out/corpus-$target
     mkdir -p "$corpus"
     # Only the safetensors check needs the shim; the sweep parser (device
     # names from a table), the CSV reader and the config reader are pure C.
     case $target in
-    sweep) link="util/*.c sweeps/*.c models/*.c -lcsv -ljansson -lm"
+    sweep) link="$(layers util core models settings sweeps) $libs"
            cp tests/bad-sweeps/*.sweep sweeps/*.sweep "$corpus"/ ;;
-    csv) link="$csv_sources -lcsv -ljansson -lm"
+    csv) link="$csv_sources $libs"
          cp tests/fixtures/*.csv tests/bad-csvs/*.csv "$corpus"/ 2>/dev/null || true ;;
-    config) link="util/input_file.c models/*.c -ljansson -lm"
+    config) link="$(layers util core models) $libs"
             cp tests/bad-configs/*.json tests/bad-sweeps/*.json "$corpus"/ ;;
     safetensors)
         # The header check itself is instrumented (the rest of the shim is
