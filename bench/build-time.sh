@@ -4,7 +4,7 @@
 # and after the cheap weight fill (shim/decoder.cpp fill_uniform: one drawn
 # tile repeated, instead of a draw per value). The same points run with the
 # peakfit-worker of BEFORE (default ace8011, the commit before the change,
-# built in a temporary worktree; or OLD_BIN, a bin/ holding peakfit and
+# built from git history by bench/old-build.sh; or OLD_BIN, a bin/ holding peakfit and
 # peakfit-worker built before it, given as $1) and with this tree's, one
 # after the other, in ROUNDS (default two). The memory columns say what
 # else differs between the two builds: inference allocates the same bytes;
@@ -18,12 +18,11 @@ peakfit=${PEAKFIT:-bin/peakfit}
 make -s all
 out=${OUT:-bench/results/build-time.txt}
 tmp=$(mktemp -d)
-trap 'git worktree remove --force "$tmp/old" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 if [ $# -ge 1 ]; then
     old=$(realpath "$1") before="OLD_BIN"
 else
-    git worktree add -q --detach "$tmp/old" "$before"
-    make -s -j"$(nproc)" -C "$tmp/old" bin/peakfit bin/peakfit-worker >/dev/null
+    bench/old-build.sh "$before" "$tmp/old" bin/peakfit bin/peakfit-worker
     old=$tmp/old/bin
 fi
 cat >"$tmp/qwen.sweep" <<SWEEP

@@ -10,9 +10,8 @@ before=${BEFORE:-ace8011}
 out=${OUT:-bench/results/fit-loo.txt}
 make -s bin/peakfit
 tmp=$(mktemp -d)
-trap 'git worktree remove --force "$tmp/old" 2>/dev/null; rm -rf "$tmp"' EXIT
-git worktree add -q --detach "$tmp/old" "$before"
-make -s -C "$tmp/old" bin/peakfit >/dev/null
+trap 'rm -rf "$tmp"' EXIT
+bench/old-build.sh "$before" "$tmp/old" bin/peakfit
 mkdir "$tmp/dir"
 fixture=tests/fixtures/tiny-cpu-peaks.csv
 head -1 "$fixture" >"$tmp/dir/peaks.csv"

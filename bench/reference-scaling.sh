@@ -14,14 +14,12 @@ after_rev=${AFTER:-e3a985d}
 out=${OUT:-bench/results/reference-scaling.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git archive "$before_rev" | tar -x -C "$tmp" --one-top-level=before
-make -s -C "$tmp/before" bin/peakfit >/dev/null
+bench/old-build.sh "$before_rev" "$tmp/before" bin/peakfit
 if [ "$after_rev" = HEAD ]; then
     make -s bin/peakfit
     cp bin/peakfit "$tmp/after-peakfit"
 else
-    git archive "$after_rev" | tar -x -C "$tmp" --one-top-level=after
-    make -s -C "$tmp/after" bin/peakfit >/dev/null
+    bench/old-build.sh "$after_rev" "$tmp/after" bin/peakfit
     cp "$tmp/after/bin/peakfit" "$tmp/after-peakfit"
 fi
 mkdir "$tmp/results"

@@ -9,7 +9,7 @@ with one token count there, the lower bound the least RSS/allocator ratio times 
 allocator's prediction) and NEW (fit/group_gap.c: the allocator's fit plus the heap's
 gap). The held-out sets of bench/auto-sweep.sh are not used here.
 OLD is BEFORE's peakfit (default 813d8e5, the base, before fit/group_gap.c), built from git
-history in a temporary worktree, or OLD_PEAKFIT where given.
+history (bench/old-build.sh), or OLD_PEAKFIT where given.
 Usage: bench/rss-model-cv.py [OLD_PEAKFIT [NEW_PEAKFIT [BASE]]]  (prints the table; NEW_PEAKFIT
 default: PEAKFIT, else bin/peakfit; bench/run rss-model-cv [OUT [OLD_PEAKFIT]])
 
@@ -39,15 +39,11 @@ BASE = sys.argv[3] if len(sys.argv) > 3 else "813d8e5"
 
 
 def built_before():
-    """BEFORE's bin/peakfit, built in a temporary worktree removed at exit."""
+    """BEFORE's bin/peakfit, built by bench/old-build.sh in a folder removed at exit."""
     tmp = tempfile.mkdtemp()
-    tree = os.path.join(tmp, "old")
-    atexit.register(lambda: (subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree],
-                                            capture_output=True), shutil.rmtree(tmp, ignore_errors=True)))
-    subprocess.run(["git", "-C", ROOT, "worktree", "add", "-q", "--detach", tree, BEFORE], check=True)
-    subprocess.run(["make", "-s", f"-j{os.cpu_count()}", "-C", tree, "bin/peakfit"], check=True,
-                   stdout=subprocess.DEVNULL)
-    return os.path.join(tree, "bin/peakfit")
+    atexit.register(shutil.rmtree, tmp, True)
+    subprocess.run([os.path.join(ROOT, "bench/old-build.sh"), BEFORE, tmp, "bin/peakfit"], check=True)
+    return os.path.join(tmp, "bin/peakfit")
 
 
 OLD, OLD_NAME = (sys.argv[1], os.path.basename(sys.argv[1])) if len(sys.argv) > 1 else (built_before(), f"{BEFORE}:peakfit")
