@@ -12,7 +12,7 @@
  * tests/run-tests.sh runs from there) whose header line is header (with its
  * newline): from that line to the first line that is not a table row; to
  * free(). */
-static char *doc_table(const char *path, const char *header)
+static inline char *doc_table(const char *path, const char *header)
 {
     FILE *f = fopen(path, "r");
     char *text = NULL, line[4096];
@@ -34,7 +34,7 @@ static char *doc_table(const char *path, const char *header)
 }
 
 /* The bare pipes of a table's line (a `\|` is text in a cell). */
-static int doc_table_pipes(const char *line, const char *end)
+static inline int doc_table_pipes(const char *line, const char *end)
 {
     int bare = 0;
     for (const char *p = line; p < end; p++)
@@ -45,7 +45,7 @@ static int doc_table_pipes(const char *line, const char *end)
 /* Checks the table under header in the document at path against what
  * markdown writes, and that each row markdown writes has the header's
  * cells (a bare `|` in a cell's text would split it). */
-static void check_doc_table(const char *path, const char *header, void (*markdown)(FILE *out), const char *what)
+static inline void check_doc_table(const char *path, const char *header, void (*markdown)(FILE *out), const char *what)
 {
     char *want = NULL, *got = doc_table(path, header);
     size_t size = 0;
@@ -54,9 +54,10 @@ static void check_doc_table(const char *path, const char *header, void (*markdow
     fclose(out);
     int cells = doc_table_pipes(header, header + strlen(header));
     for (const char *line = want, *end; *line; line = *end ? end + 1 : end) {
-        end = strchr(line, '\n') ? strchr(line, '\n') : line + strlen(line);
-        CHECK(doc_table_pipes(line, end) == cells, "%s's %s table: a row of %d cells, not %d: %.*s", path, what,
-              doc_table_pipes(line, end) - 1, cells - 1, (int)(end - line), line);
+        end = line + strcspn(line, "\n");
+        int pipes = doc_table_pipes(line, end);
+        CHECK(pipes == cells, "%s's %s table: a row of %d cells, not %d: %.*s", path, what, pipes - 1, cells - 1,
+              (int)(end - line), line);
     }
     CHECK(strcmp(got, want) == 0, "%s's %s table is not the table's; it should read:\n%s", path, what, want);
     free(got);

@@ -9,6 +9,7 @@
 #include "sweeps/sweep.h"
 #include "sweeps/sweep_keys.h"
 #include "tests/check.h"
+#include "tests/doc_table.h"
 
 static void check_defaults(void)
 {
@@ -93,9 +94,7 @@ static void check_markdown_cells(void)
     fclose(f);
     int rows = 0, separator = 0;
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
-        int bare = 0;
-        for (const char *p = line; *p; p++)
-            bare += *p == '|' && (p == line || p[-1] != '\\');
+        int bare = doc_table_pipes(line, line + strlen(line));
         CHECK(bare == 4, "a row of %d cells: %s", bare - 1, line);
         separator |= strstr(line, "| `lora_targets` | a list, `\\|` between values") != NULL;
     }
