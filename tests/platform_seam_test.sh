@@ -7,8 +7,8 @@
 # scan must see the halves themselves do it, or it could not fail.
 source "$(dirname "$0")/lib.sh"
 cd "$TESTS/.."
-# Every source folder, as the layer order names them (shim's .cpp too).
-sources=$(for layer in $(tests/tools/layout-graph.sh layers); do ls "$layer"/*.[ch] "$layer"/*.cpp 2>/dev/null; done)
+# peakfit's own source files, every layer's (shim's .cpp too).
+sources=$(tests/tools/layout-graph.sh sources)
 
 linux_only='#include <(sys/prctl\.h|sched\.h|linux/)|cpu_set_t|CPU_SET|"/proc[/"]'
 darwin_only='#include <(libproc\.h|mach/|mach-o/|sys/event\.h)'

@@ -14,8 +14,8 @@
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$TESTS/.." && pwd)
 cd "$root" || fail "no tree at $root"
-# Every C source folder, as the layer order names them (the shim is C++ of its own).
-sources=$(for layer in $(tests/tools/layout-graph.sh layers); do [ "$layer" = shim ] || git ls-files "$layer/*.[ch]"; done)
+# peakfit's own C sources, every layer's but the shim's (C++ of its own).
+sources=$(tests/tools/layout-graph.sh sources | grep -E '\.[ch]$' | grep -v '^shim/')
 [ -n "$sources" ] || fail "no sources listed"
 
 # The settings' flags: peakfit-worker's options that are a sweep key's.
