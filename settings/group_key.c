@@ -2,10 +2,8 @@
  * settings table's rows); an observation's key is fit/observations.c's,
  * the training options a key stands for sweeps/job_train_options.c's. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "settings/group_key.h"
-
 
 int group_key_compare(const struct group_key *a, const struct group_key *b)
 {
