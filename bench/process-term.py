@@ -8,17 +8,22 @@ PEAKS_CSV is bench/process-term.sh term's run (bench/process-term.sweep): each
 point measured by the built-in worker (measured_by worker) and by a command
 job running examples/transformers/train_step.py with the published
 SmolLM2-135M script's protocol (measured_by command ...), each in a fresh
-process. For each pair: the worker's peak above its baseline y, and the
-difference d = the trainer's whole-process peak - the worker's (peak_rss_mib:
-VmHWM, baseline included, on both sides). Per technique class (full;
-full+ckpt; lora, for LoRA with or without checkpointing: the classes of
-reports/process_term.c) a least-squares line d = offset + proportional * y;
-one residual sd pooled over every class (each class has too few points for
-its own), its degrees of freedom the points less two per class; the range
-of y the class was measured at, where its line holds. Prints the pairs, the
-classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes them (the
-build reads them from this output, bench/results/process-term/term.txt), and
-each point's difference as the worker's figure would carry it.
+process, the trainer's side three times: its peak moves between runs of one
+point (the worker's does not). For each pair: the worker's peak above its
+baseline y, and the difference d = the trainer's whole-process peak (the mean
+of its runs) - the worker's (peak_rss_mib: VmHWM, baseline included, on both
+sides). Per technique class (full; full+ckpt; lora, for LoRA with or without
+checkpointing: the classes of reports/process_term.c) a least-squares line
+d = offset + proportional * y; one residual sd pooled over every class (each
+class has too few points for its own), its degrees of freedom the points
+less two per class; the range of y the class was measured at, where its line
+holds; and the trainer's spread between runs of one point, per class: the sd
+of each run from its point's mean as a fraction of y, pooled over the class's
+points (its degrees of freedom the runs less one per point). Prints the
+pairs, the classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes
+them (the build reads them from this output,
+bench/results/process-term/term.txt), and each point's difference as the
+worker's figure would carry it.
 """
 import csv
 import math
@@ -31,22 +36,40 @@ def technique_class(technique):
 
 
 def pairs(path):
-    sides = defaultdict(dict)
+    """The points both sides measured: the worker's figures and the trainer's,
+    each side's runs of a point (repeats) as a list."""
+    sides = defaultdict(lambda: defaultdict(list))
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             if r["status"] != "ok":
                 print(f"# not ok, left out: {r['point_id']} ({r['status']}: {r['error'][:120]})")
                 continue
             side = "worker" if r["measured_by"] == "worker" else "python"
-            sides[(r["model"], r["technique"], int(r["batch"]), int(r["seq_len"]))][side] = r
+            sides[(r["model"], r["technique"], int(r["batch"]), int(r["seq_len"]))][side].append(r)
     out = []
     for key, s in sorted(sides.items()):
         if len(s) == 2:
             w, p = s["worker"], s["python"]
             out.append(dict(model=key[0], technique=key[1], batch=key[2], seq_len=key[3],
-                            worker_baseline=float(w["baseline_rss_mib"]), worker_peak=float(w["peak_rss_mib"]),
-                            python_baseline=float(p["baseline_rss_mib"]), python_peak=float(p["peak_rss_mib"])))
+                            worker_baseline=mean(w, "baseline_rss_mib"), worker_peak=mean(w, "peak_rss_mib"),
+                            python_baseline=mean(p, "baseline_rss_mib"), python_peak=mean(p, "peak_rss_mib"),
+                            python_runs=[float(r["peak_rss_mib"]) for r in p]))
     return out
+
+
+def mean(rows, column):
+    return sum(float(r[column]) for r in rows) / len(rows)
+
+
+def run_spread(members):
+    """The trainer's sd between runs of one point as a fraction of the worker's
+    peak above its baseline y, pooled over the points with more than one run,
+    and its degrees of freedom (the runs less one per point)."""
+    ss, dof = 0.0, 0
+    for p in members:
+        ss += sum(((run - p["python_peak"]) / p["y"]) ** 2 for run in p["python_runs"])
+        dof += len(p["python_runs"]) - 1
+    return (math.sqrt(ss / dof), dof) if dof > 0 else (0.0, 0)
 
 
 def line(points):
@@ -70,13 +93,14 @@ def main(argv):
         p["d"] = p["python_peak"] - p["worker_peak"]
         p["cls"] = technique_class(p["technique"])
     print("# A Python trainer (train_step.py --build config, the published script's protocol) beside peakfit's")
-    print("# worker at the same points, each a fresh process; MiB, whole process (VmHWM, baseline included).")
+    print("# worker at the same points, each a fresh process; MiB, whole process (VmHWM, baseline included);")
+    print("# python_peak is the mean of the trainer's runs of the point (python_runs).")
     print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'worker_base':>11} {'worker_peak':>11} "
-          f"{'python_base':>11} {'python_peak':>11} {'difference':>10} {'ratio':>7}")
+          f"{'python_base':>11} {'python_peak':>11} {'difference':>10} {'ratio':>7}  python_runs")
     for p in points:
         print(f"{p['model']:<14} {p['technique']:<10} {p['batch']:>3} {p['seq_len']:>5} {p['worker_baseline']:>11.1f} "
               f"{p['worker_peak']:>11.1f} {p['python_baseline']:>11.1f} {p['python_peak']:>11.1f} {p['d']:>10.1f} "
-              f"{p['python_peak'] / p['worker_peak']:>7.4f}")
+              f"{p['python_peak'] / p['worker_peak']:>7.4f}  {' '.join(f'{r:.1f}' for r in p['python_runs'])}")
     classes = sorted({p["cls"] for p in points}, key=["full", "full+ckpt", "lora"].index)
     fits, ss, n = {}, 0.0, 0
     for c in classes:
@@ -91,12 +115,16 @@ def main(argv):
     print(f"# The term per technique class: difference = offset + proportional x the worker's peak above its")
     print(f"# baseline (least squares per class); the residual sd pooled over the classes: {sd:.1f} MiB,")
     print(f"# {dof} degrees of freedom ({n} pairs less 2 per class); the line holds over the class's y, the")
-    print("# worker's peaks above its baseline measured (y_lo, y_hi). As reports/process_term.c's rows:")
+    print("# worker's peaks above its baseline measured (y_lo, y_hi); the trainer's sd between runs of one")
+    print("# point as a fraction of y and its degrees of freedom, per class (run_sd, run_dof).")
+    print("# As reports/process_term.c's rows, X(class, offset, proportional, sd, dof, run_sd, run_dof, y_lo, y_hi):")
     for c in classes:
         a, k, members, res = fits[c]
         models = ", ".join(sorted({m["model"] for m in members}))
         lo, hi = min(m["y"] for m in members), max(m["y"] for m in members)
-        print(f'    X("{c}", {a:.1f}, {k:.4f}, {sd:.1f}, {dof}, {lo:.1f}, {hi:.1f})  /* {len(members)} pairs: {models} */')
+        run_sd, run_dof = run_spread(members)
+        print(f'    X("{c}", {a:.1f}, {k:.4f}, {sd:.1f}, {dof}, {run_sd:.4f}, {run_dof}, {lo:.1f}, {hi:.1f})'
+              f'  /* {len(members)} pairs: {models} */')
     print()
     print("# Each pair against its class's line: residual MiB, and in % of the trainer's peak")
     for c in classes:
