@@ -74,9 +74,10 @@ static void print_process(const struct calc_plan *p)
     if (!t->technique_class)
         return;
     printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
-           "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; %s); --process worker plans "
-           "for the worker's own process\n", p->process_term_mib, t->technique_class, t->offset_mib, t->proportional,
-           t->sd_mib, t->dof, t->measured_by);
+           "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; one run against its point's "
+           "mean: sd %.2f%% of the worker's peak, %d dof, in the interval; %s); --process worker plans for the "
+           "worker's own process\n", p->process_term_mib, t->technique_class, t->offset_mib, t->proportional,
+           t->sd_mib, t->dof, 100 * t->run_sd, t->run_dof, t->measured_by);
     if (p->process_worker_mib < t->y_lo_mib || p->process_worker_mib > t->y_hi_mib)
         printf("  note: the worker's peak here, %.0f MiB above its baseline, is outside the %.0f-%.0f MiB the term "
                "was measured at: it is held at the nearer end's value, not extrapolated\n", p->process_worker_mib,

@@ -185,8 +185,9 @@ static void calibration_fill(struct calibration *cal, const struct group_fit *w,
     cal->command = c;
     correct(w, c, cal);
     measured_range(cal, w, c);
-    cal->term = (struct process_term){"command", cal->mean_mib, 0, cal->se_mib, cal->n - 1, -INFINITY, INFINITY,
-                                      "the command's points beside the worker's"};
+    cal->term = (struct process_term){.technique_class = "command", .offset_mib = cal->mean_mib, .sd_mib = cal->se_mib,
+                                      .dof = cal->n - 1, .y_lo_mib = -INFINITY, .y_hi_mib = INFINITY,
+                                      .measured_by = "the command's points beside the worker's"};
     snprintf(cal->words, sizeof cal->words, "your command's process: the worker's fit calibrated by %d points of %s, "
              "job %s", cal->n, c->key.measured_by, c->points[0]->job);
 }

@@ -33,23 +33,26 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * s256) and, for LoRA, Qwen2.5-0.5B at b1, 2, 4 s128 and b2 s256 (the
  * worker's peaks 1.1-6.7 GiB); one residual sd pooled over the classes (16
  * pairs less 2 per class: 10 dof). Full training's difference shrinks as
- * the peak grows (224 MiB at b2 s128, 134 at b8 s256: the worker's heap
- * keeps more holes at large activations). Measured by
+ * the peak grows (the worker's heap keeps more holes at large
+ * activations). The trainer's side is run three times a point: its peak
+ * moves between runs (the worker's does not), and the row carries that
+ * spread as a fraction of y (run_sd, run_dof). Measured by
  * bench/process-term.sh term -> bench/results/process-term/term.txt. The
  * line holds between the worker's smallest and largest peak above its
  * baseline measured for the class (y_lo, y_hi, from term.txt's
  * worker_peak - worker_base); outside them the term is the line's value at
  * the nearer end, never extrapolated (full training's falling line would
  * go below zero past 12 GiB).
- * X(class, offset MiB, proportional, sd MiB, dof, y_lo MiB, y_hi MiB),
- * read from term.txt at build time. */
+ * X(class, offset MiB, proportional, sd MiB, dof, run_sd, run_dof, y_lo MiB,
+ * y_hi MiB), read from term.txt at build time. */
 #include "process_term_rows.h" /* PYTHON_TERM_ROWS(X): term.txt's rows (the Makefile) */
 static const struct process_term python_terms[] = {
-#define PYTHON_TERM_ROW(cls, offset, prop, sd, dof, lo, hi) {cls, offset, prop, sd, dof, lo, hi, PROCESS_TERM_SOURCE},
+#define PYTHON_TERM_ROW(cls, offset, prop, sd, dof, run_sd, run_dof, lo, hi)                                   \
+    {cls, offset, prop, sd, dof, run_sd, run_dof, lo, hi, PROCESS_TERM_SOURCE},
     PYTHON_TERM_ROWS(PYTHON_TERM_ROW)
 #undef PYTHON_TERM_ROW
 };
-static const struct process_term zero_term = {NULL, 0, 0, 0, 0, 0, 0, NULL};
+static const struct process_term zero_term = {NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
 
 /* A technique's class in the table: LoRA with or without checkpointing is
  * LoRA's (the frozen base dominates its heap); checkpointing of the whole
@@ -100,8 +103,9 @@ double process_term_pi95(const struct process_term *t, double y, double pi95)
     if (!t->technique_class || !isfinite(pi95))
         return pi95;
     double own = gsl_cdf_tdist_Pinv(0.975, t->dof) * t->sd_mib;
+    double runs = t->run_dof > 0 ? gsl_cdf_tdist_Pinv(0.975, t->run_dof) * t->run_sd * fmax(y, 0) : 0;
     double scaled = (1 + (on_line(t, y) ? t->proportional : 0)) * pi95;
-    return sqrt(scaled * scaled + own * own);
+    return sqrt(scaled * scaled + own * own + runs * runs);
 }
 
 /* y + the term is y shifted by the term at an end outside the range, and

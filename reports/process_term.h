@@ -32,13 +32,18 @@ extern const struct opt_names plan_process_option_names;
 /* What a plan adds for its process at the worker's peak y MiB above its
  * baseline: offset_mib + proportional * y for y in [y_lo_mib, y_hi_mib]
  * (the range measured), the value at the nearer end outside it, with a
- * residual sd of sd_mib known to dof degrees of freedom. The zero term (no
+ * residual sd of sd_mib known to dof degrees of freedom; and how far one
+ * run of the process lies from its point's mean: run_sd x y, known to
+ * run_dof degrees of freedom (a Python trainer's peak moves between runs of
+ * one point; the worker's, and so its fit, does not). The zero term (no
  * class) where the process adds nothing or is not a Python trainer's. */
 struct process_term {
     const char *technique_class; /* the row's class ("full", ...); "command": a calibration
                                   * (reports/calibration.h); NULL: the zero term */
     double offset_mib, proportional, sd_mib;
     int dof;
+    double run_sd; /* a fraction of y */
+    int run_dof;
     double y_lo_mib, y_hi_mib;
     const char *measured_by;     /* the benchmark and result that measured the row */
 };
@@ -54,8 +59,8 @@ const struct process_term *process_term_for(enum plan_process p, const struct gr
 /* The term at the worker's peak y MiB above its baseline. */
 double process_term_at(const struct process_term *t, double y);
 /* The 95% half-width pi95 of the worker's y, as the process's: scaled by
- * 1 + proportional where the line applies at y, the term's own spread
- * added in quadrature. */
+ * 1 + proportional where the line applies at y, the term's own spread and
+ * its runs' spread at y added in quadrature. */
 double process_term_pi95(const struct process_term *t, double y, double pi95);
 /* The worker's peak above its baseline at which the process's reaches
  * limit_mib above the worker's baseline (the term's inverse). */

@@ -1,9 +1,11 @@
 # --process: a whole-process (RSS) plan for a Python trainer is the worker's
 # fit plus the process term of the technique's class (the rows the build
-# reads from bench/results/process-term/term.txt, read here from there), its interval the worker's scaled by
-# 1 + proportional with the term's own spread in quadrature; the plan's first
-# line names the process; a GPU or allocator-level plan adds nothing; a bad
-# value is refused by calc, verify and grid alike (exit 2).
+# reads from bench/results/process-term/term.txt, read here from there), its
+# interval the worker's scaled by 1 + proportional with the term's own
+# spread and its runs' spread (a fraction of the worker's peak) in
+# quadrature; the plan's first line names the process; a GPU or
+# allocator-level plan adds nothing; a bad value is refused by calc, verify
+# and grid alike (exit 2).
 source "$(dirname "$0")/lib.sh"
 set -o pipefail
 
@@ -11,26 +13,27 @@ dir=$TMP/tiny
 mkdir -p "$dir"
 cp "$TESTS/fixtures/tiny-cpu-peaks.csv" "$dir/peaks.csv"
 
-# check_term TECHNIQUE CLASS: calc's figures at two micro-batches, worker's
+# check_term TECHNIQUE CLASS: calc's figures at three micro-batches (the
+# worker's peak below and inside the class's measured range), worker's
 # against python's, as the table's row of CLASS says they differ.
 check_term() {
-    local b out
-    for b in 1 8; do
+    local b p
+    for b in 1 8 150; do
         for p in worker python; do
             "$PEAKFIT" calc "$dir" --budget 64GiB --technique "$1" --micro-batch "$b" --process "$p" --json \
                 >"$TMP/$p-$b.json" || [ $? -eq 6 ] || fail "calc --technique $1 --micro-batch $b --process $p"
         done
     done
     out=$(python3 - "$TESTS/../bench/results/process-term/term.txt" "$2" "$TMP" <<'PY'
-import json, re, sys
+import json, math, re, sys
 src, cls, tmp = sys.argv[1:]
 num = r"([-0-9.]+)"
-row = re.search(r'X\("%s", %s\)' % (re.escape(cls), ", ".join([num] * 6)), open(src).read())
+row = re.search(r'X\("%s", %s\)' % (re.escape(cls), ", ".join([num] * 8)), open(src).read())
 if not row:
     sys.exit(f"no row {cls} in {src}")
-a, k, sd, dof, lo, hi = (float(v) for v in row.groups()[:6])
-own = []
-for b in (1, 8):
+a, k, sd, dof, run_sd, run_dof, lo, hi = (float(v) for v in row.groups())
+own = {}
+for b in (1, 8, 150):
     w, p = (json.load(open(f"{tmp}/{side}-{b}.json")) for side in ("worker", "python"))
     y = w["predicted_peak_mib"] - w["baseline_mib"]
     term = a + k * min(max(y, lo), hi)  # held at the measured range's ends
@@ -40,9 +43,21 @@ for b in (1, 8):
         sys.exit(f"{cls} b{b}: python - worker = {got}, process_term_mib {p['process_term_mib']}, the table's term {term}")
     if w["process_term_mib"] != 0:
         sys.exit(f"{cls} b{b}: the worker's plan has a process term {w['process_term_mib']}")
-    own.append(p["predicted_peak_ci95_mib"] ** 2 - (scale * w["predicted_peak_ci95_mib"]) ** 2)
-if sd > 0 and not (own[0] > 0 and abs(own[0] - own[1]) < 1e-6 * own[0]):
-    sys.exit(f"{cls}: the interval's own part (python^2 - (scale worker)^2) is {own}: not one positive constant")
+    own[y] = p["predicted_peak_ci95_mib"] ** 2 - (scale * w["predicted_peak_ci95_mib"]) ** 2
+# The interval's own part is (t sd)^2 + (t' run_sd y)^2, t and t' 95 % t
+# quantiles (each dof at least 5: 1.96 to 2.571): two micro-batches give its
+# two constants, the third must lie on them.
+(y1, o1), (y2, o2), (y3, o3) = sorted(own.items())
+c1 = (o3 - o1) / (y3 * y3 - y1 * y1)
+c0 = o1 - c1 * y1 * y1
+if abs(c0 + c1 * y2 * y2 - o2) > 1e-6 * o2:
+    sys.exit(f"{cls}: the interval's own part at y {y2:.1f} is {o2}, not {c0 + c1 * y2 * y2} (from the other two)")
+for what, c, s in (("the term's sd", c0, sd), ("the runs' sd", c1, run_sd)):
+    t = math.sqrt(max(c, 0)) / s if s > 0 else 0
+    if s > 0 and not 1.959 < t < 2.572:
+        sys.exit(f"{cls}: {what} {s} enters the interval as {math.sqrt(max(c, 0))}: {t} x, not a 95 % t quantile")
+    if s == 0 and abs(c) > 1e-6 * o2:
+        sys.exit(f"{cls}: {what} is 0, yet the interval's own part has {c}")
 print("ok")
 PY
 ) || fail "$1: $out"
