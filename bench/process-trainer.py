@@ -15,8 +15,11 @@ none). Beside it the term reports/process_term.c's rows give for
 the plain loop at that point (offset + proportional x the worker's peak above
 its baseline, the worker's peak from bench/results/process-term/peaks.csv,
 the committed run of the same points) and the Trainer's peak against the
-plan's (the worker's peak + the term). The last lines: whether every extra
-lies within the term's residual spread (2 sd of the rows).
+plan's (the worker's peak + the term); and against the plan a Trainer's user
+makes: the worker measured at the Trainer's zero_grad (none, the sweep's
+_worker_none groups) plus the term at its peak. The last lines: whether
+every extra lies within the term's residual spread (2 sd of the rows), and
+how far the Trainer lies from that plan.
 """
 import csv
 import os
@@ -35,18 +38,30 @@ WORKER_PEAKS = os.path.join(ROOT, "bench/results/process-term/peaks.csv")
 
 
 def term_rows(path):
-    """The PYTHON_TERM_ROWS of reports/process_term.c (term.txt's rows): class -> (offset, proportional, sd)."""
+    """The PYTHON_TERM_ROWS of reports/process_term.c (term.txt's rows): class ->
+    (offset, proportional, sd, dof, run_sd, run_dof, y_lo, y_hi)."""
+    num = r"(-?[\d.]+)"
     rows = {}
     with open(path) as f:
-        for m in re.finditer(r'X\("([^"]+)", (-?[\d.]+), (-?[\d.]+), ([\d.]+),', f.read()):
-            rows[m.group(1)] = tuple(float(v) for v in m.group(2, 3, 4))
+        for m in re.finditer(r'X\("([^"]+)", %s\)' % ", ".join([num] * 8), f.read()):
+            rows[m.group(1)] = tuple(float(v) for v in m.groups()[1:])
     if not rows:
         sys.exit(f"{path}: no PYTHON_TERM_ROWS rows")
     return rows
 
 
+def term_at(row, y):
+    """The term at the worker's peak y above its baseline, held at the ends of
+    the range it was measured at (reports/process_term.c's process_term_at)."""
+    offset, proportional, _, _, _, _, lo, hi = row
+    return offset + proportional * min(max(y, lo), hi)
+
+
 def side(row):
-    """trainer (--loop trainer), none (the plain loop, --zero-grad none) or plain."""
+    """trainer (--loop trainer), none (the plain loop, --zero-grad none), plain,
+    or worker_none (peakfit's worker, zero_grad none)."""
+    if row["measured_by"] == "worker":
+        return "worker_none"
     words = shlex.split(row["command"])
     loop = words[words.index("--loop") + 1] if "--loop" in words else "plain"
     return "trainer" if loop == "trainer" else "none" if row["zero_grad"] == "none" else "plain"
@@ -71,17 +86,19 @@ def main(argv):
     rows = term_rows(TERM_ROWS)
     workers = {(p["model"], p["technique"], p["batch"], p["seq_len"]): p
                for p in process_term.pairs(WORKER_PEAKS)}
-    spread = 2 * max(sd for _, _, sd in rows.values())
+    spread = 2 * max(r[2] for r in rows.values())
     print("# transformers.Trainer (train_step.py --loop trainer) beside the plain loop (--loop plain), the")
     print("# published script's protocol, each a fresh process; MiB, whole process (VmHWM, baseline included).")
     print("# plain: --zero-grad zeros (the term's loop); none: the plain loop with --zero-grad none, the")
     print("# Trainer's model.zero_grad(); extra: trainer - plain; vs none: trainer - none.")
     print("# term: reports/process_term.c's row for the plain loop at the point (the worker's peak from")
     print("# bench/results/process-term/peaks.csv); vs plan: the Trainer's peak - (the worker's peak + term).")
+    print("# plan none: the worker measured with zero_grad none (the Trainer's) + the term at its peak;")
+    print("# vs it: the Trainer's peak - that plan, MiB and % of the Trainer's peak.")
     print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'plain_base':>10} {'plain_peak':>10} "
           f"{'none_peak':>9} {'trainer_base':>12} {'trainer_peak':>12} {'extra':>7} {'vs none':>7} "
-          f"{'term':>7} {'vs plan':>8}")
-    extras, vs_none = [], []
+          f"{'term':>7} {'vs plan':>8} {'plan_none':>9} {'vs it':>16}")
+    extras, vs_none, vs_plan_none = [], [], []
     for key, s in loop_points(argv[1]).items():
         plain, trainer = float(s["plain"]["peak_rss_mib"]), float(s["trainer"]["peak_rss_mib"])
         extra = trainer - plain
@@ -90,21 +107,32 @@ def main(argv):
         if none is not None:
             vs_none.append(trainer - none)
         w = workers.get(key)
-        term = plan = ""
+        row = rows[process_term.technique_class(key[1])]
+        term = plan = plan_none = against = ""
         if w:
-            offset, proportional, _ = rows[process_term.technique_class(key[1])]
-            t = offset + proportional * (w["worker_peak"] - w["worker_baseline"])
+            t = term_at(row, w["worker_peak"] - w["worker_baseline"])
             term, plan = f"{t:7.1f}", f"{trainer - (w['worker_peak'] + t):+8.1f}"
+        if "worker_none" in s:
+            wn = s["worker_none"]
+            peak = float(wn["peak_rss_mib"])
+            planned = peak + term_at(row, peak - float(wn["baseline_rss_mib"]))
+            vs_plan_none.append((trainer - planned, 100 * (trainer - planned) / trainer))
+            plan_none, against = f"{planned:9.1f}", f"{trainer - planned:+8.1f} ({vs_plan_none[-1][1]:+.2f}%)"
         print(f"{key[0]:<14} {key[1]:<10} {key[2]:>3} {key[3]:>5} {float(s['plain']['baseline_rss_mib']):>10.1f} "
               f"{plain:>10.1f} {'-' if none is None else f'{none:.1f}':>9} "
               f"{float(s['trainer']['baseline_rss_mib']):>12.1f} {trainer:>12.1f} {extra:>+7.1f} "
-              f"{'-' if none is None else f'{trainer - none:+.1f}':>7} {term:>7} {plan:>8}")
+              f"{'-' if none is None else f'{trainer - none:+.1f}':>7} {term:>7} {plan:>8} {plan_none:>9} "
+              f"{against:>16}")
     if not extras:
         sys.exit("no pair measured by both loops")
     print()
     if vs_none:
         print(f"# {verdict_line('over the plain loop with its zero_grad (set_to_none)', vs_none, spread)}")
     print(f"# {verdict_line('over the plain loop the term is fitted from', extras, spread)}")
+    if vs_plan_none:
+        mib, pct = [v[0] for v in vs_plan_none], [v[1] for v in vs_plan_none]
+        print(f"# The Trainer against the plan from the worker at its zero_grad (none) + the term: {min(mib):+.1f} "
+              f"to {max(mib):+.1f} MiB ({min(pct):+.2f}% to {max(pct):+.2f}% of its peak) over {len(mib)} points.")
 
 
 def verdict_line(what, extras, spread):
