@@ -41,16 +41,16 @@ static const char *span(int lo, int hi, char *out, size_t size)
 }
 
 /* The calibration by the user's command (reports/calibration.h): the
- * correction, its spread and standard error, and where it was measured. */
+ * correction, its spread and a new run's, and where it was measured. */
 static void print_calibration(const struct calc_plan *p)
 {
     const struct calibration *c = &p->calibration;
     char job[4 * sizeof c->command->points[0]->job];
     printf("  calibrated by %s (job %s): %+.1f MiB, the mean over its %d points of its peak less the worker fit's "
-           "prediction there (%+.1f to %+.1f, sd %.1f MiB; standard error %.2f MiB at %d dof, in the interval in "
-           "quadrature); no process term: the command is your process\n", c->command->key.measured_by,
+           "prediction there (%+.1f to %+.1f, sd %.1f MiB; a new run's, sd x sqrt(1 + 1/n), %.2f MiB at %d dof, in "
+           "the interval in quadrature); no process term: the command is your process\n", c->command->key.measured_by,
            term_text(c->command->points[0]->job, job, sizeof job), c->mean_mib, c->n, c->lo_mib, c->hi_mib,
-           c->sd_mib, c->se_mib, c->term.dof);
+           c->sd_mib, c->new_run_mib, c->term.dof);
     char batches[32], seq_lens[32];
     if (p->micro_batch < c->min_batch || p->micro_batch > c->max_batch || p->seq_len < c->min_seq_len ||
         p->seq_len > c->max_seq_len)
@@ -204,6 +204,7 @@ static void calibration_json(json_t *o, const struct calibration *c)
         JROW_REAL("calibration_mib", c->mean_mib),
         JROW_REAL("calibration_sd_mib", c->sd_mib),
         JROW_REAL("calibration_se_mib", c->se_mib),
+        JROW_REAL("calibration_new_run_mib", c->new_run_mib),
         JROW_INT("calibration_dof", c->term.dof),
         JROW_INT("calibration_points_on_floor", c->on_floor),
     };

@@ -111,7 +111,7 @@ static const struct group_fit *calibrating_group(const struct fit_set *set, cons
     }
     if (c->n < CALIBRATION_POINTS_MIN) {
         snprintf(err, errlen, "%s: --process command: %s measured only %d point%s of %s at the worker's "
-                 "settings: a calibration needs %d or more, for the correction's standard error", set->dir,
+                 "settings: a calibration needs %d or more, for the correction's spread", set->dir,
                  c->key.measured_by, c->n, c->n == 1 ? "" : "s", key, CALIBRATION_POINTS_MIN);
         return NULL;
     }
@@ -144,7 +144,7 @@ static void measured_range(struct calibration *cal, const struct group_fit *w, c
  * neither is a constant ratio. A ratio would scale that fixed part with the
  * activations and over-correct every plan past the points; and two or
  * three points cannot tell a slope from their noise, where an offset needs
- * only their mean and its standard error. (bench/results/calibration-knee.txt:
+ * only their mean and their spread. (bench/results/calibration-knee.txt:
  * a Python trainer's offset from three points, held at three larger ones,
  * was 22-32 MiB too large there, the plan +3.5 % to +4.3 % on the safe
  * side.) At each point: the command's
@@ -157,7 +157,8 @@ static double correction_at(const struct group_fit *w, const struct group_fit *c
     return group_metric_baseline(o, c->metric) + c->y[i] - predicted;
 }
 
-/* The corrections' mean, sd, range and the mean's standard error. */
+/* The corrections' mean, sd, range, the mean's standard error and a new
+ * run's sd about the mean. */
 static void correct(const struct group_fit *w, const struct group_fit *c, struct calibration *cal)
 {
     double sum = 0, squares = 0;
@@ -174,18 +175,21 @@ static void correct(const struct group_fit *w, const struct group_fit *c, struct
     }
     cal->sd_mib = sqrt(squares / (c->n - 1));
     cal->se_mib = cal->sd_mib / sqrt(c->n);
+    cal->new_run_mib = cal->sd_mib * sqrt(1 + 1.0 / c->n);
 }
 
 /* cal for the worker's group w from its peer c: the corrections, the
- * term (the mean over every peak, its standard error at n - 1 dof) and
- * the words of the plan's first line. */
+ * term (the mean over every peak; its spread a new run's at n - 1 dof: the
+ * plan is for a run not yet made, whose own correction scatters about the
+ * mean as the command's points did, not only the mean's error) and the
+ * words of the plan's first line. */
 static void calibration_fill(struct calibration *cal, const struct group_fit *w, const struct group_fit *c)
 {
     memset(cal, 0, sizeof *cal);
     cal->command = c;
     correct(w, c, cal);
     measured_range(cal, w, c);
-    cal->term = (struct process_term){.technique_class = "command", .offset_mib = cal->mean_mib, .sd_mib = cal->se_mib,
+    cal->term = (struct process_term){.technique_class = "command", .offset_mib = cal->mean_mib, .sd_mib = cal->new_run_mib,
                                       .dof = cal->n - 1, .y_lo_mib = -INFINITY, .y_hi_mib = INFINITY,
                                       .measured_by = "the command's points beside the worker's"};
     snprintf(cal->words, sizeof cal->words, "your command's process: the worker's fit calibrated by %d points of %s, "

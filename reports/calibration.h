@@ -5,8 +5,9 @@
  * worker's fit over the whole grid plus the correction those points
  * measure: at each, the command's peak (its baseline and its peak above
  * it, in the plan's metric) less the worker fit's prediction there. Their
- * mean is added as one offset; its uncertainty, t (n - 1 dof) x their
- * standard error, joins the fit's interval in quadrature. No process term
+ * mean is added as one offset; its uncertainty for a new run, t (n - 1
+ * dof) x their sd x sqrt(1 + 1/n) (the mean's error and the run's own
+ * scatter about it), joins the fit's interval in quadrature. No process term
  * is added: the command is the user's process. The correction is carried
  * as a process term (reports/process_term.h) of proportional 0 over every
  * peak, so the plan's figure, its interval, its largest micro-batch and
@@ -18,16 +19,19 @@
 #include "fit/fit_set.h"
 #include "reports/process_term.h"
 
-/* Fewer points than this have no standard error to put in the interval. */
+/* Fewer points than this have no spread to put in the interval. */
 #define CALIBRATION_POINTS_MIN 2
 
 struct calibration {
-    /* what the plan adds: offset the corrections' mean, sd its standard
-     * error at n - 1 dof, proportional 0 over every peak */
+    /* what the plan adds: offset the corrections' mean, sd a new run's
+     * (new_run_mib) at n - 1 dof, proportional 0 over every peak */
     struct process_term term;
     const struct group_fit *command; /* the command's group (NULL: the plan is not calibrated) */
     int n;
     double mean_mib, sd_mib, se_mib, lo_mib, hi_mib; /* the corrections: mean, sd, the mean's standard error, range */
+    /* how far a new run's correction lies from the mean: sd x sqrt(1 + 1/n),
+     * the mean's error and the run's own (a plan predicts a new run) */
+    double new_run_mib;
     int min_batch, max_batch, min_seq_len, max_seq_len; /* where the command's points were measured */
     /* how many of them lie where the worker's fit is set by its floor (the
      * optimizer step, not the activations): their correction is the

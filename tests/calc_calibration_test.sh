@@ -5,7 +5,7 @@
 # the worker's fit plus the mean correction the command's points measured
 # (each its whole tree's peak less the worker fit's prediction there, read
 # here from peaks.csv and calc --process worker), the interval widened by
-# t x the mean's standard error in quadrature; the first line names the
+# t x a new run's sd about the mean in quadrature; the first line names the
 # command; verify and grid --peaks follow it; a directory with both never
 # picks one silently, and each refusal is exit 2 with its message.
 source "$(dirname "$0")/lib.sh"
@@ -80,7 +80,8 @@ for line in open(f"{tmp}/points.txt"):
     on_floor += json.loads(worker)["set_by"] == "floor"
 n = len(d)
 mean = sum(d) / n
-se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
+se, new_run = sd / math.sqrt(n), sd * math.sqrt(1 + 1 / n)  # the mean's error; a new run's about the mean
 t975 = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305}[n - 1]  # Student's t, 97.5 %
 # the correction is the wrapper's hold, as far as a 20 ms sample and the fit tell it
 if abs(mean - hold) > 0.25 * hold:
@@ -95,13 +96,14 @@ for b in (2, 12):
     for name, value, expected in (("figure", c["predicted_peak_mib"], w["predicted_peak_mib"] + mean),
                                   ("process_term_mib", c["process_term_mib"], mean),
                                   ("calibration_mib", c["calibration_mib"], mean),
-                                  ("calibration_se_mib", c["calibration_se_mib"], se)):
+                                  ("calibration_se_mib", c["calibration_se_mib"], se),
+                                  ("calibration_new_run_mib", c["calibration_new_run_mib"], new_run)):
         if abs(value - expected) > 1e-3:
             sys.exit(f"b{b}: {name} {value}, expected {expected} (corrections {d})")
-    wide = math.hypot(w["predicted_peak_ci95_mib"], t975 * se)
+    wide = math.hypot(w["predicted_peak_ci95_mib"], t975 * new_run)
     if abs(c["predicted_peak_ci95_mib"] - wide) > 1e-3 or not c["predicted_peak_ci95_mib"] > w["predicted_peak_ci95_mib"]:
         sys.exit(f"b{b}: interval +-{c['predicted_peak_ci95_mib']}, expected +-{wide} "
-                 f"(the worker's +-{w['predicted_peak_ci95_mib']} and t x se {t975 * se})")
+                 f"(the worker's +-{w['predicted_peak_ci95_mib']} and t x a new run's sd {t975 * new_run})")
 print(f"{mean:.6f}")
 PY
 ) || fail "calibrated plan: $out"
@@ -150,7 +152,7 @@ refused() {
     expect_calc_error "$1" "peakfit: $TMP/$1: $3" "$TMP/$1" --budget 1GiB --process command
 }
 refused one 'NR == 1 || $2 == "builtin" || ($2 == "wrapped" && !seen++)' \
-    "--process command: $hash measured only 1 point of $key at the worker's settings: a calibration needs 2 or more, for the correction's standard error"
+    "--process command: $hash measured only 1 point of $key at the worker's settings: a calibration needs 2 or more, for the correction's spread"
 refused eager '$2 == "wrapped" { $att = "eager" } 1' \
     "--process command: $hash measured technique full at other settings than the worker's group $key: attention eager (the worker's sdpa); a calibration needs the command at the worker's settings"
 no_command="--process command: no command job measured technique full (rss metric) to calibrate the worker's group $key by; run your command at a few of the worker's points in the same sweep (docs/own-script.md)"
