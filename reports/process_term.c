@@ -26,7 +26,7 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * published SmolLM2-135M script's protocol, transformers' from_config, two
  * plain AdamW steps, zero_grad(set_to_none=False), sdpa, one thread) less
  * peakfit's worker at the same point, whole process against whole process
- * (VmHWM, baselines included: 339-348 MiB against 111), each in a fresh
+ * (VmHWM, baselines included: 338-347 MiB against 111), each in a fresh
  * process of one run: offset + proportional x the worker's peak above its
  * baseline, fitted per technique class by least squares over SmolLM2-135M
  * at b2 s128, b4 s256 and b8 s256 (full+ckpt also b4 s512, b8 s384, b12
@@ -42,7 +42,7 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * baseline measured for the class (y_lo, y_hi, from term.txt's
  * worker_peak - worker_base); outside them the term is the line's value at
  * the nearer end, never extrapolated (full training's falling line would
- * go below zero past 12 GiB).
+ * go below zero past 8.6 GiB).
  * X(class, offset MiB, proportional, sd MiB, dof, run_sd, run_dof, y_lo MiB,
  * y_hi MiB), read from term.txt at build time. */
 #include "process_term_rows.h" /* PYTHON_TERM_ROWS(X): term.txt's rows (the Makefile) */
