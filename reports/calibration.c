@@ -139,14 +139,14 @@ static void measured_range(struct calibration *cal, const struct group_fit *w, c
  * the step (an interpreter, its modules and their allocators' pools, a
  * wrapper's buffers), which does not grow with the batch: a Python
  * trainer's difference from the worker (bench/results/process-term/term.txt)
- * fell from 226 to 66 MiB while full training's peak grew from 2.9 to 6.7
- * GiB above its baseline, and LoRA's was 186 MiB plus 3 % of the peak:
+ * fell from 192 to 59 MiB while full training's peak grew from 2.9 to 6.7
+ * GiB above its baseline, and LoRA's was 203 MiB plus 2 % of the peak:
  * neither is a constant ratio. A ratio would scale that fixed part with the
  * activations and over-correct every plan past the points; and two or
  * three points cannot tell a slope from their noise, where an offset needs
  * only their mean and their spread. (bench/results/calibration-knee.txt:
  * a Python trainer's offset from three points, held at three larger ones,
- * was 22-32 MiB too large there, the plan +3.5 % to +4.3 % on the safe
+ * was 18-28 MiB too large there, the plan +2.9 % to +4.4 % on the safe
  * side.) At each point: the command's
  * peak as the plan counts it (the metric's baseline and the peak above it:
  * on rss its whole process tree) less the worker fit's figure there. */
@@ -189,9 +189,9 @@ static void calibration_fill(struct calibration *cal, const struct group_fit *w,
     cal->command = c;
     correct(w, c, cal);
     measured_range(cal, w, c);
-    cal->term = (struct process_term){.technique_class = "command", .offset_mib = cal->mean_mib, .sd_mib = cal->new_run_mib,
-                                      .dof = cal->n - 1, .y_lo_mib = -INFINITY, .y_hi_mib = INFINITY,
-                                      .measured_by = "the command's points beside the worker's"};
+    cal->term = (struct process_term){.technique_class = "command", .offset_mib = cal->mean_mib,
+                                      .sd_mib = cal->new_run_mib, .dof = cal->n - 1, .y_lo_mib = -INFINITY,
+                                      .y_hi_mib = INFINITY, .measured_by = "the command's points beside the worker's"};
     snprintf(cal->words, sizeof cal->words, "your command's process: the worker's fit calibrated by %d points of %s, "
              "job %s", cal->n, c->key.measured_by, c->points[0]->job);
 }
