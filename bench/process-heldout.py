@@ -20,11 +20,13 @@ Prints a Markdown table and the done-when checks: the plan within 3 % of the
 runs' mean and every run inside the interval for the whole process; full
 training within 1.5 % above the baseline.
 """
-import csv
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+process_term = __import__("process-term")  # peaks.csv's rows by point
 
 # (model, technique): the committed results directory whose fit plans the
 # point, and the options that pick its group there.
@@ -57,16 +59,6 @@ def torch_baseline():
     return runs[1]
 
 
-def points(path):
-    """(model, technique, batch, seq_len) -> the point's rows (its runs), in
-    the order the sweep measured them."""
-    out = {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            out.setdefault((r["model"], r["technique"], int(r["batch"]), int(r["seq_len"])), []).append(r)
-    return out
-
-
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__.split("\n\n")[1])
@@ -79,7 +71,7 @@ def main(argv):
           "worker's fit above its baseline | error |")
     print("|---|---:|---|---:|---:|---|---:|---:|---:|")
     misses, notes = [], set()
-    for (model, technique, batch, seq_len), runs in points(argv[1]).items():
+    for (model, technique, batch, seq_len), runs in process_term.points(argv[1]).items():
         name = f"{model} {technique} b{batch} s{seq_len}"
         fit = FITS.get((model, technique))
         bad = [r for r in runs if r["status"] != "ok"]
@@ -88,8 +80,7 @@ def main(argv):
             print(f"| {name} | {why} | | | | | | | |")
             misses.append(f"{name}: not measured or no fit")
             continue
-        r = dict(runs[0], technique=technique, batch=str(batch), seq_len=str(seq_len))
-        py, worker = plan(peakfit, fit, r, "python"), plan(peakfit, fit, r, "worker")
+        py, worker = plan(peakfit, fit, runs[0], "python"), plan(peakfit, fit, runs[0], "worker")
         if "error" in py or "error" in worker:
             print(f"| {name} | | | {py.get('error') or worker.get('error')} | | | | | |")
             misses.append(f"{name}: calc refused")

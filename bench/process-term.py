@@ -27,27 +27,43 @@ worker's figure would carry it.
 """
 import csv
 import math
+import re
 import sys
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 
 
 def technique_class(technique):
     return "lora" if technique.startswith("lora") else "full+ckpt" if technique.endswith("+ckpt") else "full"
 
 
-def pairs(path):
-    """The points both sides measured: the worker's figures and the trainer's,
-    each side's runs of a point (repeats) as a list."""
-    sides = defaultdict(lambda: defaultdict(list))
+def points(path):
+    """peaks.csv's rows by point, (model, technique, batch, seq_len) -> its
+    rows (every run of every job at it), in the order they were measured."""
+    out = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
+            out.setdefault((r["model"], r["technique"], int(r["batch"]), int(r["seq_len"])), []).append(r)
+    return out
+
+
+def sides(path, side):
+    """The ok rows by point and by side(row): key -> {side: [rows]}, sorted by
+    key; a row not ok is left out, and said so."""
+    out = {}
+    for key, rows in sorted(points(path).items()):
+        for r in rows:
             if r["status"] != "ok":
                 print(f"# not ok, left out: {r['point_id']} ({r['status']}: {r['error'][:120]})")
                 continue
-            side = "worker" if r["measured_by"] == "worker" else "python"
-            sides[(r["model"], r["technique"], int(r["batch"]), int(r["seq_len"]))][side].append(r)
+            out.setdefault(key, defaultdict(list))[side(r)].append(r)
+    return out
+
+
+def pairs(path):
+    """The points both sides measured: the worker's figures and the trainer's,
+    each side's runs of a point (repeats) as a list."""
     out = []
-    for key, s in sorted(sides.items()):
+    for key, s in sides(path, lambda r: "worker" if r["measured_by"] == "worker" else "python").items():
         if len(s) == 2:
             w, p = s["worker"], s["python"]
             out.append(dict(model=key[0], technique=key[1], batch=key[2], seq_len=key[3],
@@ -70,6 +86,29 @@ def run_spread(members):
         ss += sum(((run - p["python_peak"]) / p["y"]) ** 2 for run in p["python_runs"])
         dof += len(p["python_runs"]) - 1
     return (math.sqrt(ss / dof), dof) if dof > 0 else (0.0, 0)
+
+
+# A row of the term (reports/process_term.c's PYTHON_TERM_ROWS), as main
+# writes it into term.txt and the build reads it from there.
+TermRow = namedtuple("TermRow", "offset proportional sd dof run_sd run_dof y_lo y_hi")
+
+
+def term_rows(path):
+    """term.txt's rows: class -> TermRow."""
+    num = r"(-?[\d.]+)"
+    rows = {}
+    with open(path) as f:
+        for m in re.finditer(r'X\("([^"]+)", %s\)' % ", ".join([num] * len(TermRow._fields)), f.read()):
+            rows[m.group(1)] = TermRow(*(float(v) for v in m.groups()[1:]))
+    if not rows:
+        sys.exit(f"{path}: no PYTHON_TERM_ROWS rows")
+    return rows
+
+
+def term_at(row, y):
+    """The term at the worker's peak y above its baseline, held at the ends of
+    the range it was measured at (reports/process_term.c's process_term_at)."""
+    return row.offset + row.proportional * min(max(y, row.y_lo), row.y_hi)
 
 
 def line(points):

@@ -21,40 +21,18 @@ _worker_none groups) plus the term at its peak. The last lines: whether
 every extra lies within the term's residual spread (2 sd of the rows), and
 how far the Trainer lies from that plan.
 """
-import csv
 import os
-import re
 import shlex
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
-process_term = __import__("process-term")  # its pairs and technique classes
+process_term = __import__("process-term")  # its points, pairs, technique classes and term rows
 
 # reports/process_term.c's PYTHON_TERM_ROWS, which the build reads from here
 TERM_ROWS = os.path.join(ROOT, "bench/results/process-term/term.txt")
 WORKER_PEAKS = os.path.join(ROOT, "bench/results/process-term/peaks.csv")
-
-
-def term_rows(path):
-    """The PYTHON_TERM_ROWS of reports/process_term.c (term.txt's rows): class ->
-    (offset, proportional, sd, dof, run_sd, run_dof, y_lo, y_hi)."""
-    num = r"(-?[\d.]+)"
-    rows = {}
-    with open(path) as f:
-        for m in re.finditer(r'X\("([^"]+)", %s\)' % ", ".join([num] * 8), f.read()):
-            rows[m.group(1)] = tuple(float(v) for v in m.groups()[1:])
-    if not rows:
-        sys.exit(f"{path}: no PYTHON_TERM_ROWS rows")
-    return rows
-
-
-def term_at(row, y):
-    """The term at the worker's peak y above its baseline, held at the ends of
-    the range it was measured at (reports/process_term.c's process_term_at)."""
-    offset, proportional, _, _, _, _, lo, hi = row
-    return offset + proportional * min(max(y, lo), hi)
 
 
 def side(row):
@@ -69,24 +47,17 @@ def side(row):
 
 def loop_points(path):
     """(model, technique, batch, seq_len) -> {side: row}, ok rows, points with a plain and a trainer row."""
-    sides = {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                print(f"# not ok, left out: {r['point_id']} ({r['status']}: {r['error'][:120]})")
-                continue
-            key = (r["model"], r["technique"], int(r["batch"]), int(r["seq_len"]))
-            sides.setdefault(key, {})[side(r)] = r
-    return {k: v for k, v in sorted(sides.items()) if "plain" in v and "trainer" in v}
+    return {k: {name: rows[-1] for name, rows in v.items()} for k, v in process_term.sides(path, side).items()
+            if "plain" in v and "trainer" in v}
 
 
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__.split("\n\n")[1])
-    rows = term_rows(TERM_ROWS)
+    rows = process_term.term_rows(TERM_ROWS)
     workers = {(p["model"], p["technique"], p["batch"], p["seq_len"]): p
                for p in process_term.pairs(WORKER_PEAKS)}
-    spread = 2 * max(r[2] for r in rows.values())
+    spread = 2 * max(r.sd for r in rows.values())
     print("# transformers.Trainer (train_step.py --loop trainer) beside the plain loop (--loop plain), the")
     print("# published script's protocol, each a fresh process; MiB, whole process (VmHWM, baseline included).")
     print("# plain: --zero-grad zeros (the term's loop); none: the plain loop with --zero-grad none, the")
@@ -110,12 +81,12 @@ def main(argv):
         row = rows[process_term.technique_class(key[1])]
         term = plan = plan_none = against = ""
         if w:
-            t = term_at(row, w["worker_peak"] - w["worker_baseline"])
+            t = process_term.term_at(row, w["worker_peak"] - w["worker_baseline"])
             term, plan = f"{t:7.1f}", f"{trainer - (w['worker_peak'] + t):+8.1f}"
         if "worker_none" in s:
             wn = s["worker_none"]
             peak = float(wn["peak_rss_mib"])
-            planned = peak + term_at(row, peak - float(wn["baseline_rss_mib"]))
+            planned = peak + process_term.term_at(row, peak - float(wn["baseline_rss_mib"]))
             vs_plan_none.append((trainer - planned, 100 * (trainer - planned) / trainer))
             plan_none, against = f"{planned:9.1f}", f"{trainer - planned:+8.1f} ({vs_plan_none[-1][1]:+.2f}%)"
         print(f"{key[0]:<14} {key[1]:<10} {key[2]:>3} {key[3]:>5} {float(s['plain']['baseline_rss_mib']):>10.1f} "
