@@ -25,6 +25,11 @@ MEASURES = (
     ("allocator, steps", STEP_PHASES, 0.01, 0.02),
     ("forward phase", "forward_peak_mib", 0.01, 0.02),
     ("RSS", "peak_above_baseline_mib", 0.05, None),
+    # Each side's whole process, its baseline included (peakfit's worker with libtorch
+    # loaded; the script with the interpreter, torch, transformers and peft): what runs
+    # out of memory. No target: the difference is the process term's
+    # (bench/results/process-term/term.txt).
+    ("whole process", "peak_rss_mib", None, None),
     ("GPU allocated", "gpu_allocated_peak_mib", 0.01, 0.02),
     ("GPU reserved", "gpu_reserved_peak_mib", None, None),
 )
