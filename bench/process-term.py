@@ -9,21 +9,23 @@ point measured by the built-in worker (measured_by worker) and by a command
 job running examples/transformers/train_step.py with the published
 SmolLM2-135M script's protocol (measured_by command ...), each in a fresh
 process, the trainer's side three times: its peak moves between runs of one
-point (the worker's does not). For each pair: the worker's peak above its
-baseline y, and the difference d = the trainer's whole-process peak (the mean
-of its runs) - the worker's (peak_rss_mib: VmHWM, baseline included, on both
-sides). Per technique class (full; full+ckpt; lora, for LoRA with or without
-checkpointing: the classes of reports/process_term.c) a least-squares line
-d = offset + proportional * y; one residual sd pooled over every class (each
-class has too few points for its own), its degrees of freedom the points
-less two per class; the range of y the class was measured at, where its line
-holds; and the trainer's spread between runs of one point, per class: the sd
-of each run from its point's mean as a fraction of y, pooled over the class's
-points (its degrees of freedom the runs less one per point). Prints the
-pairs, the classes' rows as reports/process_term.c's PYTHON_TERM_ROWS takes
-them (the build reads them from this output,
-bench/results/process-term/term.txt), and each point's difference as the
-worker's figure would carry it.
+point (the worker's does not), and each side at each zero_grad (zeros: the
+gradients kept through the next forward; none: freed, PyTorch 2's default
+and the Trainer's). For each pair (a point at one zero_grad): the worker's
+peak above its baseline y, and the difference d = the trainer's
+whole-process peak (the mean of its runs) - the worker's (peak_rss_mib:
+VmHWM, baseline included, on both sides). Per technique class (full;
+full+ckpt; lora, for LoRA with or without checkpointing: the classes of
+reports/process_term.c) and zero_grad, a row: a least-squares line d =
+offset + proportional * y; its residual sd, its degrees of freedom the pairs
+less two (a row of too few pairs takes the sd pooled over every row); the
+range of y the row was measured at, where its line holds; and the
+trainer's spread between runs of one point: the sd of each run from its
+point's mean as a fraction of y, pooled over the row's points (its degrees
+of freedom the runs less one per point). Prints the pairs, the rows as
+reports/process_term.c's PYTHON_TERM_ROWS takes them (the build reads them
+from this output, bench/results/process-term/term.txt), and each pair's
+difference as the worker's figure would carry it.
 """
 import csv
 import math
@@ -59,14 +61,25 @@ def sides(path, side):
     return out
 
 
+def zero_grad(row):
+    """A row's zero_grad; an empty cell is the setting's usual value, none."""
+    return row.get("zero_grad") or "none"
+
+
+def side_and_zero_grad(row):
+    return ("worker" if row["measured_by"] == "worker" else "python", zero_grad(row))
+
+
 def pairs(path):
-    """The points both sides measured: the worker's figures and the trainer's,
-    each side's runs of a point (repeats) as a list."""
+    """The points both sides measured at one zero_grad: the worker's figures
+    and the trainer's, each side's runs of a point (repeats) as a list."""
     out = []
-    for key, s in sides(path, lambda r: "worker" if r["measured_by"] == "worker" else "python").items():
-        if len(s) == 2:
-            w, p = s["worker"], s["python"]
-            out.append(dict(model=key[0], technique=key[1], batch=key[2], seq_len=key[3],
+    for key, s in sides(path, side_and_zero_grad).items():
+        for z in sorted({z for _, z in s}):
+            if ("worker", z) not in s or ("python", z) not in s:
+                continue
+            w, p = s["worker", z], s["python", z]
+            out.append(dict(model=key[0], technique=key[1], batch=key[2], seq_len=key[3], zero_grad=z,
                             worker_baseline=mean(w, "baseline_rss_mib"), worker_peak=mean(w, "peak_rss_mib"),
                             python_baseline=mean(p, "baseline_rss_mib"), python_peak=mean(p, "peak_rss_mib"),
                             python_runs=[float(r["peak_rss_mib"]) for r in p]))
@@ -94,12 +107,12 @@ TermRow = namedtuple("TermRow", "offset proportional sd dof run_sd run_dof y_lo 
 
 
 def term_rows(path):
-    """term.txt's rows: class -> TermRow."""
+    """term.txt's rows: (class, zero_grad) -> TermRow."""
     num = r"(-?[\d.]+)"
     rows = {}
     with open(path) as f:
-        for m in re.finditer(r'X\("([^"]+)", %s\)' % ", ".join([num] * len(TermRow._fields)), f.read()):
-            rows[m.group(1)] = TermRow(*(float(v) for v in m.groups()[1:]))
+        for m in re.finditer(r'X\("([^"]+)", "([^"]+)", %s\)' % ", ".join([num] * len(TermRow._fields)), f.read()):
+            rows[m.group(1), m.group(2)] = TermRow(*(float(v) for v in m.groups()[2:]))
     if not rows:
         sys.exit(f"{path}: no PYTHON_TERM_ROWS rows")
     return rows
@@ -123,6 +136,11 @@ def line(points):
     return a, k, [d - (a + k * y) for y, d in zip(ys, ds)]
 
 
+# The fewest degrees of freedom (pairs less two) for a row's own residual sd:
+# below it, the sd pooled over the rows (t at 3 dof is 3.18 x the sd).
+OWN_SD_DOF = 3
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__.split("\n\n")[1])
@@ -134,16 +152,19 @@ def main(argv):
     print("# A Python trainer (train_step.py --build config, the published script's protocol) beside peakfit's")
     print("# worker at the same points, each a fresh process; MiB, whole process (VmHWM, baseline included);")
     print("# python_peak is the mean of the trainer's runs of the point (python_runs).")
-    print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'worker_base':>11} {'worker_peak':>11} "
+    print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'zero_grad':<9} {'worker_base':>11} {'worker_peak':>11} "
           f"{'python_base':>11} {'python_peak':>11} {'difference':>10} {'ratio':>7}  python_runs")
-    for p in points:
-        print(f"{p['model']:<14} {p['technique']:<10} {p['batch']:>3} {p['seq_len']:>5} {p['worker_baseline']:>11.1f} "
+    for p in sorted(points, key=lambda p: p["zero_grad"] != "zeros"):
+        print(f"{p['model']:<14} {p['technique']:<10} {p['batch']:>3} {p['seq_len']:>5} {p['zero_grad']:<9} "
+              f"{p['worker_baseline']:>11.1f} "
               f"{p['worker_peak']:>11.1f} {p['python_baseline']:>11.1f} {p['python_peak']:>11.1f} {p['d']:>10.1f} "
               f"{p['python_peak'] / p['worker_peak']:>7.4f}  {' '.join(f'{r:.1f}' for r in p['python_runs'])}")
-    classes = sorted({p["cls"] for p in points}, key=["full", "full+ckpt", "lora"].index)
+    # The rows: each class at zeros (the published script's), then at none.
+    classes = sorted({(p["cls"], p["zero_grad"]) for p in points},
+                     key=lambda c: (c[1] != "zeros", ["full", "full+ckpt", "lora"].index(c[0])))
     fits, ss, n = {}, 0.0, 0
     for c in classes:
-        members = [p for p in points if p["cls"] == c]
+        members = [p for p in points if (p["cls"], p["zero_grad"]) == c]
         a, k, res = line(members)
         fits[c] = (a, k, members, res)
         ss += sum(r * r for r in res)
@@ -151,25 +172,31 @@ def main(argv):
     dof = n - 2 * len(classes)
     sd = math.sqrt(ss / dof) if dof > 0 else float("nan")
     print()
-    print(f"# The term per technique class: difference = offset + proportional x the worker's peak above its")
-    print(f"# baseline (least squares per class); the residual sd pooled over the classes: {sd:.1f} MiB,")
-    print(f"# {dof} degrees of freedom ({n} pairs less 2 per class); the line holds over the class's y, the")
-    print("# worker's peaks above its baseline measured (y_lo, y_hi); the trainer's sd between runs of one")
-    print("# point as a fraction of y and its degrees of freedom, per class (run_sd, run_dof).")
-    print("# As reports/process_term.c's rows, X(class, offset, proportional, sd, dof, run_sd, run_dof, y_lo, y_hi):")
+    print("# The term per technique class and zero_grad: difference = offset + proportional x the worker's")
+    print("# peak above its baseline (least squares per row) with its residual sd and degrees of freedom (the")
+    print(f"# pairs less 2); a row of under {OWN_SD_DOF} takes the sd pooled over the rows: {sd:.1f} MiB, {dof} degrees")
+    print(f"# of freedom ({n} pairs less 2 per row). The line holds over the row's y, the worker's peaks above")
+    print("# its baseline measured (y_lo, y_hi); the trainer's sd between runs of one point as a fraction of y")
+    print("# and its degrees of freedom, per row (run_sd, run_dof).")
+    print("# As reports/process_term.c's rows, X(class, zero_grad, offset, proportional, sd, dof, run_sd, run_dof,")
+    print("# y_lo, y_hi):")
     for c in classes:
         a, k, members, res = fits[c]
         models = ", ".join(sorted({m["model"] for m in members}))
         lo, hi = min(m["y"] for m in members), max(m["y"] for m in members)
         run_sd, run_dof = run_spread(members)
-        print(f'    X("{c}", {a:.1f}, {k:.4f}, {sd:.1f}, {dof}, {run_sd:.4f}, {run_dof}, {lo:.1f}, {hi:.1f})'
+        own_dof = len(members) - 2
+        row_sd, row_dof = ((math.sqrt(sum(r * r for r in res) / own_dof), own_dof) if own_dof >= OWN_SD_DOF
+                           else (sd, dof))
+        print(f'    X("{c[0]}", "{c[1]}", {a:.1f}, {k:.4f}, {row_sd:.1f}, {row_dof}, {run_sd:.4f}, {run_dof}, {lo:.1f}, '
+              f'{hi:.1f})'
               f'  /* {len(members)} pairs: {models} */')
     print()
-    print("# Each pair against its class's line: residual MiB, and in % of the trainer's peak")
+    print("# Each pair against its row's line: residual MiB, and in % of the trainer's peak")
     for c in classes:
         a, k, members, res = fits[c]
         for p, r in zip(members, res):
-            print(f"{c:<10} {p['model']:<14} b{p['batch']} s{p['seq_len']}: term {a + k * p['y']:7.1f}, "
+            print(f"{c[0]:<10} {c[1]:<6} {p['model']:<14} b{p['batch']} s{p['seq_len']}: term {a + k * p['y']:7.1f}, "
                   f"measured {p['d']:7.1f}, residual {r:+6.1f} ({100 * r / p['python_peak']:+.2f}%)")
 
 

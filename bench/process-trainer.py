@@ -11,15 +11,16 @@ model.zero_grad()) and with --loop trainer, each in a fresh process; whole
 process against whole process (peak_rss_mib: VmHWM, baseline included). For
 each point: the three peaks, the Trainer's extra over the plain loop (trainer
 - plain) and over the plain loop with the Trainer's zero_grad (trainer -
-none). Beside it the term reports/process_term.c's rows give for
+none). Beside it the term reports/process_term.c's zeros row gives for
 the plain loop at that point (offset + proportional x the worker's peak above
-its baseline, the worker's peak from bench/results/process-term/peaks.csv,
-the committed run of the same points) and the Trainer's peak against the
-plan's (the worker's peak + the term); and against the plan a Trainer's user
-makes: the worker measured at the Trainer's zero_grad (none, the sweep's
-_worker_none groups) plus the term at its peak. The last lines: whether
-every extra lies within the term's residual spread (2 sd of the rows), and
-how far the Trainer lies from that plan.
+its baseline, the worker's peak at zero_grad zeros from
+bench/results/process-term/peaks.csv, the committed run of the same points)
+and the Trainer's peak against that plan (the worker's peak + the term); and
+against the plan calc makes for a Trainer's user: the worker measured at the
+Trainer's zero_grad (none, the sweep's _worker_none groups) plus the none
+row's term at its peak. The last lines: whether every extra lies within the
+term's residual spread (2 sd of the rows), and how far the Trainer lies from
+that plan.
 """
 import os
 import shlex
@@ -56,15 +57,15 @@ def main(argv):
         sys.exit(__doc__.split("\n\n")[1])
     rows = process_term.term_rows(TERM_ROWS)
     workers = {(p["model"], p["technique"], p["batch"], p["seq_len"]): p
-               for p in process_term.pairs(WORKER_PEAKS)}
+               for p in process_term.pairs(WORKER_PEAKS) if p["zero_grad"] == "zeros"}
     spread = 2 * max(r.sd for r in rows.values())
     print("# transformers.Trainer (train_step.py --loop trainer) beside the plain loop (--loop plain), the")
     print("# published script's protocol, each a fresh process; MiB, whole process (VmHWM, baseline included).")
     print("# plain: --zero-grad zeros (the term's loop); none: the plain loop with --zero-grad none, the")
     print("# Trainer's model.zero_grad(); extra: trainer - plain; vs none: trainer - none.")
-    print("# term: reports/process_term.c's row for the plain loop at the point (the worker's peak from")
+    print("# term: reports/process_term.c's zeros row for the plain loop at the point (the worker's peak from")
     print("# bench/results/process-term/peaks.csv); vs plan: the Trainer's peak - (the worker's peak + term).")
-    print("# plan none: the worker measured with zero_grad none (the Trainer's) + the term at its peak;")
+    print("# plan none: the worker measured with zero_grad none (the Trainer's) + the none row's term at its peak;")
     print("# vs it: the Trainer's peak - that plan, MiB and % of the Trainer's peak.")
     print(f"{'model':<14} {'technique':<10} {'b':>3} {'s':>5} {'plain_base':>10} {'plain_peak':>10} "
           f"{'none_peak':>9} {'trainer_base':>12} {'trainer_peak':>12} {'extra':>7} {'vs none':>7} "
@@ -78,7 +79,8 @@ def main(argv):
         if none is not None:
             vs_none.append(trainer - none)
         w = workers.get(key)
-        row = rows[process_term.technique_class(key[1])]
+        cls = process_term.technique_class(key[1])
+        row, row_none = rows[cls, "zeros"], rows[cls, "none"]
         term = plan = plan_none = against = ""
         if w:
             t = process_term.term_at(row, w["worker_peak"] - w["worker_baseline"])
@@ -86,7 +88,7 @@ def main(argv):
         if "worker_none" in s:
             wn = s["worker_none"]
             peak = float(wn["peak_rss_mib"])
-            planned = peak + process_term.term_at(row, peak - float(wn["baseline_rss_mib"]))
+            planned = peak + process_term.term_at(row_none, peak - float(wn["baseline_rss_mib"]))
             vs_plan_none.append((trainer - planned, 100 * (trainer - planned) / trainer))
             plan_none, against = f"{planned:9.1f}", f"{trainer - planned:+8.1f} ({vs_plan_none[-1][1]:+.2f}%)"
         print(f"{key[0]:<14} {key[1]:<10} {key[2]:>3} {key[3]:>5} {float(s['plain']['baseline_rss_mib']):>10.1f} "
@@ -102,7 +104,7 @@ def main(argv):
     print(f"# {verdict_line('over the plain loop the term is fitted from', extras, spread)}")
     if vs_plan_none:
         mib, pct = [v[0] for v in vs_plan_none], [v[1] for v in vs_plan_none]
-        print(f"# The Trainer against the plan from the worker at its zero_grad (none) + the term: {min(mib):+.1f} "
+        print(f"# The Trainer against the plan from the worker at its zero_grad (none) + that row's term: {min(mib):+.1f} "
               f"to {max(mib):+.1f} MiB ({min(pct):+.2f}% to {max(pct):+.2f}% of its peak) over {len(mib)} points.")
 
 

@@ -73,11 +73,11 @@ static void print_process(const struct calc_plan *p)
     }
     if (!t->technique_class)
         return;
-    printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (%s's term: "
-           "%.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; one run against its point's "
-           "mean: sd %.2f%% of the worker's peak, %d dof, in the interval; %s); --process worker plans for the "
-           "worker's own process\n", p->process_term_mib, t->technique_class, t->offset_mib, t->proportional,
-           t->sd_mib, t->dof, 100 * t->run_sd, t->run_dof, t->measured_by);
+    printf("  a Python trainer's process against peakfit's worker's: %+.1f MiB at this micro-batch (the term of "
+           "%s at zero_grad %s: %.1f MiB %+.4f x the worker's peak above its baseline, sd %.1f MiB, %d dof; one run "
+           "against its point's mean: sd %.2f%% of the worker's peak, %d dof, in the interval; %s); --process "
+           "worker plans for the worker's own process\n", p->process_term_mib, t->technique_class, t->zero_grad,
+           t->offset_mib, t->proportional, t->sd_mib, t->dof, 100 * t->run_sd, t->run_dof, t->measured_by);
     if (p->process_worker_mib < t->y_lo_mib || p->process_worker_mib > t->y_hi_mib)
         printf("  note: the worker's peak here, %.0f MiB above its baseline, is outside the %.0f-%.0f MiB the term "
                "was measured at: it is held at the nearer end's value, not extrapolated\n", p->process_worker_mib,
@@ -245,6 +245,7 @@ json_t *calc_plan_json(const struct calc_request *req, const struct calc_plan *p
         JROW_TEXT("process", plan_process_option_names.name(req->process)),
         JROW_TEXT("process_words", p->process_words),
         JROW_REAL("process_term_mib", p->process_term_mib),
+        JROW_TEXT("process_term_zero_grad", p->process->zero_grad ? p->process->zero_grad : ""),
         JROW_TEXT("measured_on_cpu", g->hw.cpu_model),
     };
     JSON_ROWS_ADD(o, plan);

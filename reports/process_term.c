@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include "core/optimizer.h"
 #include "core/technique.h"
 #include "reports/process_term.h"
 #include "util/options.h"
@@ -24,35 +25,31 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
 #define PROCESS_TERM_SOURCE "bench/process-term.sh term, bench/results/process-term/term.txt"
 /* A Python trainer (examples/transformers/train_step.py --build config: the
  * published SmolLM2-135M script's protocol, transformers' from_config, two
- * plain AdamW steps, zero_grad(set_to_none=False), sdpa, one thread) less
- * peakfit's worker at the same point, whole process against whole process
- * (VmHWM, baselines included: 338-347 MiB against 111), each in a fresh
- * process of one run: offset + proportional x the worker's peak above its
- * baseline, fitted per technique class by least squares over SmolLM2-135M
- * at b2 s128, b4 s256 and b8 s256 (full+ckpt also b4 s512, b8 s384, b12
- * s256) and, for LoRA, Qwen2.5-0.5B at b1, 2, 4 s128 and b2 s256 (the
- * worker's peaks 1.1-6.7 GiB); one residual sd pooled over the classes (16
- * pairs less 2 per class: 10 dof). Full training's difference shrinks as
- * the peak grows (the worker's heap keeps more holes at large
- * activations). The trainer's side is run three times a point: its peak
+ * plain AdamW steps, sdpa, one thread) less peakfit's worker at the same
+ * point and zero_grad, whole process against whole process (VmHWM,
+ * baselines included: 338-347 MiB against 111), each in a fresh process:
+ * offset + proportional x the worker's peak above its baseline, fitted by
+ * least squares per technique class and zero_grad over SmolLM2-135M's full
+ * training, full+ckpt and LoRA and Qwen2.5-0.5B's LoRA (term.txt lists the
+ * pairs), each row with its residual sd (a row of few pairs: the sd pooled
+ * over the rows). Full training's difference shrinks as the peak grows
+ * (the worker's heap keeps more holes at large activations). The trainer's side is run three times a point: its peak
  * moves between runs (the worker's does not), and the row carries that
- * spread as a fraction of y (run_sd, run_dof). Measured by
- * bench/process-term.sh term -> bench/results/process-term/term.txt. The
- * line holds between the worker's smallest and largest peak above its
- * baseline measured for the class (y_lo, y_hi, from term.txt's
- * worker_peak - worker_base); outside them the term is the line's value at
- * the nearer end, never extrapolated (full training's falling line would
- * go below zero past 8.6 GiB).
- * X(class, offset MiB, proportional, sd MiB, dof, run_sd, run_dof, y_lo MiB,
- * y_hi MiB), read from term.txt at build time. */
+ * spread as a fraction of y (run_sd, run_dof). The line holds between the
+ * worker's smallest and largest peak above its baseline measured for the
+ * row (y_lo, y_hi); outside them the term is the line's value at the nearer
+ * end, never extrapolated (full training's falling line would go below
+ * zero past its range).
+ * X(class, zero_grad, offset MiB, proportional, sd MiB, dof, run_sd, run_dof,
+ * y_lo MiB, y_hi MiB), read from term.txt at build time. */
 #include "process_term_rows.h" /* PYTHON_TERM_ROWS(X): term.txt's rows (the Makefile) */
 static const struct process_term python_terms[] = {
-#define PYTHON_TERM_ROW(cls, offset, prop, sd, dof, run_sd, run_dof, lo, hi)                                   \
-    {cls, offset, prop, sd, dof, run_sd, run_dof, lo, hi, PROCESS_TERM_SOURCE},
+#define PYTHON_TERM_ROW(cls, zero_grad, offset, prop, sd, dof, run_sd, run_dof, lo, hi)                        \
+    {cls, zero_grad, offset, prop, sd, dof, run_sd, run_dof, lo, hi, PROCESS_TERM_SOURCE},
     PYTHON_TERM_ROWS(PYTHON_TERM_ROW)
 #undef PYTHON_TERM_ROW
 };
-static const struct process_term zero_term = {NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
+static const struct process_term zero_term = {NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
 
 /* A technique's class in the table: LoRA with or without checkpointing is
  * LoRA's (the frozen base dominates its heap); checkpointing of the whole
@@ -65,13 +62,16 @@ static const char *technique_class(const char *technique)
     return info->lora ? "lora" : info->checkpoint ? "full+ckpt" : "full";
 }
 
-static const struct process_term *python_row(const char *technique)
+/* The row of the class of g's technique at g's zero_grad (an empty key
+ * field is the setting's usual value, none); NULL when term.txt has none. */
+static const struct process_term *python_row(const struct group_fit *g)
 {
-    const char *cls = technique_class(technique);
+    const char *cls = technique_class(g->key.technique);
+    const char *zero_grad = g->key.zero_grad[0] ? g->key.zero_grad : zero_grad_name(PF_ZERO_GRAD_NONE);
     for (size_t i = 0; i < sizeof python_terms / sizeof python_terms[0]; i++)
-        if (!strcmp(python_terms[i].technique_class, cls))
+        if (!strcmp(python_terms[i].technique_class, cls) && !strcmp(python_terms[i].zero_grad, zero_grad))
             return &python_terms[i];
-    return &zero_term;
+    return NULL;
 }
 
 const struct process_term *process_term_for(enum plan_process p, const struct group_fit *g, const char **words)
@@ -87,7 +87,10 @@ const struct process_term *process_term_for(enum plan_process p, const struct gr
         return *words = "the GPU's memory: no process term", &zero_term;
     if (g->metric != METRIC_RSS)
         return *words = "the allocator level: no process term", &zero_term;
-    return python_row(g->key.technique);
+    const struct process_term *row = python_row(g);
+    if (!row) /* term.txt measures every zero_grad: only a build from an older one gets here */
+        return *words = "no process term measured for its zero_grad", &zero_term;
+    return row;
 }
 
 /* Does the line's slope apply at y (inside the measured range)? */

@@ -40,6 +40,8 @@ extern const struct opt_names plan_process_option_names;
 struct process_term {
     const char *technique_class; /* the row's class ("full", ...); "command": a calibration
                                   * (reports/calibration.h); NULL: the zero term */
+    const char *zero_grad;       /* the loop's zero_grad the row was measured with (core/optimizer.h's
+                                  * names); NULL but for a Python trainer's row */
     double offset_mib, proportional, sd_mib;
     int dof;
     double run_sd; /* a fraction of y */
@@ -50,8 +52,10 @@ struct process_term {
 
 /* The term a plan of g for process p (the worker's or a Python trainer's;
  * the command's is reports/calibration.h's) adds, and in *words what the plan is
- * for (its first line): a Python trainer's row of g's technique class for
- * an RSS fit measured by the worker; else the zero term, *words saying why
+ * for (its first line): a Python trainer's row of g's technique class and
+ * zero_grad (a loop that keeps its gradients through the next forward
+ * leaves its heap unlike one that frees them) for an RSS fit measured by
+ * the worker; else the zero term, *words saying why
  * (the worker's own process; a command job's fit, its own process; a GPU
  * fit, the device's memory; an allocator-level fit, the same in any
  * process). */
