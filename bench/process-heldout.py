@@ -15,22 +15,23 @@ this machine, as a user's plan is from their own machine's):
     against the script's whole-process peak (VmHWM, baseline included);
   - above the baseline the published protocol takes, a fresh Python process
     with torch imported (one thread; the median of three, measured here): the
-    Python trainer's whole-process plan less that baseline against the
-    script's whole-process peak less it (the script's figure above it holds
-    the modules transformers and peft import after it, which only a Python
-    trainer's plan carries);
-  - with --process worker, the worker's peak above its baseline against the
-    script's peak above its own baseline, which train_step.py takes after its
-    libraries are imported (torch, transformers, its model's module, peft),
-    and against the worker's own peak where the sweep measured the worker at
-    the point: how much of that error is the fit's.
+    script's whole-process peak less that baseline against the Python
+    trainer's whole-process plan less it (the script's figure above it holds
+    the modules transformers and peft import after it, which a Python
+    trainer's plan carries) and against the worker's fit above its own
+    baseline (--process worker), the published table's comparison;
+  - the worker's fit against the script's peak above its own baseline, which
+    train_step.py takes after its libraries are imported (torch,
+    transformers, its model's module, peft), and against the worker's own
+    peak where the sweep measured the worker at the point: how much of that
+    error is the fit's.
 Full training is also planned from the committed reproduction
 (bench/results/smollm2-135m-cpu-2.13, OTHER_MACHINE below), which was measured
 on another CPU: shown, not judged.
 Prints Markdown tables and the done-when checks: the plan within 3 % of the
 runs' mean and every run inside the interval for the whole process; full
 training with the published protocol within 1.5 % above the published
-protocol's baseline.
+protocol's baseline, by the Python trainer's plan and by the worker's fit.
 """
 import json
 import os
@@ -98,7 +99,7 @@ def judge(peakfit, fit, runs, base):
     return dict(peaks=peaks, whole=whole, predicted=predicted, half=half,
                 err=pct(predicted, whole),
                 inside=half is not None and all(abs(predicted - p) <= half for p in peaks),
-                own=own, w_above=w_above, err_own=pct(w_above, own),
+                own=own, w_above=w_above, err_own=pct(w_above, own), err_w_torch=pct(w_above, whole - base),
                 torch_above=whole - base, py_above=predicted - base, err_torch=pct(predicted - base, whole - base),
                 other_cpu=None if py.get("measured_on_this_machine", True) else py.get("measured_on_cpu"))
 
@@ -114,8 +115,8 @@ def interval(j):
 WHOLE_HEAD = ("| point | fit | script's whole peak, mean of its runs (MiB) | its runs | "
               "plan for a Python trainer (95%) | error | every run inside |\n|---|---|---:|---|---:|---:|---|")
 ABOVE_HEAD = ("| point | fit | script above the torch baseline | the Python plan less it | error | "
-              "script above its own baseline | worker's fit above its baseline | error | worker measured here | "
-              "the fit against it |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+              "worker's fit above its baseline | error | script above its own baseline | the worker's fit's error | "
+              "worker measured here | the fit against it |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
 
 def whole_row(name, fit, j):
@@ -127,7 +128,7 @@ def above_row(name, fit, j):
     w = j.get("worker")
     measured = f"{w:.1f} | {pct(j['w_above'], w):+.2f}%" if w is not None else "— | —"
     return (f"| {name} | {fit} | {j['torch_above']:.1f} | {j['py_above']:.1f} | {j['err_torch']:+.2f}% | "
-            f"{j['own']:.1f} | {j['w_above']:.1f} | {j['err_own']:+.2f}% | {measured} |")
+            f"{j['w_above']:.1f} | {j['err_w_torch']:+.2f}% | {j['own']:.1f} | {j['err_own']:+.2f}% | {measured} |")
 
 
 def misses_of(name, technique, zero_grad, j):
@@ -136,8 +137,10 @@ def misses_of(name, technique, zero_grad, j):
     out = []
     if abs(j["err"]) > WHOLE_PCT or not j["inside"]:
         out.append(f"{name}: whole process {j['err']:+.2f}%{'' if j['inside'] else ', a run outside its interval'}")
-    if technique == "full" and zero_grad == "zeros" and abs(j["err_torch"]) > ABOVE_FULL_PCT:
-        out.append(f"{name}: above the baseline {j['err_torch']:+.2f}% (full training: within {ABOVE_FULL_PCT}%)")
+    if technique == "full" and zero_grad == "zeros":
+        for what, err in (("the Python plan", j["err_torch"]), ("the worker's fit", j["err_w_torch"])):
+            if abs(err) > ABOVE_FULL_PCT:
+                out.append(f"{name}: {what} above the baseline {err:+.2f}% (full training: within {ABOVE_FULL_PCT}%)")
     return out
 
 
@@ -194,9 +197,10 @@ def main(argv):
     print("\n".join(whole_row(*x) for x in judged))
     print()
     print(f"Above the baseline the published protocol takes (Python with torch imported, measured here: "
-          f"{base:.1f} MiB): the Python trainer's whole-process plan less it. Above the script's own baseline "
-          f"(taken after transformers, its model's module and peft are imported): calc --process worker, the "
-          f"worker's own process, and the worker measured at the point where the sweep has it.")
+          f"{base:.1f} MiB): the Python trainer's whole-process plan less it, and the worker's fit above its "
+          f"own baseline (calc --process worker). The worker's fit against the script's peak above the "
+          f"script's own baseline (taken after transformers, its model's module and peft are imported), and "
+          f"against the worker measured at the point where the sweep has it.")
     print()
     print(ABOVE_HEAD)
     print("\n".join(above_row(*x) for x in judged))
@@ -216,7 +220,8 @@ def main(argv):
         print("\n".join(f"- {n}" for n in sorted(notes)))
     print()
     print(f"Judged: whole process, the plan within {WHOLE_PCT} % of the runs' mean and every run inside the "
-          f"interval; full training with the published protocol above its baseline within {ABOVE_FULL_PCT} %.")
+          f"interval; full training with the published protocol above its baseline within {ABOVE_FULL_PCT} %, "
+          f"by the Python trainer's plan and by the worker's fit.")
     print("Missed: " + "; ".join(misses) if misses else "Every point met both.")
 
 
