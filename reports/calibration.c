@@ -138,10 +138,10 @@ static void measured_range(struct calibration *cal, const struct group_fit *w, c
  * beyond the worker's at the same point is mostly what it holds besides
  * the step (an interpreter, its modules and their allocators' pools, a
  * wrapper's buffers), which does not grow with the batch: a Python
- * trainer's difference from the worker (bench/results/process-term/term.txt)
- * fell from 192 to 59 MiB while full training's peak grew from 2.9 to 6.7
- * GiB above its baseline, and LoRA's was 203 MiB plus 2 % of the peak:
- * neither is a constant ratio. A ratio would scale that fixed part with the
+ * trainer's difference from the worker (bench/results/process-term/term.txt,
+ * zero_grad zeros) fell from 205 to 48 MiB while full training's peak grew
+ * from 2.9 to 6.7 GiB above its baseline, and LoRA's was 202 MiB plus 3 %
+ * of the peak: neither is a constant ratio. A ratio would scale that fixed part with the
  * activations and over-correct every plan past the points; and two or
  * three points cannot tell a slope from their noise, where an offset needs
  * only their mean and their spread. (bench/results/calibration-knee.txt:
