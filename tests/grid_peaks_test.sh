@@ -33,10 +33,16 @@ grep -q "; [1-9][0-9]* from the fit, " "$TMP/err" || fail "the summary counts no
 # plan at its batch: the worker's fit plus the process term.
 "$PEAKFIT" grid "$sweep" -o "$dir" >/dev/null 2>"$TMP/err" || fail "grid -o (python): exit status $?"
 python=$(sed -n "s|^  $id: expected peak \\([0-9]*\\) MiB (fit)\$|\\1|p" "$TMP/err")
-plan=$("$PEAKFIT" calc "$dir" --budget 64GiB --attention sdpa --micro-batch 8 --seq-len 256 --json |
-    grep -o '"predicted_peak_mib": [0-9.]*' | cut -d' ' -f2)
+"$PEAKFIT" calc "$dir" --budget 64GiB --attention sdpa --micro-batch 8 --seq-len 256 --json >"$TMP/plan.json" ||
+    fail "calc: exit status $?"
+plan=$(grep -o '"predicted_peak_mib": [0-9.]*' "$TMP/plan.json" | cut -d' ' -f2)
+term=$(grep -o '"process_term_mib": [-0-9.e]*' "$TMP/plan.json" | cut -d' ' -f2)
 expect_eq "$id for a Python trainer: grid against calc" "$python" "$(printf '%.0f' "$plan")"
-expect_gt "$id: a Python trainer's figure against the worker's" "$python" "$expected"
+# The two figures differ by the term at that point (its sign the measured
+# row's: a Python trainer's full training at zero_grad none holds about as
+# much as the worker at the largest peaks), each rounded to the MiB.
+awk -v p="$python" -v w="$expected" -v t="$term" 'BEGIN { d = p - w - t; exit !(t != 0 && d >= -1 && d <= 1) }' ||
+    fail "$id: a Python trainer's figure $python against the worker's $expected: not the term $term apart"
 
 # A directory without measurements: said, and arithmetic instead.
 "$PEAKFIT" grid "$sweep" -o "$TMP/none" >/dev/null 2>"$TMP/err" || fail "grid -o empty: exit status $?"
