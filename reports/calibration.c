@@ -135,21 +135,22 @@ static void measured_range(struct calibration *cal, const struct group_fit *w, c
 }
 
 /* The correction is an offset, not a ratio. What a user's process holds
- * beyond the worker's at the same point is mostly what it holds besides
- * the step (an interpreter, its modules and their allocators' pools, a
+ * beyond the worker's at the same point is mostly what it holds besides the
+ * step (an interpreter, its modules and their allocators' pools, a
  * wrapper's buffers), which does not grow with the batch: a Python
- * trainer's difference from the worker (bench/results/process-term/term.txt,
- * zero_grad zeros) fell from 205 to 48 MiB while full training's peak grew
- * from 2.9 to 6.7 GiB above its baseline, and LoRA's was 202 MiB plus 3 %
- * of the peak: neither is a constant ratio. A ratio would scale that fixed part with the
- * activations and over-correct every plan past the points; and two or
- * three points cannot tell a slope from their noise, where an offset needs
- * only their mean and their spread. (bench/results/calibration-knee.txt:
- * a Python trainer's offset from three points, held at three larger ones,
- * was 18-28 MiB too large there, the plan +2.9 % to +4.4 % on the safe
- * side.) At each point: the command's
- * peak as the plan counts it (the metric's baseline and the peak above it:
- * on rss its whole process tree) less the worker fit's figure there. */
+ * trainer's difference from the worker
+ * (bench/results/process-term/term.txt, zero_grad zeros) fell from 205 to
+ * 48 MiB while full training's peak grew from 2.9 to 6.7 GiB above its
+ * baseline, and LoRA's was 202 MiB plus 3 % of the peak: neither is a
+ * constant ratio. A ratio would scale that fixed part with the activations
+ * and over-correct every plan past the points; and two or three points
+ * cannot tell a slope from their noise, where an offset needs only their
+ * mean and their spread. (bench/results/calibration-knee.txt: a Python
+ * trainer's offset from three points, held at three larger ones, was 18-28
+ * MiB too large there, the plan +2.9 % to +4.4 % on the safe side.) At each
+ * point: the command's peak as the plan counts it (the metric's baseline
+ * and the peak above it: on rss its whole process tree) less the worker
+ * fit's figure there. */
 static double correction_at(const struct group_fit *w, const struct group_fit *c, int i)
 {
     const struct observation *o = c->points[i];

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#include "core/optimizer.h"
 #include "core/technique.h"
 #include "reports/process_term.h"
 #include "util/options.h"
@@ -27,19 +26,19 @@ const struct opt_names plan_process_option_names = {process_name_at, PROCESS_COU
  * published SmolLM2-135M script's protocol, transformers' from_config, two
  * plain AdamW steps, sdpa, one thread) less peakfit's worker at the same
  * point and zero_grad, whole process against whole process (VmHWM,
- * baselines included: 338-347 MiB against 111), each in a fresh process:
+ * baselines included: 339-349 MiB against 111), each in a fresh process:
  * offset + proportional x the worker's peak above its baseline, fitted by
  * least squares per technique class and zero_grad over SmolLM2-135M's full
  * training, full+ckpt and LoRA and Qwen2.5-0.5B's LoRA (term.txt lists the
  * pairs), each row with its residual sd (a row of few pairs: the sd pooled
- * over the rows). Full training's difference shrinks as the peak grows
- * (the worker's heap keeps more holes at large activations). The trainer's side is run three times a point: its peak
- * moves between runs (the worker's does not), and the row carries that
- * spread as a fraction of y (run_sd, run_dof). The line holds between the
- * worker's smallest and largest peak above its baseline measured for the
- * row (y_lo, y_hi); outside them the term is the line's value at the nearer
- * end, never extrapolated (full training's falling line would go below
- * zero past its range).
+ * over the rows). Full training's difference shrinks as the peak grows (the
+ * worker's heap keeps more holes at large activations). The trainer's side
+ * is run three times a point: its peak moves between runs (the worker's
+ * does not), and the row carries that spread as a fraction of y (run_sd,
+ * run_dof). The line holds between the worker's smallest and largest peak
+ * above its baseline measured for the row (y_lo, y_hi); outside them the
+ * term is the line's value at the nearer end, never extrapolated (full
+ * training's falling line would go below zero past its range).
  * X(class, zero_grad, offset MiB, proportional, sd MiB, dof, run_sd, run_dof,
  * y_lo MiB, y_hi MiB), read from term.txt at build time. */
 #include "process_term_rows.h" /* PYTHON_TERM_ROWS(X): term.txt's rows (the Makefile) */
@@ -62,14 +61,14 @@ static const char *technique_class(const char *technique)
     return info->lora ? "lora" : info->checkpoint ? "full+ckpt" : "full";
 }
 
-/* The row of the class of g's technique at g's zero_grad (an empty key
- * field is the setting's usual value, none); NULL when term.txt has none. */
+/* The row of the class of g's technique at g's zero_grad (a file from
+ * before the setting's column reads as its usual value, none:
+ * fit/observations.c, fit/fit_json_read.c); NULL when term.txt has none. */
 static const struct process_term *python_row(const struct group_fit *g)
 {
     const char *cls = technique_class(g->key.technique);
-    const char *zero_grad = g->key.zero_grad[0] ? g->key.zero_grad : zero_grad_name(PF_ZERO_GRAD_NONE);
     for (size_t i = 0; i < sizeof python_terms / sizeof python_terms[0]; i++)
-        if (!strcmp(python_terms[i].technique_class, cls) && !strcmp(python_terms[i].zero_grad, zero_grad))
+        if (!strcmp(python_terms[i].technique_class, cls) && !strcmp(python_terms[i].zero_grad, g->key.zero_grad))
             return &python_terms[i];
     return NULL;
 }
