@@ -67,7 +67,7 @@ WHOLE_PCT, ABOVE_FULL_PCT = 3.0, 1.5
 def plan(peakfit, fit, row, process):
     directory, extra = fit
     cmd = [peakfit, "calc", directory, "--budget", "1TiB", "--technique", row["technique"],
-           "--micro-batch", row["batch"], "--seq-len", row["seq_len"], "--zero-grad", process_term.zero_grad(row),
+           "--micro-batch", row["batch"], "--seq-len", row["seq_len"], "--zero-grad", row["zero_grad"],
            "--process", process, "--json"] + extra
     done = subprocess.run(cmd, capture_output=True, text=True)
     if not done.stdout.strip():
@@ -152,7 +152,7 @@ def by_zero_grad(path):
     runs, worker = {}, {}
     for key, rows in process_term.points(path).items():
         for r in rows:
-            at = key + (process_term.zero_grad(r),)
+            at = key + (r["zero_grad"],)
             if r["measured_by"] != "worker":
                 runs.setdefault(at, []).append(r)
             elif r["status"] == "ok":

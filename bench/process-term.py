@@ -61,13 +61,8 @@ def sides(path, side):
     return out
 
 
-def zero_grad(row):
-    """A row's zero_grad; an empty cell is the setting's usual value, none."""
-    return row.get("zero_grad") or "none"
-
-
 def side_and_zero_grad(row):
-    return ("worker" if row["measured_by"] == "worker" else "python", zero_grad(row))
+    return ("worker" if row["measured_by"] == "worker" else "python", row["zero_grad"])
 
 
 def pairs(path):

@@ -58,10 +58,9 @@ def main(argv):
     rows = process_term.term_rows(TERM_ROWS)
     workers = {(p["model"], p["technique"], p["batch"], p["seq_len"]): p
                for p in process_term.pairs(WORKER_PEAKS) if p["zero_grad"] == "zeros"}
-    spread = 2 * max(r.sd for r in rows.values())
     print("# transformers.Trainer (train_step.py --loop trainer) beside the plain loop (--loop plain), the")
     print("# published script's protocol, each a fresh process; MiB, whole process (VmHWM, baseline included).")
-    print("# plain: --zero-grad zeros (the term's loop); none: the plain loop with --zero-grad none, the")
+    print("# plain: --zero-grad zeros (the term's zeros row); none: the plain loop with --zero-grad none, the")
     print("# Trainer's model.zero_grad(); extra: trainer - plain; vs none: trainer - none.")
     print("# term: reports/process_term.c's zeros row for the plain loop at the point (the worker's peak from")
     print("# bench/results/process-term/peaks.csv); vs plan: the Trainer's peak - (the worker's peak + term).")
@@ -74,13 +73,13 @@ def main(argv):
     for key, s in loop_points(argv[1]).items():
         plain, trainer = float(s["plain"]["peak_rss_mib"]), float(s["trainer"]["peak_rss_mib"])
         extra = trainer - plain
-        extras.append(extra)
-        none = float(s["none"]["peak_rss_mib"]) if "none" in s else None
-        if none is not None:
-            vs_none.append(trainer - none)
-        w = workers.get(key)
         cls = process_term.technique_class(key[1])
         row, row_none = rows[cls, "zeros"], rows[cls, "none"]
+        extras.append((extra, 2 * row.sd))
+        none = float(s["none"]["peak_rss_mib"]) if "none" in s else None
+        if none is not None:
+            vs_none.append((trainer - none, 2 * row_none.sd))
+        w = workers.get(key)
         term = plan = plan_none = against = ""
         if w:
             t = process_term.term_at(row, w["worker_peak"] - w["worker_baseline"])
@@ -100,19 +99,21 @@ def main(argv):
         sys.exit("no pair measured by both loops")
     print()
     if vs_none:
-        print(f"# {verdict_line('over the plain loop with its zero_grad (set_to_none)', vs_none, spread)}")
-    print(f"# {verdict_line('over the plain loop the term is fitted from', extras, spread)}")
+        print(f"# {verdict_line('over the plain loop with its zero_grad (set_to_none)', vs_none)}")
+    print(f"# {verdict_line('over the plain loop with zero_grad zeros', extras)}")
     if vs_plan_none:
         mib, pct = [v[0] for v in vs_plan_none], [v[1] for v in vs_plan_none]
         print(f"# The Trainer against the plan from the worker at its zero_grad (none) + that row's term: {min(mib):+.1f} "
               f"to {max(mib):+.1f} MiB ({min(pct):+.2f}% to {max(pct):+.2f}% of its peak) over {len(mib)} points.")
 
 
-def verdict_line(what, extras, spread):
-    inside = "within" if max(abs(e) for e in extras) <= spread else "outside"
+def verdict_line(what, pairs):
+    """pairs: (extra, the residual spread of its point's row of the term, 2 sd)."""
+    extras, spreads = [e for e, _ in pairs], [s for _, s in pairs]
+    verdict = "within it at every point" if all(abs(e) <= s for e, s in pairs) else "outside it at some point"
     return (f"The Trainer's extra {what}: {min(extras):+.1f} to {max(extras):+.1f} MiB over {len(extras)} "
-            f"points, mean {sum(extras) / len(extras):+.1f}; the term's residual spread 2 x {spread / 2:.1f} = "
-            f"{spread:.1f} MiB: {inside} it.")
+            f"points, mean {sum(extras) / len(extras):+.1f}; each point's row of the term (that zero_grad's), its "
+            f"residual spread 2 sd = {min(spreads):.1f} to {max(spreads):.1f} MiB: {verdict}.")
 
 
 if __name__ == "__main__":
